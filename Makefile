@@ -1,0 +1,52 @@
+# Makefile: the pax_am bundle (pax_am, sjis_direct, deform_cache)
+#
+#   make && make install        build and install all three extensions
+#   make installcheck           pg_regress suite, isolation specs and TAP tests
+#                               against a running server (bin/test does it all)
+#
+# Each extension is built by PGXS in its own folder (one shared library with
+# its LLVM bitcode each); this level holds the tests.
+
+PG_CONFIG ?= pg_config
+
+EXTENSIONS = pax_am sjis_direct deform_cache
+
+# pg_regress tests, one file per concern, prefixed by component
+REGRESS = \
+	pax_am_basic \
+	sjis_direct_basic \
+	deform_cache_basic
+REGRESS_OPTS = --dbname=pax_am_regression
+
+# isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
+ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))
+ifeq ($(ISOLATION),)
+undefine ISOLATION
+else
+ISOLATION_OPTS = --dbname=pax_am_isolation
+endif
+ifneq ($(wildcard t/*.pl),)
+TAP_TESTS = 1
+endif
+
+EXTRA_CLEAN = regression_output tmp_check_iso output_iso
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: $(addprefix all-,$(EXTENSIONS)) $(addprefix install-,$(EXTENSIONS)) \
+	$(addprefix uninstall-,$(EXTENSIONS)) $(addprefix clean-,$(EXTENSIONS))
+
+all: $(addprefix all-,$(EXTENSIONS))
+install: $(addprefix install-,$(EXTENSIONS))
+uninstall: $(addprefix uninstall-,$(EXTENSIONS))
+clean: $(addprefix clean-,$(EXTENSIONS))
+
+$(addprefix all-,$(EXTENSIONS)): all-%:
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' all
+$(addprefix install-,$(EXTENSIONS)): install-%: all-%
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' install
+$(addprefix uninstall-,$(EXTENSIONS)): uninstall-%:
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' uninstall
+$(addprefix clean-,$(EXTENSIONS)): clean-%:
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' clean

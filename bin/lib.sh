@@ -1,0 +1,154 @@
+# bin/lib.sh: shared by bin/test, bin/demo, bin/cluster and bench/run.
+#
+# The private cluster: owned by the postgres OS user (when we can become it),
+# on its own port and data directory, never the system cluster on 5432.
+#
+#   PAX_HOME   where the cluster, its socket and logs live  (/var/tmp/pax_am)
+#   PAX_PORT   its port                                     (5499)
+#   PG_CONFIG  which PostgreSQL to build against            (pg_config)
+#
+# Source it; it defines functions and variables, and runs nothing.
+
+set -euo pipefail
+
+PAX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PAX_HOME=${PAX_HOME:-/var/tmp/pax_am}
+PAX_PORT=${PAX_PORT:-5499}
+PG_CONFIG=${PG_CONFIG:-pg_config}
+PAX_DATA=$PAX_HOME/data
+PAX_SOCK=$PAX_HOME/run
+PAX_LOG=$PAX_HOME/server.log
+
+# Debian packages a build and a test run need.
+PAX_PACKAGES="postgresql-15 postgresql-contrib postgresql-server-dev-15 clang-14 llvm-14 \
+make gcc libipc-run-perl rsync"
+
+say() { printf '== %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# as_root CMD...: run a command as root (directly, or through sudo).
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+		sudo "$@"
+	else
+		die "need root (or password-less sudo) to run: $*"
+	fi
+}
+
+# pg_user: the OS user that owns the private cluster.
+pg_user() {
+	if [ "$(id -u)" = 0 ] || [ "$(id -un)" = postgres ]; then
+		echo postgres
+	elif command -v sudo >/dev/null && sudo -n -u postgres true 2>/dev/null; then
+		echo postgres
+	else
+		id -un
+	fi
+}
+
+# as_pg CMD...: run a command as the cluster's owner, with the environment
+# that points libpq and PGXS at the private cluster.
+as_pg() {
+	local env=(PGHOST="$PAX_SOCK" PGPORT="$PAX_PORT" PG_CONFIG="$PG_CONFIG"
+			   PATH="$PG_BINDIR:$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8)
+	local owner
+	owner=$(pg_user)
+	if [ "$owner" = "$(id -un)" ]; then
+		env "${env[@]}" "$@"
+	elif [ "$(id -u)" = 0 ]; then
+		runuser -u "$owner" -- env "${env[@]}" "$@"
+	else
+		sudo -n -u "$owner" env "${env[@]}" "$@"
+	fi
+}
+
+# ensure_packages: install the Debian packages that are missing.
+ensure_packages() {
+	local missing=() p
+	for p in $PAX_PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		say "installing packages: ${missing[*]}"
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	fi
+	PG_BINDIR=$("$PG_CONFIG" --bindir)
+}
+
+# build_install: build the bundle with the compiler flags of PostgreSQL's own
+# build (plus COPT, -Werror by default) and install it.
+build_install() {
+	say "building and installing the bundle"
+	make -C "$PAX_ROOT" -s PG_CONFIG="$PG_CONFIG" COPT="${COPT--Werror}" all
+	as_root make -C "$PAX_ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+}
+
+cluster_running() {
+	[ -f "$PAX_DATA/PG_VERSION" ] && as_pg pg_ctl -D "$PAX_DATA" status >/dev/null 2>&1
+}
+
+# cluster_init: create the private cluster unless it exists.
+cluster_init() {
+	local owner
+	owner=$(pg_user)
+	if [ ! -d "$PAX_HOME" ]; then
+		mkdir -p "$PAX_HOME"
+	fi
+	mkdir -p "$PAX_SOCK"
+	if [ "$(id -un)" != "$owner" ]; then
+		as_root chown "$owner" "$PAX_HOME" "$PAX_SOCK"
+	fi
+	[ -f "$PAX_DATA/PG_VERSION" ] && return 0
+	say "creating the private cluster in $PAX_DATA (port $PAX_PORT, owner $owner)"
+	as_pg initdb -D "$PAX_DATA" -E UTF8 --locale=C -A trust -U "$owner" >/dev/null
+	as_pg tee -a "$PAX_DATA/postgresql.conf" >/dev/null <<CONF
+# pax_am private cluster (bin/lib.sh)
+port = $PAX_PORT
+listen_addresses = ''
+unix_socket_directories = '$PAX_SOCK'
+shared_buffers = 2GB
+work_mem = 64MB
+maintenance_work_mem = 256MB
+max_wal_size = 4GB
+max_parallel_workers_per_gather = 2
+max_prepared_transactions = 10
+jit = on
+log_min_messages = warning
+CONF
+}
+
+cluster_start() {
+	cluster_init
+	if cluster_running; then
+		return 0
+	fi
+	say "starting the private cluster on port $PAX_PORT"
+	as_pg pg_ctl -D "$PAX_DATA" -l "$PAX_LOG" -w -t 120 start >/dev/null
+	# the connecting user gets a database of its own name
+	as_pg psql -X -q -d postgres -c "SELECT 1" >/dev/null
+}
+
+cluster_stop() {
+	if cluster_running; then
+		say "stopping the private cluster"
+		as_pg pg_ctl -D "$PAX_DATA" -m fast -w stop >/dev/null
+	fi
+}
+
+# workdir NAME: a copy of the source tree the cluster's owner can write in
+# (pg_regress and prove write their results next to the tests).
+workdir() {
+	local dir=$PAX_HOME/$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$PAX_ROOT" && tar --exclude=.git --exclude='*.o' --exclude='*.so' \
+		--exclude='*.bc' -cf - .) | tar -C "$dir" -xf -
+	if [ "$(id -un)" != "$(pg_user)" ]; then
+		as_root chown -R "$(pg_user)" "$dir"
+	fi
+	echo "$dir"
+}

@@ -1,0 +1,31 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_am.c
+ *	  Module initialisation of the pax table access method.
+ *
+ * The module is loaded when the access method's handler is first called
+ * (CREATE TABLE ... USING pax, or any access to a pax relation), or at
+ * server start through shared_preload_libraries.
+ *
+ * pax_am/pax_am.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "pax_am.h"
+
+PG_MODULE_MAGIC;
+
+/*
+ * _PG_init registers the module's GUCs and hooks.
+ *
+ * There are none yet: the storage engine and the PaxScan custom scan add
+ * theirs as they land.
+ */
+void
+_PG_init(void)
+{
+}

@@ -1,0 +1,529 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_handler.c
+ *	  TableAmRoutine adapter of the pax table access method.
+ *
+ * This file is a thin adapter in TableAmRoutine order, in the manner of
+ * heapam_handler.c: the work lives in the concern files.  Storage
+ * management (creating, truncating and copying a relation's files) already
+ * works.  Every operation on rows is not built yet and raises
+ * ERRCODE_FEATURE_NOT_SUPPORTED through PaxNotSupported(), so a pax table
+ * can be created, altered, truncated and dropped, but never silently
+ * returns a wrong answer.
+ *
+ * pax_am/pax_handler.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/multixact.h"
+#include "access/skey.h"
+#include "access/tableam.h"
+#include "catalog/storage.h"
+#include "catalog/index.h"
+#include "catalog/storage_xlog.h"
+#include "commands/vacuum.h"
+#include "nodes/execnodes.h"
+#include "executor/tuptable.h"
+#include "fmgr.h"
+#include "storage/bufmgr.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "pax_am.h"
+
+PG_FUNCTION_INFO_V1(pax_tableam_handler);
+
+static void PaxNotSupported(const char *operation) pg_attribute_noreturn();
+
+/*
+ * PaxNotSupported raises the error every not-yet-built operation gives.
+ */
+static void
+PaxNotSupported(const char *operation)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("access method \"%s\" does not support %s yet",
+					PAX_AM_NAME, operation)));
+}
+
+
+/* ------------------------------------------------------------------------
+ * Slot related callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static const TupleTableSlotOps *
+pax_slot_callbacks(Relation relation)
+{
+	return &TTSOpsVirtual;
+}
+
+
+/* ------------------------------------------------------------------------
+ * Table scan callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static TableScanDesc
+pax_scan_begin(Relation relation, Snapshot snapshot,
+			   int nkeys, ScanKey key,
+			   ParallelTableScanDesc parallel_scan,
+			   uint32 flags)
+{
+	PaxNotSupported("scans");
+}
+
+static void
+pax_scan_end(TableScanDesc sscan)
+{
+	PaxNotSupported("scans");
+}
+
+static void
+pax_scan_rescan(TableScanDesc sscan, ScanKey key, bool set_params,
+				bool allow_strat, bool allow_sync, bool allow_pagemode)
+{
+	PaxNotSupported("scans");
+}
+
+static bool
+pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
+					 TupleTableSlot *slot)
+{
+	PaxNotSupported("scans");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Parallel table scan callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static Size
+pax_parallelscan_estimate(Relation rel)
+{
+	PaxNotSupported("parallel scans");
+}
+
+static Size
+pax_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	PaxNotSupported("parallel scans");
+}
+
+static void
+pax_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	PaxNotSupported("parallel scans");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Index scan callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static IndexFetchTableData *
+pax_index_fetch_begin(Relation rel)
+{
+	PaxNotSupported("index scans");
+}
+
+static void
+pax_index_fetch_reset(IndexFetchTableData *scan)
+{
+	PaxNotSupported("index scans");
+}
+
+static void
+pax_index_fetch_end(IndexFetchTableData *scan)
+{
+	PaxNotSupported("index scans");
+}
+
+static bool
+pax_index_fetch_tuple(struct IndexFetchTableData *scan,
+					  ItemPointer tid,
+					  Snapshot snapshot,
+					  TupleTableSlot *slot,
+					  bool *call_again, bool *all_dead)
+{
+	PaxNotSupported("index scans");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Callbacks for non-modifying operations on individual tuples
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+pax_fetch_row_version(Relation relation, ItemPointer tid,
+					  Snapshot snapshot, TupleTableSlot *slot)
+{
+	PaxNotSupported("fetching rows by TID");
+}
+
+static bool
+pax_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+{
+	PaxNotSupported("TID scans");
+}
+
+static void
+pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
+{
+	PaxNotSupported("TID scans");
+}
+
+static bool
+pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+							 Snapshot snapshot)
+{
+	PaxNotSupported("visibility checks");
+}
+
+static TransactionId
+pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	PaxNotSupported("index tuple deletion");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Functions for manipulations of physical tuples
+ * ------------------------------------------------------------------------
+ */
+
+static void
+pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
+				 int options, BulkInsertState bistate)
+{
+	PaxNotSupported("INSERT");
+}
+
+static void
+pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 BulkInsertState bistate, uint32 specToken)
+{
+	PaxNotSupported("INSERT ... ON CONFLICT");
+}
+
+static void
+pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
+							   uint32 specToken, bool succeeded)
+{
+	PaxNotSupported("INSERT ... ON CONFLICT");
+}
+
+static void
+pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
+				 CommandId cid, int options, BulkInsertState bistate)
+{
+	PaxNotSupported("COPY FROM");
+}
+
+static TM_Result
+pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
+				 Snapshot snapshot, Snapshot crosscheck, bool wait,
+				 TM_FailureData *tmfd, bool changingPart)
+{
+	PaxNotSupported("DELETE");
+}
+
+static TM_Result
+pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
+				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+				 bool wait, TM_FailureData *tmfd,
+				 LockTupleMode *lockmode, bool *update_indexes)
+{
+	PaxNotSupported("UPDATE");
+}
+
+static TM_Result
+pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
+			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+			   LockWaitPolicy wait_policy, uint8 flags,
+			   TM_FailureData *tmfd)
+{
+	PaxNotSupported("row locks");
+}
+
+
+/* ------------------------------------------------------------------------
+ * DDL related callbacks
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * pax_relation_set_new_filenode creates the storage of a new relfilenode,
+ * with an init fork for an unlogged relation, as heap does.
+ */
+static void
+pax_relation_set_new_filenode(Relation rel,
+							  const RelFileNode *newrnode,
+							  char persistence,
+							  TransactionId *freezeXid,
+							  MultiXactId *minmulti)
+{
+	SMgrRelation srel;
+
+	/* No xact older than RecentXmin can still put rows in the relation. */
+	*freezeXid = RecentXmin;
+	*minmulti = GetOldestMultiXactId();
+
+	srel = RelationCreateStorage(*newrnode, persistence, true);
+
+	/*
+	 * An unlogged relation needs an init fork so that it is reset on
+	 * restart; it is WAL-logged and synced at once, since it does not go
+	 * through shared buffers.
+	 */
+	if (persistence == RELPERSISTENCE_UNLOGGED)
+	{
+		Assert(rel->rd_rel->relkind == RELKIND_RELATION ||
+			   rel->rd_rel->relkind == RELKIND_MATVIEW ||
+			   rel->rd_rel->relkind == RELKIND_TOASTVALUE);
+		smgrcreate(srel, INIT_FORKNUM, false);
+		log_smgrcreate(newrnode, INIT_FORKNUM);
+		smgrimmedsync(srel, INIT_FORKNUM);
+	}
+
+	smgrclose(srel);
+}
+
+static void
+pax_relation_nontransactional_truncate(Relation rel)
+{
+	RelationTruncate(rel, 0);
+}
+
+/*
+ * pax_relation_copy_data copies every fork of the relation block by block
+ * into a new relfilenode (ALTER TABLE ... SET TABLESPACE).  The caller holds
+ * AccessExclusiveLock on the relation.
+ */
+static void
+pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+{
+	SMgrRelation dstrel;
+	char		persistence = rel->rd_rel->relpersistence;
+
+	dstrel = smgropen(*newrnode, rel->rd_backend);
+
+	/* The copy reads the files, so the buffers must be on disk first. */
+	FlushRelationBuffers(rel);
+
+	RelationCreateStorage(*newrnode, persistence, true);
+	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
+						persistence);
+
+	for (ForkNumber fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
+	{
+		if (!smgrexists(RelationGetSmgr(rel), fork))
+			continue;
+
+		smgrcreate(dstrel, fork, false);
+		if (RelationIsPermanent(rel) ||
+			(persistence == RELPERSISTENCE_UNLOGGED && fork == INIT_FORKNUM))
+			log_smgrcreate(newrnode, fork);
+		RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork, persistence);
+	}
+
+	RelationDropStorage(rel);
+	smgrclose(dstrel);
+}
+
+static void
+pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
+							  Relation OldIndex, bool use_sort,
+							  TransactionId OldestXmin,
+							  TransactionId *xid_cutoff,
+							  MultiXactId *multi_cutoff,
+							  double *num_tuples,
+							  double *tups_vacuumed,
+							  double *tups_recently_dead)
+{
+	PaxNotSupported("VACUUM FULL and CLUSTER");
+}
+
+static void
+pax_relation_vacuum(Relation rel, VacuumParams *params,
+					BufferAccessStrategy bstrategy)
+{
+	PaxNotSupported("VACUUM");
+}
+
+static bool
+pax_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
+							BufferAccessStrategy bstrategy)
+{
+	PaxNotSupported("ANALYZE");
+}
+
+static bool
+pax_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
+							double *liverows, double *deadrows,
+							TupleTableSlot *slot)
+{
+	PaxNotSupported("ANALYZE");
+}
+
+static double
+pax_index_build_range_scan(Relation tableRelation,
+						   Relation indexRelation,
+						   IndexInfo *indexInfo,
+						   bool allow_sync,
+						   bool anyvisible,
+						   bool progress,
+						   BlockNumber start_blockno,
+						   BlockNumber numblocks,
+						   IndexBuildCallback callback,
+						   void *callback_state,
+						   TableScanDesc scan)
+{
+	PaxNotSupported("indexes");
+}
+
+static void
+pax_index_validate_scan(Relation tableRelation,
+						Relation indexRelation,
+						IndexInfo *indexInfo,
+						Snapshot snapshot,
+						ValidateIndexState *state)
+{
+	PaxNotSupported("indexes");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Miscellaneous callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+pax_relation_needs_toast_table(Relation rel)
+{
+	return false;
+}
+
+
+/* ------------------------------------------------------------------------
+ * Planner related callbacks
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * pax_relation_estimate_size estimates the relation's size for the planner
+ * from its block count, as heap does, so plans are sane before ANALYZE.
+ */
+static void
+pax_relation_estimate_size(Relation rel, int32 *attr_widths,
+						   BlockNumber *pages, double *tuples,
+						   double *allvisfrac)
+{
+	table_block_relation_estimate_size(rel, attr_widths, pages, tuples,
+									   allvisfrac,
+									   SizeofHeapTupleHeader,
+									   BLCKSZ - SizeOfPageHeaderData);
+}
+
+
+/* ------------------------------------------------------------------------
+ * Executor related callbacks
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+pax_scan_sample_next_block(TableScanDesc scan, SampleScanState *scanstate)
+{
+	PaxNotSupported("TABLESAMPLE");
+}
+
+static bool
+pax_scan_sample_next_tuple(TableScanDesc scan, SampleScanState *scanstate,
+						   TupleTableSlot *slot)
+{
+	PaxNotSupported("TABLESAMPLE");
+}
+
+
+/* ------------------------------------------------------------------------
+ * Definition of the pax table access method
+ * ------------------------------------------------------------------------
+ */
+
+static const TableAmRoutine pax_methods = {
+	.type = T_TableAmRoutine,
+
+	.slot_callbacks = pax_slot_callbacks,
+
+	.scan_begin = pax_scan_begin,
+	.scan_end = pax_scan_end,
+	.scan_rescan = pax_scan_rescan,
+	.scan_getnextslot = pax_scan_getnextslot,
+
+	.parallelscan_estimate = pax_parallelscan_estimate,
+	.parallelscan_initialize = pax_parallelscan_initialize,
+	.parallelscan_reinitialize = pax_parallelscan_reinitialize,
+
+	.index_fetch_begin = pax_index_fetch_begin,
+	.index_fetch_reset = pax_index_fetch_reset,
+	.index_fetch_end = pax_index_fetch_end,
+	.index_fetch_tuple = pax_index_fetch_tuple,
+
+	.tuple_insert = pax_tuple_insert,
+	.tuple_insert_speculative = pax_tuple_insert_speculative,
+	.tuple_complete_speculative = pax_tuple_complete_speculative,
+	.multi_insert = pax_multi_insert,
+	.tuple_delete = pax_tuple_delete,
+	.tuple_update = pax_tuple_update,
+	.tuple_lock = pax_tuple_lock,
+
+	.tuple_fetch_row_version = pax_fetch_row_version,
+	.tuple_get_latest_tid = pax_get_latest_tid,
+	.tuple_tid_valid = pax_tuple_tid_valid,
+	.tuple_satisfies_snapshot = pax_tuple_satisfies_snapshot,
+	.index_delete_tuples = pax_index_delete_tuples,
+
+	.relation_set_new_filenode = pax_relation_set_new_filenode,
+	.relation_nontransactional_truncate = pax_relation_nontransactional_truncate,
+	.relation_copy_data = pax_relation_copy_data,
+	.relation_copy_for_cluster = pax_relation_copy_for_cluster,
+	.relation_vacuum = pax_relation_vacuum,
+	.scan_analyze_next_block = pax_scan_analyze_next_block,
+	.scan_analyze_next_tuple = pax_scan_analyze_next_tuple,
+	.index_build_range_scan = pax_index_build_range_scan,
+	.index_validate_scan = pax_index_validate_scan,
+
+	.relation_size = table_block_relation_size,
+	.relation_needs_toast_table = pax_relation_needs_toast_table,
+
+	.relation_estimate_size = pax_relation_estimate_size,
+
+	.scan_sample_next_block = pax_scan_sample_next_block,
+	.scan_sample_next_tuple = pax_scan_sample_next_tuple
+};
+
+const TableAmRoutine *
+PaxGetTableAmRoutine(void)
+{
+	return &pax_methods;
+}
+
+/*
+ * pax_tableam_handler(internal) RETURNS table_am_handler
+ *
+ * The handler of the pax table access method.
+ */
+Datum
+pax_tableam_handler(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(&pax_methods);
+}
