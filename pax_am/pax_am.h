@@ -4,7 +4,8 @@
  *	  Private declarations of the pax table access method.
  *
  * A pax relation stores rows in standard 8 KB buffer pages laid out in the
- * PAX format (one minipage per column); see pax_am/README for the design.
+ * PAX format (one minipage per column); pax_am/README draws the page and
+ * states its invariants.
  *
  * Layout of this header follows contrib/bloom: constants, on-disk structs,
  * page macros, state structs, then externs grouped by defining file.
@@ -16,16 +17,309 @@
 #ifndef PAX_AM_H
 #define PAX_AM_H
 
+#include "access/htup_details.h"
+#include "access/relscan.h"
 #include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "storage/bufpage.h"
 #include "utils/rel.h"
+
+/* ----------------------------------------------------------------
+ * Constants
+ * ----------------------------------------------------------------
+ */
 
 /* Name of the access method as created by the extension script. */
 #define PAX_AM_NAME			"pax"
 
-/* ---- externs: pax_am.c ---- */
+#define PAX_PAGE_MAGIC		0x5041	/* "PA" */
+#define PAX_PAGE_VERSION	1
+
+/*
+ * Most rows a page holds.  Row indexes become TID offsets, and bitmap scans
+ * (tidbitmap.c) and other code size per-page arrays with
+ * MaxHeapTuplesPerPage, so we never exceed it.
+ */
+#define PAX_MAX_CAPACITY	MaxHeapTuplesPerPage
+
+/* Size of a row header: the fixed part of HeapTupleHeaderData. */
+#define PAX_ROWHDR_SIZE		MAXALIGN(SizeofHeapTupleHeader)
+
+/* Zone maps: at most this many columns, in at most this many bytes a page. */
+#define PAX_MAX_ZONES		64
+#define PAX_MAX_ZONE_BYTES	(BLCKSZ / 8)
+
+/* Null bitmaps for all nullable columns while they take at most this much. */
+#define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
+
+/* Size of an offset into the value area (varlena and cstring columns). */
+#define PAX_VAROFF_SIZE		sizeof(uint16)
+
+/* Number of per-column bitmaps in the column directory. */
+#define PAX_NDIRMAPS		5
+
+/* ----------------------------------------------------------------
+ * On-disk structures
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxPageHeaderData follows PageHeaderData.  It is followed by the column
+ * directory: PAX_NDIRMAPS bitmaps of BITMAPLEN(natts) bytes each (in the
+ * order of the PAX_DIR_* constants), then MAXALIGN'd, the zone map array
+ * (one PaxZone per column with a zone map, in column order).
+ */
+typedef struct PaxPageHeaderData
+{
+	uint16		pp_nrows;		/* rows stored: row indexes 0 .. nrows-1 */
+	uint16		pp_capacity;	/* rows the minipages have room for */
+	uint16		pp_natts;		/* columns laid out on the page */
+	uint16		pp_flags;		/* PAX_PAGE_* flags */
+} PaxPageHeaderData;
+
+typedef PaxPageHeaderData *PaxPageHeader;
+
+/* Column directory bitmaps (bit set = property holds for the column). */
+#define PAX_DIR_ABSENT		0	/* no storage: column was dropped at init */
+#define PAX_DIR_NULLMAP		1	/* column has a null bitmap on the page */
+#define PAX_DIR_ZONE		2	/* column has a zone map entry */
+#define PAX_DIR_HASNULL		3	/* some row has NULL in the column */
+#define PAX_DIR_ZONESET		4	/* zone map holds min/max of >= 1 value */
+
+/* A zone map entry: the least and greatest non-null value on the page. */
+typedef struct PaxZone
+{
+	Datum		min;
+	Datum		max;
+} PaxZone;
+
+/* Special space of every pax page. */
+typedef struct PaxPageOpaqueData
+{
+	uint16		pax_magic;		/* PAX_PAGE_MAGIC */
+	uint16		pax_version;	/* PAX_PAGE_VERSION */
+	uint32		pax_unused;
+} PaxPageOpaqueData;
+
+typedef PaxPageOpaqueData *PaxPageOpaque;
+
+/* ----------------------------------------------------------------
+ * Page macros
+ * ----------------------------------------------------------------
+ */
+
+#define PaxPageGetHeader(page) \
+	((PaxPageHeader) PageGetContents(page))
+#define PaxPageGetOpaque(page) \
+	((PaxPageOpaque) PageGetSpecialPointer(page))
+#define PaxDirMapLen(natts)		BITMAPLEN(natts)
+#define PaxPageGetDirMap(page, which) \
+	((bits8 *) PageGetContents(page) + sizeof(PaxPageHeaderData) + \
+	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
+#define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
+#define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
+
+/* ----------------------------------------------------------------
+ * In-memory state
+ * ----------------------------------------------------------------
+ */
+
+/* Where one column's minipage lives on a page. */
+typedef struct PaxColumnLayout
+{
+	uint16		nullmap;		/* offset of the null bitmap, 0 if none */
+	uint16		data;			/* offset of the values or value offsets,
+								 * 0 if the column is absent */
+	int16		attlen;			/* > 0 fixed width, -1 varlena, -2 cstring */
+	bool		byval;
+	int16		zone;			/* index into the zone array, -1 if none */
+} PaxColumnLayout;
+
+/*
+ * PaxPageLayout: the offsets of everything on one page, derived from the
+ * page header, the column directory and the tuple descriptor (attlen,
+ * attalign, attbyval, which survive DROP COLUMN).  Computed once per page
+ * read and reused while the next page has the same shape.
+ */
+typedef struct PaxPageLayout
+{
+	int			natts;			/* pp_natts */
+	int			capacity;		/* pp_capacity */
+	uint16		zones;			/* offset of the zone array */
+	uint16		rowhdrs;		/* offset of the row headers */
+	uint16		lower;			/* end of the fixed part: pd_lower */
+	int			nzones;
+	PaxColumnLayout cols[FLEXIBLE_ARRAY_MEMBER];
+} PaxPageLayout;
+
+#define SizeOfPaxPageLayout(natts) \
+	(offsetof(PaxPageLayout, cols) + (natts) * sizeof(PaxColumnLayout))
+
+/*
+ * PaxLayoutCache keeps the layout of the last page seen, and the column
+ * directory bitmaps it was computed from, so pages of the same shape skip
+ * the computation.
+ */
+typedef struct PaxLayoutCache
+{
+	PaxPageLayout *layout;		/* sized for the relation's natts */
+	int			maxatts;
+	bits8	   *dirmaps;		/* copy of the directory bitmaps */
+	bool		valid;
+} PaxLayoutCache;
+
+/*
+ * The shape of a page to initialise: which columns get null bitmaps and
+ * zone maps, and how many rows.
+ */
+typedef struct PaxPageShape
+{
+	int			natts;
+	int			capacity;
+	bits8	   *absent;
+	bits8	   *nullmap;
+	bits8	   *zone;
+} PaxPageShape;
+
+/* Scan state: the table AM scan descriptor of pax. */
+typedef struct PaxScanDescData
+{
+	TableScanDescData rs_base;	/* AM independent part of the descriptor */
+
+	BufferAccessStrategy rs_strategy;	/* bulk-read ring, or NULL */
+	BlockNumber rs_nblocks;		/* blocks in the relation at scan start */
+	BlockNumber rs_startblock;	/* block to start at */
+	BlockNumber rs_numblocks;	/* max blocks to scan (TID range / limit) */
+	bool		rs_inited;		/* false = scan not started yet */
+	BlockNumber rs_cblock;		/* current block */
+	Buffer		rs_cbuf;		/* current buffer (pinned), or Invalid */
+	PaxLayoutCache rs_lcache;	/* layout of the current page */
+	int			rs_cindex;		/* index into rs_vis of the current row */
+	int			rs_nvis;		/* visible rows of the current page */
+	OffsetNumber rs_vis[PAX_MAX_CAPACITY];	/* their row indexes, ascending */
+	bool		rs_conflict_check;	/* check SSI conflicts out per row */
+
+	/* parallel scans */
+	ParallelBlockTableScanWorkerData *rs_pbsw;
+
+	/* ANALYZE and TABLESAMPLE */
+	BlockNumber rs_sampleblock;
+} PaxScanDescData;
+
+typedef PaxScanDescData *PaxScanDesc;
+
+/* Index fetch state. */
+typedef struct PaxIndexFetchData
+{
+	IndexFetchTableData xs_base;
+	Buffer		xs_cbuf;
+	PaxLayoutCache xs_lcache;
+} PaxIndexFetchData;
+
+/*
+ * PaxTupleTableSlot: a slot whose values are read straight from a pinned
+ * pax page, one column at a time, when the executor asks for them.
+ * By-reference values point into the page; the slot holds its own pin.
+ */
+typedef struct PaxTupleTableSlot
+{
+	TupleTableSlot base;
+
+	Buffer		buffer;			/* pinned page, or InvalidBuffer */
+	Page		page;
+	int			row;			/* row index on the page */
+	PaxLayoutCache lcache;		/* layout of page */
+	char	   *data;			/* materialised by-ref values, or NULL */
+	bool		hashdr;			/* rowhdr holds a copy of the row header */
+	union
+	{
+		HeapTupleHeaderData hdr;
+		char		bytes[PAX_ROWHDR_SIZE];
+	}			rowhdr;			/* row header of a materialised row */
+} PaxTupleTableSlot;
+
+/* ----------------------------------------------------------------
+ * Externs
+ * ----------------------------------------------------------------
+ */
+
+/* pax_am.c */
 extern void _PG_init(void);
 
-/* ---- externs: pax_handler.c ---- */
+/* pax_handler.c */
 extern const TableAmRoutine *PaxGetTableAmRoutine(void);
+extern void PaxNotSupported(const char *operation) pg_attribute_noreturn();
+
+/* pax_page.c */
+extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
+							PaxPageLayout *layout);
+extern void PaxPageInit(Page page, TupleDesc tupdesc,
+						const PaxPageShape *shape);
+extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
+									   Page page, BlockNumber blkno,
+									   PaxLayoutCache *cache);
+extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
+							   MemoryContext mcxt);
+extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
+extern bool PaxPageIsPax(Page page);
+extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
+							  const PaxPageLayout *layout, int row,
+							  int from, int to,
+							  Datum *values, bool *isnull);
+extern HeapTupleHeader PaxPageGetRowHeader(Page page,
+										   const PaxPageLayout *layout,
+										   int row);
+extern bool PaxZoneEligible(Form_pg_attribute att);
+extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
+						  Form_pg_attribute att, int attnum, Datum value);
+
+/* pax_insert.c */
+extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
+							 int ntuples, CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_finish_bulk_insert(Relation relation, int options);
+
+/* pax_scan.c */
+extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,
+									int nkeys, struct ScanKeyData *key,
+									ParallelTableScanDesc parallel_scan,
+									uint32 flags);
+extern void pax_scan_end(TableScanDesc sscan);
+extern void pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key,
+							bool set_params, bool allow_strat,
+							bool allow_sync, bool allow_pagemode);
+extern bool pax_scan_getnextslot(TableScanDesc sscan,
+								 ScanDirection direction,
+								 TupleTableSlot *slot);
+extern void pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
+								  ItemPointer maxtid);
+extern bool pax_scan_getnextslot_tidrange(TableScanDesc sscan,
+										  ScanDirection direction,
+										  TupleTableSlot *slot);
+extern bool pax_fetch_row_version(Relation relation, ItemPointer tid,
+								  Snapshot snapshot, TupleTableSlot *slot);
+extern bool pax_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
+extern bool pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+										 Snapshot snapshot);
+extern bool pax_scan_analyze_next_block(TableScanDesc scan,
+										BlockNumber blockno,
+										BufferAccessStrategy bstrategy);
+extern bool pax_scan_analyze_next_tuple(TableScanDesc scan,
+										TransactionId OldestXmin,
+										double *liverows, double *deadrows,
+										TupleTableSlot *slot);
+extern bool pax_scan_sample_next_block(TableScanDesc scan,
+									   struct SampleScanState *scanstate);
+extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
+									   struct SampleScanState *scanstate,
+									   TupleTableSlot *slot);
+
+/* pax_slot.c */
+extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
+extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
+							Buffer buffer, BlockNumber blkno, int row);
 
 #endif							/* PAX_AM_H */

@@ -4,12 +4,11 @@
  *	  TableAmRoutine adapter of the pax table access method.
  *
  * This file is a thin adapter in TableAmRoutine order, in the manner of
- * heapam_handler.c: the work lives in the concern files.  Storage
- * management (creating, truncating and copying a relation's files) already
- * works.  Every operation on rows is not built yet and raises
+ * heapam_handler.c: the work lives in the concern files (pax_insert.c,
+ * pax_scan.c, pax_slot.c, pax_page.c).  Operations not built yet (UPDATE,
+ * DELETE, row locks, indexes, VACUUM, CLUSTER) raise
  * ERRCODE_FEATURE_NOT_SUPPORTED through PaxNotSupported(), so a pax table
- * can be created, altered, truncated and dropped, but never silently
- * returns a wrong answer.
+ * never silently returns a wrong answer.
  *
  * pax_am/pax_handler.c
  *
@@ -18,11 +17,13 @@
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/heaptoast.h"
 #include "access/multixact.h"
 #include "access/skey.h"
 #include "access/tableam.h"
 #include "catalog/storage.h"
 #include "catalog/index.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/storage_xlog.h"
 #include "commands/vacuum.h"
 #include "nodes/execnodes.h"
@@ -30,6 +31,8 @@
 #include "fmgr.h"
 #include "storage/bufmgr.h"
 #include "storage/smgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
@@ -37,12 +40,10 @@
 
 PG_FUNCTION_INFO_V1(pax_tableam_handler);
 
-static void PaxNotSupported(const char *operation) pg_attribute_noreturn();
-
 /*
  * PaxNotSupported raises the error every not-yet-built operation gives.
  */
-static void
+void
 PaxNotSupported(const char *operation)
 {
 	ereport(ERROR,
@@ -60,7 +61,7 @@ PaxNotSupported(const char *operation)
 static const TupleTableSlotOps *
 pax_slot_callbacks(Relation relation)
 {
-	return &TTSOpsVirtual;
+	return &TTSOpsPaxTuple;
 }
 
 
@@ -68,60 +69,6 @@ pax_slot_callbacks(Relation relation)
  * Table scan callbacks
  * ------------------------------------------------------------------------
  */
-
-static TableScanDesc
-pax_scan_begin(Relation relation, Snapshot snapshot,
-			   int nkeys, ScanKey key,
-			   ParallelTableScanDesc parallel_scan,
-			   uint32 flags)
-{
-	PaxNotSupported("scans");
-}
-
-static void
-pax_scan_end(TableScanDesc sscan)
-{
-	PaxNotSupported("scans");
-}
-
-static void
-pax_scan_rescan(TableScanDesc sscan, ScanKey key, bool set_params,
-				bool allow_strat, bool allow_sync, bool allow_pagemode)
-{
-	PaxNotSupported("scans");
-}
-
-static bool
-pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
-					 TupleTableSlot *slot)
-{
-	PaxNotSupported("scans");
-}
-
-
-/* ------------------------------------------------------------------------
- * Parallel table scan callbacks
- * ------------------------------------------------------------------------
- */
-
-static Size
-pax_parallelscan_estimate(Relation rel)
-{
-	PaxNotSupported("parallel scans");
-}
-
-static Size
-pax_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
-{
-	PaxNotSupported("parallel scans");
-}
-
-static void
-pax_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
-{
-	PaxNotSupported("parallel scans");
-}
-
 
 /* ------------------------------------------------------------------------
  * Index scan callbacks
@@ -162,30 +109,13 @@ pax_index_fetch_tuple(struct IndexFetchTableData *scan,
  * ------------------------------------------------------------------------
  */
 
-static bool
-pax_fetch_row_version(Relation relation, ItemPointer tid,
-					  Snapshot snapshot, TupleTableSlot *slot)
-{
-	PaxNotSupported("fetching rows by TID");
-}
-
-static bool
-pax_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
-{
-	PaxNotSupported("TID scans");
-}
-
+/*
+ * pax_get_latest_tid leaves the TID as it is: until UPDATE is built no row
+ * has a newer version.
+ */
 static void
 pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 {
-	PaxNotSupported("TID scans");
-}
-
-static bool
-pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
-							 Snapshot snapshot)
-{
-	PaxNotSupported("visibility checks");
 }
 
 static TransactionId
@@ -201,13 +131,6 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
  */
 
 static void
-pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
-				 int options, BulkInsertState bistate)
-{
-	PaxNotSupported("INSERT");
-}
-
-static void
 pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 BulkInsertState bistate, uint32 specToken)
@@ -220,13 +143,6 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 							   uint32 specToken, bool succeeded)
 {
 	PaxNotSupported("INSERT ... ON CONFLICT");
-}
-
-static void
-pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
-				 CommandId cid, int options, BulkInsertState bistate)
-{
-	PaxNotSupported("COPY FROM");
 }
 
 static TM_Result
@@ -360,21 +276,6 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	PaxNotSupported("VACUUM");
 }
 
-static bool
-pax_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
-							BufferAccessStrategy bstrategy)
-{
-	PaxNotSupported("ANALYZE");
-}
-
-static bool
-pax_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
-							double *liverows, double *deadrows,
-							TupleTableSlot *slot)
-{
-	PaxNotSupported("ANALYZE");
-}
-
 static double
 pax_index_build_range_scan(Relation tableRelation,
 						   Relation indexRelation,
@@ -407,10 +308,48 @@ pax_index_validate_scan(Relation tableRelation,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_relation_needs_toast_table decides as heap does: a TOAST table when
+ * some toastable column could make a row exceed TOAST_TUPLE_THRESHOLD.
+ */
 static bool
 pax_relation_needs_toast_table(Relation rel)
 {
-	return false;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int32		data_length = 0;
+	bool		toastable = false;
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		int32		maxlen;
+
+		if (att->attisdropped)
+			continue;
+		data_length = att_align_nominal(data_length, att->attalign);
+		if (att->attlen > 0)
+		{
+			data_length += att->attlen;
+			continue;
+		}
+		if (att->attstorage != TYPSTORAGE_PLAIN)
+			toastable = true;
+		maxlen = type_maximum_size(att->atttypid, att->atttypmod);
+		if (maxlen < 0)
+			data_length = TOAST_TUPLE_THRESHOLD + 1;	/* unbounded */
+		else if (data_length <= TOAST_TUPLE_THRESHOLD)
+			data_length += maxlen;
+	}
+	return toastable &&
+		MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(tupdesc->natts)) +
+		MAXALIGN(data_length) > TOAST_TUPLE_THRESHOLD;
+}
+
+/* The TOAST table of a pax relation is a heap. */
+static Oid
+pax_relation_toast_am(Relation rel)
+{
+	return HEAP_TABLE_AM_OID;
 }
 
 
@@ -430,27 +369,10 @@ pax_relation_estimate_size(Relation rel, int32 *attr_widths,
 {
 	table_block_relation_estimate_size(rel, attr_widths, pages, tuples,
 									   allvisfrac,
-									   SizeofHeapTupleHeader,
-									   BLCKSZ - SizeOfPageHeaderData);
-}
-
-
-/* ------------------------------------------------------------------------
- * Executor related callbacks
- * ------------------------------------------------------------------------
- */
-
-static bool
-pax_scan_sample_next_block(TableScanDesc scan, SampleScanState *scanstate)
-{
-	PaxNotSupported("TABLESAMPLE");
-}
-
-static bool
-pax_scan_sample_next_tuple(TableScanDesc scan, SampleScanState *scanstate,
-						   TupleTableSlot *slot)
-{
-	PaxNotSupported("TABLESAMPLE");
+									   PAX_ROWHDR_SIZE,
+									   BLCKSZ - SizeOfPageHeaderData -
+									   sizeof(PaxPageHeaderData) -
+									   MAXALIGN(sizeof(PaxPageOpaqueData)));
 }
 
 
@@ -469,9 +391,12 @@ static const TableAmRoutine pax_methods = {
 	.scan_rescan = pax_scan_rescan,
 	.scan_getnextslot = pax_scan_getnextslot,
 
-	.parallelscan_estimate = pax_parallelscan_estimate,
-	.parallelscan_initialize = pax_parallelscan_initialize,
-	.parallelscan_reinitialize = pax_parallelscan_reinitialize,
+	.scan_set_tidrange = pax_scan_set_tidrange,
+	.scan_getnextslot_tidrange = pax_scan_getnextslot_tidrange,
+
+	.parallelscan_estimate = table_block_parallelscan_estimate,
+	.parallelscan_initialize = table_block_parallelscan_initialize,
+	.parallelscan_reinitialize = table_block_parallelscan_reinitialize,
 
 	.index_fetch_begin = pax_index_fetch_begin,
 	.index_fetch_reset = pax_index_fetch_reset,
@@ -485,6 +410,7 @@ static const TableAmRoutine pax_methods = {
 	.tuple_delete = pax_tuple_delete,
 	.tuple_update = pax_tuple_update,
 	.tuple_lock = pax_tuple_lock,
+	.finish_bulk_insert = pax_finish_bulk_insert,
 
 	.tuple_fetch_row_version = pax_fetch_row_version,
 	.tuple_get_latest_tid = pax_get_latest_tid,
@@ -504,6 +430,8 @@ static const TableAmRoutine pax_methods = {
 
 	.relation_size = table_block_relation_size,
 	.relation_needs_toast_table = pax_relation_needs_toast_table,
+	.relation_toast_am = pax_relation_toast_am,
+	.relation_fetch_toast_slice = heap_fetch_toast_slice,
 
 	.relation_estimate_size = pax_relation_estimate_size,
 

@@ -1,0 +1,580 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_insert.c
+ *	  Inserting rows into pax pages: single rows and whole COPY batches.
+ *
+ * A row is first prepared: its values are taken from the slot, large or
+ * external values go through heap's TOAST code (so the table's TOAST
+ * relation holds them, exactly as for heap), and the bytes it needs in the
+ * value area are computed.  It is then placed on the relation's current
+ * insert target page when it fits there (a free row slot, room in the
+ * value area, null bitmaps for its NULL columns, the same column count),
+ * or on a new page whose shape (capacity, null bitmaps, zone maps) is
+ * chosen for it.
+ *
+ * Every page change is one generic WAL record (GenericXLog), so crash
+ * recovery and physical standbys replay it; GenericXLog skips WAL for
+ * unlogged and temporary relations (and for relations created in the same
+ * transaction under wal_level = minimal).  multi_insert (COPY) fills a
+ * whole page per record.
+ *
+ * Locking: at most one buffer lock is held at a time; the relation
+ * extension lock is taken only to add a page.
+ *
+ * pax_am/pax_insert.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/heaptoast.h"
+#include "access/hio.h"
+#include "access/htup_details.h"
+#include "access/tupmacs.h"
+#include "access/xact.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "pax_am.h"
+
+/* Start of the special space: the value area ends there. */
+#define PAX_SPECIAL_START	(BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+
+/* A row ready to be placed on a page. */
+typedef struct PaxRow
+{
+	Datum	   *values;
+	bool	   *isnull;
+	Size		varbytes;		/* value area bytes, alignment padding included */
+	TupleTableSlot *slot;		/* where the TID goes */
+} PaxRow;
+
+/* Backend-local insert hints, kept in rd_amcache (lost on relcache reset). */
+typedef struct PaxInsertHints
+{
+	double		var_avg;		/* running average of PaxRow.varbytes */
+	bool		var_valid;
+} PaxInsertHints;
+
+static PaxInsertHints *
+PaxGetInsertHints(Relation rel)
+{
+	if (rel->rd_amcache == NULL)
+		rel->rd_amcache = MemoryContextAllocZero(CacheMemoryContext,
+												 sizeof(PaxInsertHints));
+	return (PaxInsertHints *) rel->rd_amcache;
+}
+
+/*
+ * PaxVarStorage tells how a non-null varlena or cstring value is stored in
+ * the value area: its size and alignment, and whether it is converted to a
+ * short (1-byte header) varlena, following heap_fill_tuple's rules.
+ */
+static inline Size
+PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
+{
+	Pointer		p = DatumGetPointer(value);
+
+	*toshort = false;
+	*align = 1;
+	if (att->attlen == -2)
+		return strlen(p) + 1;
+	if (att->attstorage != TYPSTORAGE_PLAIN && VARATT_CAN_MAKE_SHORT(p))
+	{
+		*toshort = true;
+		return VARATT_CONVERTED_SHORT_SIZE(p);
+	}
+	if (VARATT_IS_SHORT(p) || VARATT_IS_EXTERNAL(p))
+		return VARSIZE_ANY(p);
+	*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+		att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+		att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+	return VARSIZE(p);
+}
+
+/*
+ * PaxRowPlace places a row's variable-length values in the value area below
+ * `upper`, never below `lower`.  With page != NULL it writes the values and
+ * their offsets; either way it returns the new upper, or -1 when the values
+ * do not fit.
+ */
+static int
+PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
+			Page page, const PaxPageLayout *layout, int rowidx)
+{
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		Datum		value = row->values[i];
+		Size		size;
+		int			align;
+		bool		toshort;
+
+		if (att->attlen > 0 || row->isnull[i])
+			continue;
+		size = PaxVarStorage(att, value, &align, &toshort);
+		upper -= size;
+		upper &= ~(align - 1);
+		if (upper < lower)
+			return -1;
+		if (page == NULL)
+			continue;
+
+		if (toshort)
+		{
+			SET_VARSIZE_SHORT(page + upper, size);
+			memcpy(page + upper + 1, VARDATA(DatumGetPointer(value)), size - 1);
+		}
+		else
+			memcpy(page + upper, DatumGetPointer(value), size);
+		((uint16 *) (page + layout->cols[i].data))[rowidx] = (uint16) upper;
+	}
+	return upper;
+}
+
+/*
+ * PaxPrepareRow takes a row's values from the slot, toasting them if the
+ * row is large or carries external values, and measures its value-area
+ * needs.  Arrays are allocated in the current memory context.
+ */
+static void
+PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			natts = tupdesc->natts;
+	Size		datasize = 0;
+	bool		external = false;
+	int			upper;
+
+	slot_getallattrs(slot);
+	row->slot = slot;
+	row->values = slot->tts_values;
+	row->isnull = slot->tts_isnull;
+
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (row->isnull[i])
+			continue;
+		if (att->attlen > 0)
+			datasize += att->attlen;
+		else
+		{
+			if (att->attlen == -1 &&
+				VARATT_IS_EXTERNAL(DatumGetPointer(row->values[i])))
+				external = true;
+			datasize += att->attlen == -1 ?
+				VARSIZE_ANY(DatumGetPointer(row->values[i])) :
+				strlen(DatumGetCString(row->values[i])) + 1;
+		}
+	}
+
+	/*
+	 * Large rows and external values (TOAST pointers of other relations,
+	 * expanded and indirect datums) go through a heap tuple: forming it
+	 * flattens expanded datums, and heap's TOAST code compresses values
+	 * and moves them to our TOAST relation until the row is small enough.
+	 */
+	if (external ||
+		(OidIsValid(rel->rd_rel->reltoastrelid) &&
+		 MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(natts)) + datasize >
+		 TOAST_TUPLE_THRESHOLD))
+	{
+		HeapTuple	tuple = heap_form_tuple(tupdesc, row->values, row->isnull);
+
+		if (OidIsValid(rel->rd_rel->reltoastrelid))
+			tuple = heap_toast_insert_or_update(rel, tuple, NULL, options);
+		row->values = palloc(natts * sizeof(Datum));
+		row->isnull = palloc(natts * sizeof(bool));
+		heap_deform_tuple(tuple, tupdesc, row->values, row->isnull);
+	}
+
+	upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0);
+	row->varbytes = PAX_SPECIAL_START - upper;
+}
+
+/*
+ * PaxRowFits tells whether a prepared row can go on a page: a free row
+ * slot, the same column count, a null bitmap for each of its NULL
+ * columns, and room for its values.
+ */
+static bool
+PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
+		   const PaxPageLayout *layout)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	if (hdr->pp_nrows >= hdr->pp_capacity || hdr->pp_natts != tupdesc->natts)
+		return false;
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		if (row->isnull[i] && layout->cols[i].data != 0 &&
+			layout->cols[i].nullmap == 0)
+			return false;
+	}
+	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
+					   ((PageHeader) page)->pd_lower, NULL, NULL, 0) >= 0;
+}
+
+/*
+ * PaxPageAddRow stores a prepared row on a page (a GenericXLog copy the
+ * caller registered) and sets its TID in the row's slot.
+ */
+static void
+PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
+			  const PaxPageLayout *layout, BlockNumber blkno,
+			  TransactionId xid, CommandId cid, int options)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			r = hdr->pp_nrows;
+	HeapTupleHeader rowhdr = PaxPageGetRowHeader(page, layout, r);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	int			upper;
+
+	/* the row header, as heap_prepare_insert sets it */
+	memset(rowhdr, 0, PAX_ROWHDR_SIZE);
+	rowhdr->t_infomask = HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(rowhdr, xid);
+	if (options & HEAP_INSERT_FROZEN)
+		HeapTupleHeaderSetXminFrozen(rowhdr);
+	HeapTupleHeaderSetCmin(rowhdr, cid);
+	HeapTupleHeaderSetXmax(rowhdr, 0);
+	HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+	rowhdr->t_hoff = PAX_ROWHDR_SIZE;
+	ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		Form_pg_attribute att;
+
+		if (col->data == 0)
+			continue;
+		if (row->isnull[i])
+		{
+			PaxBitSet((bits8 *) page + col->nullmap, r);
+			PaxBitSet(hasnull, i);
+			if (col->attlen < 0)
+				((uint16 *) (page + col->data))[r] = 0;
+			continue;
+		}
+		if (col->attlen <= 0)
+			continue;			/* placed below */
+
+		att = TupleDescAttr(tupdesc, i);
+		if (col->byval)
+			store_att_byval(page + col->data + r * col->attlen,
+							row->values[i], col->attlen);
+		else
+			memcpy(page + col->data + r * col->attlen,
+				   DatumGetPointer(row->values[i]), col->attlen);
+		if (col->zone >= 0)
+			PaxZoneUpdate(page, layout, att, i, row->values[i]);
+	}
+
+	upper = PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
+						((PageHeader) page)->pd_lower, page, layout, r);
+	if (upper < 0)
+		elog(ERROR, "pax row does not fit the page it was placed on");
+	((PageHeader) page)->pd_upper = upper;
+	hdr->pp_nrows = r + 1;
+
+	ItemPointerSet(&row->slot->tts_tid, blkno, r + 1);
+	row->slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * PaxChooseShape chooses the shape of a new page for rows like the given
+ * ones, whose value-area needs average var_avg bytes: columns dropped now
+ * get no storage, zone-map-eligible columns get zone maps within a budget,
+ * every nullable column gets a null bitmap while they are cheap (else only
+ * the columns with NULLs in the given rows), and the capacity is the
+ * largest that fits.  Maps are allocated in the current memory context.
+ */
+static void
+PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+			   double var_avg, PaxPageShape *shape)
+{
+	int			natts = tupdesc->natts;
+	int			maplen = PaxDirMapLen(natts);
+	int			nzones = 0;
+	int			nnullable = 0;
+	bool		eager;
+
+	shape->natts = natts;
+	shape->absent = palloc0(maplen);
+	shape->nullmap = palloc0(maplen);
+	shape->zone = palloc0(maplen);
+
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped)
+		{
+			PaxBitSet(shape->absent, i);
+			continue;
+		}
+		if (PaxZoneEligible(att) && nzones < PAX_MAX_ZONES &&
+			(nzones + 1) * sizeof(PaxZone) <= PAX_MAX_ZONE_BYTES)
+		{
+			PaxBitSet(shape->zone, i);
+			nzones++;
+		}
+		if (!att->attnotnull)
+			nnullable++;
+	}
+
+	for (eager = true;; eager = false)
+	{
+		int			lo = 1,
+					hi = PAX_MAX_CAPACITY;
+
+		memset(shape->nullmap, 0, maplen);
+		for (int i = 0; i < natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+			bool		want = false;
+
+			if (att->attisdropped)
+				continue;
+			if (eager && !att->attnotnull)
+				want = true;
+			for (int r = 0; r < nrows && !want; r++)
+				want = rows[r].isnull[i];
+			if (want)
+				PaxBitSet(shape->nullmap, i);
+		}
+
+		/* the largest capacity whose minipages and values fit */
+		while (lo < hi)
+		{
+			int			mid = (lo + hi + 1) / 2;
+
+			shape->capacity = mid;
+			if (PaxLayoutSize(tupdesc, shape, NULL) + mid * var_avg <=
+				PAX_SPECIAL_START)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		shape->capacity = lo;
+
+		if (!eager || nnullable * BITMAPLEN(lo) <= PAX_EAGER_BITMAP_BYTES)
+			break;
+	}
+}
+
+/*
+ * PaxNewPage adds a page to the relation and returns it exclusively locked.
+ */
+static Buffer
+PaxNewPage(Relation rel, BulkInsertState bistate)
+{
+	Buffer		buffer;
+	bool		local = RELATION_IS_LOCAL(rel);
+
+	if (!local)
+		LockRelationForExtension(rel, ExclusiveLock);
+	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, P_NEW, RBM_NORMAL,
+								bistate ? bistate->strategy : NULL);
+	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	if (!local)
+		UnlockRelationForExtension(rel, ExclusiveLock);
+	return buffer;
+}
+
+/*
+ * PaxTargetPage returns the relation's insert target page, exclusively
+ * locked, or InvalidBuffer when there is none (or it is not a pax page
+ * with room for more rows).
+ */
+static Buffer
+PaxTargetPage(Relation rel, BulkInsertState bistate)
+{
+	BlockNumber target = RelationGetTargetBlock(rel);
+	BlockNumber nblocks;
+	Buffer		buffer;
+	Page		page;
+
+	if (target == InvalidBlockNumber)
+	{
+		/* start where the relation ends: its last page may have room */
+		nblocks = RelationGetNumberOfBlocks(rel);
+		if (nblocks == 0)
+			return InvalidBuffer;
+		target = nblocks - 1;
+	}
+	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, target, RBM_NORMAL,
+								bistate ? bistate->strategy : NULL);
+	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page) ||
+		PaxPageGetHeader(page)->pp_nrows >= PaxPageGetHeader(page)->pp_capacity)
+	{
+		UnlockReleaseBuffer(buffer);
+		RelationSetTargetBlock(rel, InvalidBlockNumber);
+		return InvalidBuffer;
+	}
+	return buffer;
+}
+
+/*
+ * PaxInsertRows places prepared rows, in order, on the target page and on
+ * as many new pages as they need, one generic WAL record per page.
+ */
+static void
+PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
+			  int options, BulkInsertState bistate)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	PaxInsertHints *hints = PaxGetInsertHints(rel);
+	PaxLayoutCache cache;
+	int			next = 0;
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+
+	/* keep the running estimate of value-area bytes per row */
+	for (int i = 0; i < nrows; i++)
+	{
+		if (!hints->var_valid)
+		{
+			hints->var_avg = rows[i].varbytes;
+			hints->var_valid = true;
+		}
+		else
+			hints->var_avg += (rows[i].varbytes - hints->var_avg) / 64.0;
+	}
+
+	while (next < nrows)
+	{
+		Buffer		buffer = PaxTargetPage(rel, bistate);
+		GenericXLogState *state;
+		Page		page;
+		PaxPageLayout *layout;
+		BlockNumber blkno;
+		int			first = next;
+
+		if (BufferIsValid(buffer))
+		{
+			blkno = BufferGetBlockNumber(buffer);
+			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
+									  blkno, &cache);
+			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
+			{
+				UnlockReleaseBuffer(buffer);
+				buffer = InvalidBuffer;
+			}
+		}
+		if (BufferIsValid(buffer))
+		{
+			state = GenericXLogStart(rel);
+			page = GenericXLogRegisterBuffer(state, buffer, 0);
+		}
+		else
+		{
+			PaxPageShape shape;
+			int			ahead = Min(nrows - next, PAX_MAX_CAPACITY);
+			double		var_avg = 0;
+
+			for (int i = next; i < next + ahead; i++)
+				var_avg += rows[i].varbytes;
+			var_avg = ahead >= 16 ? var_avg / ahead :
+				Max(var_avg / ahead, hints->var_avg);
+			PaxChooseShape(tupdesc, &rows[next], ahead, var_avg, &shape);
+
+			/* a row larger than the average may need a smaller capacity */
+			while (PaxRowPlace(tupdesc, &rows[next], PAX_SPECIAL_START,
+							   PaxLayoutSize(tupdesc, &shape, NULL),
+							   NULL, NULL, 0) < 0)
+			{
+				if (shape.capacity == 1)
+					ereport(ERROR,
+							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							 errmsg("row is too big for a pax page: %zu bytes of variable-length values",
+									rows[next].varbytes),
+							 errhint("Values of columns with storage PLAIN are never moved to the TOAST table.")));
+				shape.capacity /= 2;
+			}
+
+			buffer = PaxNewPage(rel, bistate);
+			blkno = BufferGetBlockNumber(buffer);
+			state = GenericXLogStart(rel);
+			page = GenericXLogRegisterBuffer(state, buffer,
+											 GENERIC_XLOG_FULL_IMAGE);
+			PaxPageInit(page, tupdesc, &shape);
+			pfree(shape.absent);
+			pfree(shape.nullmap);
+			pfree(shape.zone);
+			layout = PaxPageGetLayout(rel, tupdesc, page, blkno, &cache);
+		}
+
+		/* the page is GenericXLog's private copy until GenericXLogFinish */
+		do
+		{
+			PaxPageAddRow(rel, &rows[next], page, layout, blkno, xid, cid,
+						  options);
+			next++;
+		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
+		GenericXLogFinish(state);
+
+		UnlockReleaseBuffer(buffer);
+		RelationSetTargetBlock(rel, blkno);
+		Assert(next > first);
+		(void) first;
+	}
+	PaxLayoutCacheFree(&cache);
+}
+
+void
+pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
+				 int options, BulkInsertState bistate)
+{
+	PaxRow		row;
+
+	PaxPrepareRow(relation, slot, options, &row);
+
+	/* as heap_insert: a conflict check against the whole relation */
+	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
+
+	PaxInsertRows(relation, &row, 1, cid, options, bistate);
+	pgstat_count_heap_insert(relation, 1);
+}
+
+void
+pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
+				 CommandId cid, int options, BulkInsertState bistate)
+{
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+	PaxRow	   *rows;
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax multi_insert",
+								ALLOCSET_DEFAULT_SIZES);
+	oldcxt = MemoryContextSwitchTo(cxt);
+	rows = palloc(ntuples * sizeof(PaxRow));
+	for (int i = 0; i < ntuples; i++)
+		PaxPrepareRow(relation, slots[i], options, &rows[i]);
+
+	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
+
+	PaxInsertRows(relation, rows, ntuples, cid, options, bistate);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextDelete(cxt);
+	pgstat_count_heap_insert(relation, ntuples);
+}
+
+void
+pax_finish_bulk_insert(Relation relation, int options)
+{
+	/* nothing buffered: every page is complete in WAL when written */
+}

@@ -1,0 +1,439 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_page.c
+ *	  The PAX page layout: initialisation, layout derivation, verification,
+ *	  value access and zone maps.
+ *
+ * One page holds one group of rows, split into one minipage per column:
+ *
+ *	+----------------------------+  0
+ *	| PageHeaderData             |
+ *	| PaxPageHeaderData          |  nrows, capacity, natts, flags
+ *	| column directory           |  5 bitmaps x BITMAPLEN(natts):
+ *	|                            |  absent, nullmap, zone, hasnull, zoneset
+ *	| zone maps                  |  PaxZone {min, max} per zone column
+ *	| row headers                |  capacity x HeapTupleHeaderData (24 B)
+ *	| minipage col 1             |  [null bitmap] values: capacity x attlen
+ *	| minipage col 2 (varlena)   |  [null bitmap] capacity x uint16 offsets
+ *	| ...                        |
+ *	+----------------------------+  pd_lower
+ *	| free space                 |
+ *	+----------------------------+  pd_upper
+ *	| value area                 |  varlena/cstring values, growing down
+ *	+----------------------------+  pd_special
+ *	| PaxPageOpaqueData          |  magic, version
+ *	+----------------------------+  BLCKSZ
+ *
+ * Invariants:
+ * - Everything that must survive lies outside the hole between pd_lower and
+ *	 pd_upper: the minipages are sized for the page's whole capacity at
+ *	 initialisation and pd_lower covers them, so generic WAL deltas,
+ *	 full-page images and hint-bit images (which all skip the hole) keep
+ *	 them.
+ * - Only the header, the directory and the zone maps are stored; every
+ *	 offset is derived from them and from attlen/attalign of the tuple
+ *	 descriptor, which survive DROP COLUMN.  ABSENT, NULLMAP and ZONE are
+ *	 fixed when the page is initialised; HASNULL and ZONESET, the zone maps
+ *	 and nrows change on every insert (under an exclusive buffer lock).
+ * - A stored row's values never move or change while the row exists, so a
+ *	 reader holding only a pin may read the values of rows it found
+ *	 visible under a share lock.
+ * - Row i has TID (block, i + 1).
+ *
+ * pax_am/pax_page.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/tupdesc_details.h"
+#include "access/tupmacs.h"
+#include "catalog/pg_type.h"
+#include "utils/date.h"
+#include "utils/float.h"
+#include "utils/timestamp.h"
+
+#include "pax_am.h"
+
+/*
+ * PaxLayoutSize computes where every minipage of a page of the given shape
+ * lies, fills *layout when it is not NULL, and returns the page's pd_lower,
+ * or a value above BLCKSZ when the shape does not fit a page.
+ */
+uint16
+PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
+			  PaxPageLayout *layout)
+{
+	uint32		off;
+	int			nzones = 0;
+	int			capacity = shape->capacity;
+
+	off = SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+		PAX_NDIRMAPS * PaxDirMapLen(shape->natts);
+	off = MAXALIGN(off);
+	if (layout)
+		layout->zones = off;
+	for (int i = 0; i < shape->natts; i++)
+	{
+		if (PaxBitIsSet(shape->zone, i))
+		{
+			if (layout)
+				layout->cols[i].zone = nzones;
+			nzones++;
+		}
+		else if (layout)
+			layout->cols[i].zone = -1;
+	}
+	off += nzones * sizeof(PaxZone);
+	if (layout)
+		layout->rowhdrs = off;
+	off += capacity * PAX_ROWHDR_SIZE;
+
+	for (int i = 0; i < shape->natts && off <= BLCKSZ; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		PaxColumnLayout *col = layout ? &layout->cols[i] : NULL;
+
+		if (col)
+		{
+			col->attlen = att->attlen;
+			col->byval = att->attbyval;
+			col->nullmap = 0;
+			col->data = 0;
+		}
+		if (PaxBitIsSet(shape->absent, i))
+			continue;
+		if (PaxBitIsSet(shape->nullmap, i))
+		{
+			if (col)
+				col->nullmap = off;
+			off += BITMAPLEN(capacity);
+		}
+		if (att->attlen > 0)
+		{
+			off = att_align_nominal(off, att->attalign);
+			if (col)
+				col->data = off;
+			off += capacity * att->attlen;
+		}
+		else
+		{
+			off = SHORTALIGN(off);
+			if (col)
+				col->data = off;
+			off += capacity * PAX_VAROFF_SIZE;
+		}
+	}
+
+	if (layout)
+	{
+		layout->natts = shape->natts;
+		layout->capacity = capacity;
+		layout->nzones = nzones;
+		layout->lower = off <= BLCKSZ ? off : 0;
+	}
+	return off <= BLCKSZ ? off : BLCKSZ + 1;
+}
+
+/*
+ * PaxPageInit initialises an empty pax page of the given shape.  The
+ * caller holds an exclusive lock on the buffer (or the page is private) and
+ * WAL-logs the result.
+ */
+void
+PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
+{
+	PaxPageHeader hdr;
+	PaxPageOpaque opaque;
+	int			maplen = PaxDirMapLen(shape->natts);
+	uint16		lower;
+
+	lower = PaxLayoutSize(tupdesc, shape, NULL);
+	if (lower > BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+		elog(ERROR, "pax page shape does not fit a page");
+
+	PageInit(page, BLCKSZ, sizeof(PaxPageOpaqueData));
+	hdr = PaxPageGetHeader(page);
+	hdr->pp_nrows = 0;
+	hdr->pp_capacity = shape->capacity;
+	hdr->pp_natts = shape->natts;
+	hdr->pp_flags = 0;
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_ABSENT), shape->absent, maplen);
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_NULLMAP), shape->nullmap, maplen);
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_ZONE), shape->zone, maplen);
+	((PageHeader) page)->pd_lower = lower;
+
+	opaque = PaxPageGetOpaque(page);
+	opaque->pax_magic = PAX_PAGE_MAGIC;
+	opaque->pax_version = PAX_PAGE_VERSION;
+}
+
+/*
+ * PaxPageIsPax tells whether an initialised page carries the pax special
+ * space.
+ */
+bool
+PaxPageIsPax(Page page)
+{
+	PaxPageOpaque opaque;
+
+	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)))
+		return false;
+	opaque = PaxPageGetOpaque(page);
+	return opaque->pax_magic == PAX_PAGE_MAGIC &&
+		opaque->pax_version == PAX_PAGE_VERSION;
+}
+
+static void PaxPageCorrupted(Relation rel, BlockNumber blkno,
+							 const char *detail) pg_attribute_noreturn();
+
+static void
+PaxPageCorrupted(Relation rel, BlockNumber blkno, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("invalid pax page in block %u of relation \"%s\"",
+					blkno, RelationGetRelationName(rel)),
+			 errdetail_internal("%s", detail)));
+}
+
+void
+PaxLayoutCacheInit(PaxLayoutCache *cache, int natts, MemoryContext mcxt)
+{
+	cache->maxatts = natts;
+	cache->layout = MemoryContextAlloc(mcxt, SizeOfPaxPageLayout(Max(natts, 1)));
+	cache->dirmaps = MemoryContextAllocZero(mcxt,
+											3 * PaxDirMapLen(Max(natts, 1)));
+	cache->valid = false;
+}
+
+void
+PaxLayoutCacheFree(PaxLayoutCache *cache)
+{
+	if (cache->layout)
+		pfree(cache->layout);
+	if (cache->dirmaps)
+		pfree(cache->dirmaps);
+	cache->layout = NULL;
+	cache->dirmaps = NULL;
+	cache->valid = false;
+}
+
+/*
+ * PaxPageGetLayout verifies a page's header and returns its layout,
+ * computed into the cache unless the cached one has the same shape.  The
+ * caller holds at least a pin; the fields the layout depends on never
+ * change after initialisation.  A page that fails verification raises
+ * ERRCODE_DATA_CORRUPTED naming the block.
+ */
+PaxPageLayout *
+PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
+				 BlockNumber blkno, PaxLayoutCache *cache)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr;
+	PaxPageShape shape;
+	int			maplen;
+	bits8	   *maps;
+
+	if (!PaxPageIsPax(page))
+		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
+	hdr = PaxPageGetHeader(page);
+	if (hdr->pp_natts > tupdesc->natts || hdr->pp_natts > cache->maxatts)
+		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
+		hdr->pp_nrows > hdr->pp_capacity)
+		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");
+	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
+		PaxPageCorrupted(rel, blkno, "pd_lower, pd_upper or pd_special out of order");
+
+	maplen = PaxDirMapLen(hdr->pp_natts);
+	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+	if (cache->valid &&
+		cache->layout->natts == hdr->pp_natts &&
+		cache->layout->capacity == hdr->pp_capacity &&
+		memcmp(cache->dirmaps, maps, 3 * maplen) == 0)
+		return cache->layout;
+
+	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
+	shape.natts = hdr->pp_natts;
+	shape.capacity = hdr->pp_capacity;
+	shape.absent = maps;
+	shape.nullmap = maps + maplen;
+	shape.zone = maps + 2 * maplen;
+	cache->valid = false;
+	if (PaxLayoutSize(tupdesc, &shape, cache->layout) != phdr->pd_lower)
+		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
+	memcpy(cache->dirmaps, maps, 3 * maplen);
+	cache->valid = true;
+	return cache->layout;
+}
+
+HeapTupleHeader
+PaxPageGetRowHeader(Page page, const PaxPageLayout *layout, int row)
+{
+	return (HeapTupleHeader) (page + layout->rowhdrs + row * PAX_ROWHDR_SIZE);
+}
+
+static void PaxValueCorrupted(Page page, int attnum, int row) pg_attribute_noreturn();
+
+static void
+PaxValueCorrupted(Page page, int attnum, int row)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("invalid value offset in pax page: column %d, row %d",
+					attnum + 1, row + 1)));
+}
+
+/*
+ * PaxPageFillValues reads columns [from, to) (zero-based) of a row into
+ * values/isnull.  By-reference values point into the page.  Columns the
+ * page does not have (added after it was initialised) read as their
+ * "missing" default; dropped columns read as NULL.  The caller holds a pin.
+ */
+void
+PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
+				  int row, int from, int to, Datum *values, bool *isnull)
+{
+	uint16		upper = ((PageHeader) page)->pd_upper;
+	uint16		special = ((PageHeader) page)->pd_special;
+	int			stop = Min(to, layout->natts);
+	int			i;
+
+	for (i = from; i < stop; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0 ||
+			(col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row)) ||
+			TupleDescAttr(tupdesc, i)->attisdropped)
+		{
+			values[i] = (Datum) 0;
+			isnull[i] = true;
+			continue;
+		}
+		isnull[i] = false;
+		if (col->attlen > 0)
+		{
+			char	   *p = page + col->data + row * col->attlen;
+
+			values[i] = col->byval ? fetch_att(p, true, col->attlen) : PointerGetDatum(p);
+		}
+		else
+		{
+			uint16		off = ((uint16 *) (page + col->data))[row];
+			char	   *p = page + off;
+
+			if (off < upper || off >= special)
+				PaxValueCorrupted(page, i, row);
+			if (col->attlen == -1)
+			{
+				if (off + VARSIZE_ANY(p) > special)
+					PaxValueCorrupted(page, i, row);
+			}
+			else if (memchr(p, '\0', special - off) == NULL)
+				PaxValueCorrupted(page, i, row);
+			values[i] = PointerGetDatum(p);
+		}
+	}
+	/* columns added after the page was initialised */
+	for (; i < to; i++)
+		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);
+}
+
+/* ----------------------------------------------------------------
+ * Zone maps
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxZoneEligible tells whether a column gets a zone map: pass-by-value
+ * types with a total order we compare inline.
+ */
+bool
+PaxZoneEligible(Form_pg_attribute att)
+{
+	if (att->attisdropped || !att->attbyval)
+		return false;
+	switch (att->atttypid)
+	{
+		case BOOLOID:
+		case CHAROID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * PaxZoneCompare compares two values of a zone-eligible type as its btree
+ * operator class does (NaN sorts above every other float).
+ */
+static int
+PaxZoneCompare(Oid typid, Datum a, Datum b)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+			return (int) DatumGetBool(a) - (int) DatumGetBool(b);
+		case CHAROID:
+			return (int) (uint8) DatumGetChar(a) - (int) (uint8) DatumGetChar(b);
+		case INT2OID:
+			return (int) DatumGetInt16(a) - (int) DatumGetInt16(b);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(a) < DatumGetInt32(b) ? -1 :
+				DatumGetInt32(a) > DatumGetInt32(b);
+		case OIDOID:
+			return DatumGetObjectId(a) < DatumGetObjectId(b) ? -1 :
+				DatumGetObjectId(a) > DatumGetObjectId(b);
+		case INT8OID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return DatumGetInt64(a) < DatumGetInt64(b) ? -1 :
+				DatumGetInt64(a) > DatumGetInt64(b);
+		case FLOAT4OID:
+			return float4_cmp_internal(DatumGetFloat4(a), DatumGetFloat4(b));
+		case FLOAT8OID:
+			return float8_cmp_internal(DatumGetFloat8(a), DatumGetFloat8(b));
+	}
+	elog(ERROR, "type %u has no pax zone map", typid);
+	return 0;					/* keep compiler quiet */
+}
+
+/*
+ * PaxZoneUpdate widens a column's zone map to cover a new non-null value.
+ * The caller holds an exclusive lock on the page (or a private copy).
+ */
+void
+PaxZoneUpdate(Page page, const PaxPageLayout *layout, Form_pg_attribute att,
+			  int attnum, Datum value)
+{
+	PaxZone    *zone;
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+
+	Assert(layout->cols[attnum].zone >= 0);
+	zone = (PaxZone *) (page + layout->zones) + layout->cols[attnum].zone;
+	if (!PaxBitIsSet(zoneset, attnum))
+	{
+		zone->min = zone->max = value;
+		PaxBitSet(zoneset, attnum);
+		return;
+	}
+	if (PaxZoneCompare(att->atttypid, value, zone->min) < 0)
+		zone->min = value;
+	else if (PaxZoneCompare(att->atttypid, value, zone->max) > 0)
+		zone->max = value;
+}

@@ -1,0 +1,624 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_scan.c
+ *	  Sequential, parallel, TID, TID range, sample and ANALYZE scans of pax
+ *	  relations, and row fetches by TID.
+ *
+ * Scans work a page at a time, as heap's page mode does: with the buffer
+ * share-locked, the visibility of every row is decided with heap's own
+ * HeapTupleSatisfiesVisibility on the row headers (setting hint bits), and
+ * the indexes of the visible rows are kept; then the lock is released and
+ * the rows are handed out from the pinned page.  Stored values never move
+ * while the row exists, so reading them with only a pin is safe.  Pages
+ * marked all-visible skip the per-row checks.
+ *
+ * pax_am/pax_scan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/tsmapi.h"
+#include "access/xact.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/predicate.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "pax_am.h"
+
+/*
+ * PaxRowTuple points a HeapTupleData at a row header, so heap's visibility
+ * routines can run on it.
+ */
+static inline void
+PaxRowTuple(HeapTuple tuple, Relation rel, Page page,
+			const PaxPageLayout *layout, BlockNumber blkno, int row)
+{
+	tuple->t_data = PaxPageGetRowHeader(page, layout, row);
+	tuple->t_len = PAX_ROWHDR_SIZE;
+	tuple->t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tuple->t_self, blkno, row + 1);
+}
+
+/*
+ * PaxScanCollectPage reads block blkno into the scan and collects the
+ * indexes of the rows visible to the scan's snapshot.
+ */
+static void
+PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	Buffer		buffer;
+	Page		page;
+	PaxPageLayout *layout;
+	int			nrows;
+	int			nvis = 0;
+	bool		all_visible;
+
+	CHECK_FOR_INTERRUPTS();
+
+	if (BufferIsValid(scan->rs_cbuf))
+	{
+		ReleaseBuffer(scan->rs_cbuf);
+		scan->rs_cbuf = InvalidBuffer;
+	}
+	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								scan->rs_strategy);
+	scan->rs_cbuf = buffer;
+	scan->rs_cblock = blkno;
+	scan->rs_nvis = 0;
+
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page))
+	{
+		/* extended but never initialised (crash after extension) */
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		return;
+	}
+	layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page, blkno,
+							  &scan->rs_lcache);
+	nrows = PaxPageGetHeader(page)->pp_nrows;
+	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
+
+	for (int row = 0; row < nrows; row++)
+	{
+		bool		visible;
+
+		if (all_visible && !scan->rs_conflict_check)
+			visible = true;
+		else
+		{
+			HeapTupleData tuple;
+
+			PaxRowTuple(&tuple, rel, page, layout, blkno, row);
+			visible = all_visible ||
+				HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
+			if (scan->rs_conflict_check)
+				HeapCheckForSerializableConflictOut(visible, rel, &tuple,
+													buffer, snapshot);
+		}
+		if (visible)
+			scan->rs_vis[nvis++] = row;
+	}
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+	scan->rs_nvis = nvis;
+}
+
+static void
+PaxScanInitBlocks(PaxScanDesc scan, bool keep_startblock)
+{
+	ParallelBlockTableScanDesc bpscan =
+		(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
+	if (bpscan != NULL)
+		scan->rs_nblocks = bpscan->phs_nblocks;
+	else
+		scan->rs_nblocks = RelationGetNumberOfBlocks(scan->rs_base.rs_rd);
+	if (!keep_startblock)
+	{
+		scan->rs_startblock = 0;
+		scan->rs_numblocks = InvalidBlockNumber;
+	}
+	scan->rs_inited = false;
+	scan->rs_cblock = InvalidBlockNumber;
+	scan->rs_nvis = 0;
+	scan->rs_cindex = -1;
+}
+
+TableScanDesc
+pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
+			   struct ScanKeyData *key, ParallelTableScanDesc parallel_scan,
+			   uint32 flags)
+{
+	PaxScanDesc scan;
+
+	RelationIncrementReferenceCount(relation);
+
+	scan = (PaxScanDesc) palloc0(sizeof(PaxScanDescData));
+	scan->rs_base.rs_rd = relation;
+	scan->rs_base.rs_snapshot = snapshot;
+	scan->rs_base.rs_nkeys = nkeys;
+	scan->rs_base.rs_key = NULL;
+	scan->rs_base.rs_flags = flags;
+	scan->rs_base.rs_parallel = parallel_scan;
+	scan->rs_cbuf = InvalidBuffer;
+	PaxLayoutCacheInit(&scan->rs_lcache, RelationGetNumberOfAttributes(relation),
+					   CurrentMemoryContext);
+
+	/* rows of non-MVCC snapshots (e.g. SnapshotAny) are not page-wise */
+	if (!(snapshot && IsMVCCSnapshot(snapshot)))
+		scan->rs_base.rs_flags &= ~SO_ALLOW_PAGEMODE;
+
+	if (flags & (SO_TYPE_SEQSCAN | SO_TYPE_SAMPLESCAN))
+		PredicateLockRelation(relation, snapshot);
+	scan->rs_conflict_check = snapshot && IsMVCCSnapshot(snapshot) &&
+		CheckForSerializableConflictOutNeeded(relation, snapshot);
+
+	if (parallel_scan != NULL)
+		scan->rs_pbsw = palloc0(sizeof(ParallelBlockTableScanWorkerData));
+
+	PaxScanInitBlocks(scan, false);
+
+	/* a bulk-read ring for tables larger than a quarter of shared buffers */
+	if ((flags & SO_ALLOW_STRAT) && scan->rs_nblocks > (BlockNumber) NBuffers / 4)
+		scan->rs_strategy = GetAccessStrategy(BAS_BULKREAD);
+
+	if (flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(relation);
+
+	return (TableScanDesc) scan;
+}
+
+void
+pax_scan_end(TableScanDesc sscan)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	if (BufferIsValid(scan->rs_cbuf))
+		ReleaseBuffer(scan->rs_cbuf);
+	RelationDecrementReferenceCount(sscan->rs_rd);
+	if (scan->rs_strategy)
+		FreeAccessStrategy(scan->rs_strategy);
+	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(sscan->rs_snapshot);
+	PaxLayoutCacheFree(&scan->rs_lcache);
+	if (scan->rs_pbsw)
+		pfree(scan->rs_pbsw);
+	pfree(scan);
+}
+
+void
+pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
+				bool allow_strat, bool allow_sync, bool allow_pagemode)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	if (set_params)
+	{
+		if (allow_strat)
+			sscan->rs_flags |= SO_ALLOW_STRAT;
+		else
+			sscan->rs_flags &= ~SO_ALLOW_STRAT;
+		if (allow_sync)
+			sscan->rs_flags |= SO_ALLOW_SYNC;
+		else
+			sscan->rs_flags &= ~SO_ALLOW_SYNC;
+		if (allow_pagemode && sscan->rs_snapshot &&
+			IsMVCCSnapshot(sscan->rs_snapshot))
+			sscan->rs_flags |= SO_ALLOW_PAGEMODE;
+		else
+			sscan->rs_flags &= ~SO_ALLOW_PAGEMODE;
+	}
+	if (BufferIsValid(scan->rs_cbuf))
+		ReleaseBuffer(scan->rs_cbuf);
+	scan->rs_cbuf = InvalidBuffer;
+	PaxScanInitBlocks(scan, true);
+}
+
+/*
+ * PaxScanNextBlock returns the next block to read in the given direction,
+ * or InvalidBlockNumber at the end of the scan.
+ */
+static BlockNumber
+PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
+{
+	ParallelBlockTableScanDesc bpscan =
+		(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+	BlockNumber first = scan->rs_startblock;
+	BlockNumber last;
+
+	if (bpscan != NULL)
+	{
+		Assert(ScanDirectionIsForward(direction));
+		if (!scan->rs_inited)
+		{
+			table_block_parallelscan_startblock_init(scan->rs_base.rs_rd,
+													 scan->rs_pbsw, bpscan);
+			scan->rs_inited = true;
+		}
+		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+												 scan->rs_pbsw, bpscan);
+	}
+
+	if (scan->rs_nblocks == 0 || first >= scan->rs_nblocks)
+		return InvalidBlockNumber;
+	if (scan->rs_numblocks != InvalidBlockNumber &&
+		scan->rs_numblocks < scan->rs_nblocks - first)
+		last = first + scan->rs_numblocks - 1;
+	else
+		last = scan->rs_nblocks - 1;
+	if (scan->rs_numblocks == 0)
+		return InvalidBlockNumber;
+
+	if (!scan->rs_inited)
+	{
+		scan->rs_inited = true;
+		return ScanDirectionIsForward(direction) ? first : last;
+	}
+	if (ScanDirectionIsForward(direction))
+		return scan->rs_cblock < last ? scan->rs_cblock + 1 : InvalidBlockNumber;
+	return scan->rs_cblock > first ? scan->rs_cblock - 1 : InvalidBlockNumber;
+}
+
+/*
+ * PaxScanNextRow advances the scan to the next visible row and stores it
+ * in the slot; returns false at the end of the scan.
+ */
+static bool
+PaxScanNextRow(PaxScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
+{
+	bool		forward = ScanDirectionIsForward(direction);
+
+	for (;;)
+	{
+		BlockNumber blkno;
+
+		if (scan->rs_cblock != InvalidBlockNumber)
+		{
+			int			next = forward ? scan->rs_cindex + 1 : scan->rs_cindex - 1;
+
+			if (next >= 0 && next < scan->rs_nvis)
+			{
+				scan->rs_cindex = next;
+				PaxSlotStoreRow(slot, scan->rs_base.rs_rd, scan->rs_cbuf,
+								scan->rs_cblock, scan->rs_vis[next]);
+				return true;
+			}
+		}
+
+		blkno = PaxScanNextBlock(scan, direction);
+		if (blkno == InvalidBlockNumber)
+		{
+			if (BufferIsValid(scan->rs_cbuf))
+				ReleaseBuffer(scan->rs_cbuf);
+			scan->rs_cbuf = InvalidBuffer;
+			scan->rs_cblock = InvalidBlockNumber;
+			scan->rs_inited = false;
+			ExecClearTuple(slot);
+			return false;
+		}
+		PaxScanCollectPage(scan, blkno);
+		scan->rs_cindex = forward ? -1 : scan->rs_nvis;
+	}
+}
+
+bool
+pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
+					 TupleTableSlot *slot)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	if (!PaxScanNextRow(scan, direction, slot))
+		return false;
+	pgstat_count_heap_getnext(sscan->rs_rd);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * TID range scans
+ * ------------------------------------------------------------------------
+ */
+
+void
+pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
+					  ItemPointer maxtid)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+	BlockNumber startblk = ItemPointerGetBlockNumberNoCheck(mintid);
+	BlockNumber endblk = ItemPointerGetBlockNumberNoCheck(maxtid);
+
+	sscan->rs_mintid = *mintid;
+	sscan->rs_maxtid = *maxtid;
+	PaxScanInitBlocks(scan, false);
+	if (ItemPointerCompare(mintid, maxtid) > 0 || startblk >= scan->rs_nblocks)
+	{
+		scan->rs_numblocks = 0;
+		return;
+	}
+	scan->rs_startblock = startblk;
+	scan->rs_numblocks = Min(endblk, scan->rs_nblocks - 1) - startblk + 1;
+}
+
+bool
+pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
+							  TupleTableSlot *slot)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	while (PaxScanNextRow(scan, direction, slot))
+	{
+		if (ItemPointerCompare(&slot->tts_tid, &sscan->rs_mintid) < 0 ||
+			ItemPointerCompare(&slot->tts_tid, &sscan->rs_maxtid) > 0)
+			continue;
+		pgstat_count_heap_getnext(sscan->rs_rd);
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------
+ * Rows by TID
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * pax_fetch_row_version stores the row at tid in the slot if it is visible
+ * to the snapshot.
+ */
+bool
+pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
+					  TupleTableSlot *slot)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	PaxLayoutCache *cache = &((PaxTupleTableSlot *) slot)->lcache;
+	Buffer		buffer;
+	Page		page;
+	PaxPageLayout *layout;
+	HeapTupleData tuple;
+	bool		visible;
+
+	if (blkno >= RelationGetNumberOfBlocks(relation))
+		return false;
+	buffer = ReadBuffer(relation, blkno);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page) || row < 0)
+	{
+		UnlockReleaseBuffer(buffer);
+		return false;
+	}
+	layout = PaxPageGetLayout(relation, RelationGetDescr(relation), page,
+							  blkno, cache);
+	if (row >= PaxPageGetHeader(page)->pp_nrows)
+	{
+		UnlockReleaseBuffer(buffer);
+		return false;
+	}
+	PaxRowTuple(&tuple, relation, page, layout, blkno, row);
+	visible = HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
+	HeapCheckForSerializableConflictOut(visible, relation, &tuple, buffer,
+										snapshot);
+	if (visible)
+		PredicateLockTID(relation, tid, snapshot,
+						 HeapTupleHeaderGetXmin(tuple.t_data));
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+	if (visible)
+		PaxSlotStoreRow(slot, relation, buffer, blkno, row);
+	ReleaseBuffer(buffer);
+	return visible;
+}
+
+bool
+pax_tuple_tid_valid(TableScanDesc sscan, ItemPointer tid)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	return ItemPointerIsValid(tid) &&
+		ItemPointerGetBlockNumber(tid) < scan->rs_nblocks;
+}
+
+bool
+pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+							 Snapshot snapshot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+	HeapTupleData tuple;
+	bool		visible;
+
+	if (slot->tts_ops != &TTSOpsPaxTuple || !BufferIsValid(pslot->buffer))
+		elog(ERROR, "pax visibility check on a slot without a pax page");
+
+	LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
+	PaxRowTuple(&tuple, rel, pslot->page, pslot->lcache.layout,
+				ItemPointerGetBlockNumber(&slot->tts_tid), pslot->row);
+	visible = HeapTupleSatisfiesVisibility(&tuple, snapshot, pslot->buffer);
+	LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
+	return visible;
+}
+
+/* ------------------------------------------------------------------------
+ * ANALYZE
+ * ------------------------------------------------------------------------
+ */
+
+bool
+pax_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
+							BufferAccessStrategy bstrategy)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	scan->rs_cblock = blockno;
+	scan->rs_cbuf = ReadBufferExtended(sscan->rs_rd, MAIN_FORKNUM, blockno,
+									   RBM_NORMAL, bstrategy);
+	scan->rs_cindex = 0;
+	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_SHARE);
+	return true;
+}
+
+/*
+ * pax_scan_analyze_next_tuple returns the next row of the block that
+ * ANALYZE should sample, counting live and dead rows as heap does.  The
+ * buffer stays share-locked until the block is exhausted.
+ */
+bool
+pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
+							double *liverows, double *deadrows,
+							TupleTableSlot *slot)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+	Relation	rel = sscan->rs_rd;
+	Page		page = BufferGetPage(scan->rs_cbuf);
+	PaxPageLayout *layout = NULL;
+	int			nrows = 0;
+
+	if (!PageIsNew(page))
+	{
+		layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page,
+								  scan->rs_cblock, &scan->rs_lcache);
+		nrows = PaxPageGetHeader(page)->pp_nrows;
+	}
+
+	for (; scan->rs_cindex < nrows; scan->rs_cindex++)
+	{
+		HeapTupleData tuple;
+		bool		sample_it = false;
+
+		PaxRowTuple(&tuple, rel, page, layout, scan->rs_cblock, scan->rs_cindex);
+		switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, scan->rs_cbuf))
+		{
+			case HEAPTUPLE_LIVE:
+				sample_it = true;
+				*liverows += 1;
+				break;
+			case HEAPTUPLE_DEAD:
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			case HEAPTUPLE_INSERT_IN_PROGRESS:
+				/* our own inserts count as live, as the end of xact will see */
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple.t_data)))
+				{
+					sample_it = true;
+					*liverows += 1;
+				}
+				break;
+			case HEAPTUPLE_DELETE_IN_PROGRESS:
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetUpdateXid(tuple.t_data)))
+					*deadrows += 1;
+				else
+				{
+					sample_it = true;
+					*liverows += 1;
+				}
+				break;
+			default:
+				elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
+		}
+		if (sample_it)
+		{
+			PaxSlotStoreRow(slot, rel, scan->rs_cbuf, scan->rs_cblock,
+							scan->rs_cindex);
+			scan->rs_cindex++;
+			return true;
+		}
+	}
+
+	UnlockReleaseBuffer(scan->rs_cbuf);
+	scan->rs_cbuf = InvalidBuffer;
+	ExecClearTuple(slot);
+	return false;
+}
+
+/* ------------------------------------------------------------------------
+ * TABLESAMPLE
+ * ------------------------------------------------------------------------
+ */
+
+bool
+pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber blkno;
+
+	if (scan->rs_nblocks == 0)
+		return false;
+
+	if (tsm->NextSampleBlock)
+		blkno = tsm->NextSampleBlock(scanstate, scan->rs_nblocks);
+	else if (!scan->rs_inited)
+		blkno = 0;
+	else if (scan->rs_cblock + 1 < scan->rs_nblocks)
+		blkno = scan->rs_cblock + 1;
+	else
+		blkno = InvalidBlockNumber;
+
+	if (!BlockNumberIsValid(blkno))
+	{
+		if (BufferIsValid(scan->rs_cbuf))
+			ReleaseBuffer(scan->rs_cbuf);
+		scan->rs_cbuf = InvalidBuffer;
+		scan->rs_cblock = InvalidBlockNumber;
+		scan->rs_inited = false;
+		return false;
+	}
+	PaxScanCollectPage(scan, blkno);
+	scan->rs_inited = true;
+	return true;
+}
+
+bool
+pax_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
+						   TupleTableSlot *slot)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber blkno = scan->rs_cblock;
+	OffsetNumber maxoffset = 0;
+
+	if (BufferIsValid(scan->rs_cbuf) && !PageIsNew(BufferGetPage(scan->rs_cbuf)))
+		maxoffset = PaxPageGetHeader(BufferGetPage(scan->rs_cbuf))->pp_nrows;
+
+	for (;;)
+	{
+		OffsetNumber off;
+		int			lo = 0,
+					hi = scan->rs_nvis - 1;
+
+		CHECK_FOR_INTERRUPTS();
+		off = tsm->NextSampleTuple(scanstate, blkno, maxoffset);
+		if (!OffsetNumberIsValid(off))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		/* visible rows are sorted: binary search for this one */
+		while (lo <= hi)
+		{
+			int			mid = (lo + hi) / 2;
+
+			if (scan->rs_vis[mid] + 1 == off)
+			{
+				PaxSlotStoreRow(slot, sscan->rs_rd, scan->rs_cbuf, blkno,
+								off - 1);
+				pgstat_count_heap_getnext(sscan->rs_rd);
+				return true;
+			}
+			if (scan->rs_vis[mid] + 1 < off)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+	}
+}

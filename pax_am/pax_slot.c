@@ -1,0 +1,295 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_slot.c
+ *	  TTSOpsPaxTuple: a tuple table slot that reads a row's values straight
+ *	  from the minipages of a pinned pax page.
+ *
+ * A slot holding a pax row keeps a pin on the page (its own, so the scan
+ * may move on) and remembers the row index; getsomeattrs fills tts_values
+ * for the columns asked for, one O(1) minipage access each, with no
+ * per-row palloc or copy: by-reference values point into the page.
+ * materialize copies the by-reference values into the slot's memory and
+ * drops the pin, as a virtual slot would.
+ *
+ * A slot may also be filled by copyslot from any other slot; it then
+ * behaves as a materialised virtual slot.
+ *
+ * pax_am/pax_slot.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "storage/bufmgr.h"
+#include "utils/expandeddatum.h"
+
+#include "pax_am.h"
+
+static void
+tts_pax_init(TupleTableSlot *slot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	pslot->buffer = InvalidBuffer;
+	pslot->page = NULL;
+	pslot->row = -1;
+	pslot->data = NULL;
+	pslot->hashdr = false;
+	PaxLayoutCacheInit(&pslot->lcache, slot->tts_tupleDescriptor->natts,
+					   slot->tts_mcxt);
+}
+
+static void
+tts_pax_release(TupleTableSlot *slot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	PaxLayoutCacheFree(&pslot->lcache);
+}
+
+static void
+tts_pax_clear(TupleTableSlot *slot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	if (BufferIsValid(pslot->buffer))
+		ReleaseBuffer(pslot->buffer);
+	pslot->buffer = InvalidBuffer;
+	pslot->page = NULL;
+	if (TTS_SHOULDFREE(slot))
+	{
+		if (pslot->data)
+			pfree(pslot->data);
+		pslot->data = NULL;
+		slot->tts_flags &= ~TTS_FLAG_SHOULDFREE;
+	}
+	pslot->hashdr = false;
+	slot->tts_nvalid = 0;
+	slot->tts_flags |= TTS_FLAG_EMPTY;
+	ItemPointerSetInvalid(&slot->tts_tid);
+}
+
+/*
+ * tts_pax_getsomeattrs fills columns [tts_nvalid, natts) from the page.
+ */
+static void
+tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	Assert(!TTS_EMPTY(slot));
+	if (!BufferIsValid(pslot->buffer))
+		elog(ERROR, "pax slot without a page has fewer attributes than asked for");
+
+	PaxPageFillValues(slot->tts_tupleDescriptor, pslot->page,
+					  pslot->lcache.layout, pslot->row,
+					  slot->tts_nvalid, natts,
+					  slot->tts_values, slot->tts_isnull);
+	slot->tts_nvalid = natts;
+}
+
+static Datum
+tts_pax_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+	HeapTupleData tuple;
+
+	Assert(!TTS_EMPTY(slot));
+	if (BufferIsValid(pslot->buffer))
+		tuple.t_data = PaxPageGetRowHeader(pslot->page, pslot->lcache.layout,
+										   pslot->row);
+	else if (pslot->hashdr)
+		tuple.t_data = &pslot->rowhdr.hdr;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot retrieve a system column in this context")));
+	tuple.t_len = PAX_ROWHDR_SIZE;
+	tuple.t_self = slot->tts_tid;
+	tuple.t_tableOid = slot->tts_tableOid;
+	return heap_getsysattr(&tuple, attnum, slot->tts_tupleDescriptor, isnull);
+}
+
+/*
+ * tts_pax_materialize makes the slot independent of the page (and of any
+ * memory its values point to): by-reference values are copied into the
+ * slot's memory context and the pin is released.
+ */
+static void
+tts_pax_materialize(TupleTableSlot *slot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	Size		sz = 0;
+	char	   *data;
+
+	if (TTS_SHOULDFREE(slot))
+		return;
+
+	if (BufferIsValid(pslot->buffer))
+	{
+		if (slot->tts_nvalid < desc->natts)
+			tts_pax_getsomeattrs(slot, desc->natts);
+		memcpy(pslot->rowhdr.bytes,
+			   PaxPageGetRowHeader(pslot->page, pslot->lcache.layout, pslot->row),
+			   PAX_ROWHDR_SIZE);
+		pslot->hashdr = true;
+	}
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Datum		val = slot->tts_values[i];
+
+		if (att->attbyval || slot->tts_isnull[i])
+			continue;
+		sz = att_align_nominal(sz, att->attalign);
+		if (att->attlen == -1 && VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(val)))
+			sz += EOH_get_flat_size(DatumGetEOHP(val));
+		else
+			sz = att_addlength_datum(sz, att->attlen, val);
+	}
+
+	if (sz > 0)
+	{
+		pslot->data = data = MemoryContextAlloc(slot->tts_mcxt, sz);
+		slot->tts_flags |= TTS_FLAG_SHOULDFREE;
+		for (int i = 0; i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+			Datum		val = slot->tts_values[i];
+
+			if (att->attbyval || slot->tts_isnull[i])
+				continue;
+			data = (char *) att_align_nominal(data, att->attalign);
+			if (att->attlen == -1 && VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(val)))
+			{
+				ExpandedObjectHeader *eoh = DatumGetEOHP(val);
+				Size		len = EOH_get_flat_size(eoh);
+
+				EOH_flatten_into(eoh, data, len);
+				slot->tts_values[i] = PointerGetDatum(data);
+				data += len;
+			}
+			else
+			{
+				Size		len = att_addlength_datum(0, att->attlen, val);
+
+				memcpy(data, DatumGetPointer(val), len);
+				slot->tts_values[i] = PointerGetDatum(data);
+				data += len;
+			}
+		}
+	}
+
+	if (BufferIsValid(pslot->buffer))
+	{
+		ReleaseBuffer(pslot->buffer);
+		pslot->buffer = InvalidBuffer;
+		pslot->page = NULL;
+	}
+}
+
+static void
+tts_pax_copyslot(TupleTableSlot *dstslot, TupleTableSlot *srcslot)
+{
+	TupleDesc	srcdesc = srcslot->tts_tupleDescriptor;
+
+	Assert(srcdesc->natts <= dstslot->tts_tupleDescriptor->natts);
+
+	tts_pax_clear(dstslot);
+	slot_getallattrs(srcslot);
+	for (int i = 0; i < srcdesc->natts; i++)
+	{
+		dstslot->tts_values[i] = srcslot->tts_values[i];
+		dstslot->tts_isnull[i] = srcslot->tts_isnull[i];
+	}
+	dstslot->tts_nvalid = srcdesc->natts;
+	dstslot->tts_flags &= ~TTS_FLAG_EMPTY;
+	dstslot->tts_tid = srcslot->tts_tid;
+	dstslot->tts_tableOid = srcslot->tts_tableOid;
+
+	/* make sure no values point into the source slot's storage */
+	tts_pax_materialize(dstslot);
+}
+
+static HeapTuple
+tts_pax_copy_heap_tuple(TupleTableSlot *slot)
+{
+	HeapTuple	tuple;
+
+	Assert(!TTS_EMPTY(slot));
+	slot_getallattrs(slot);
+	tuple = heap_form_tuple(slot->tts_tupleDescriptor,
+							slot->tts_values, slot->tts_isnull);
+	tuple->t_self = slot->tts_tid;
+	tuple->t_tableOid = slot->tts_tableOid;
+	return tuple;
+}
+
+static MinimalTuple
+tts_pax_copy_minimal_tuple(TupleTableSlot *slot)
+{
+	Assert(!TTS_EMPTY(slot));
+	slot_getallattrs(slot);
+	return heap_form_minimal_tuple(slot->tts_tupleDescriptor,
+								   slot->tts_values, slot->tts_isnull);
+}
+
+const TupleTableSlotOps TTSOpsPaxTuple = {
+	.base_slot_size = sizeof(PaxTupleTableSlot),
+	.init = tts_pax_init,
+	.release = tts_pax_release,
+	.clear = tts_pax_clear,
+	.getsomeattrs = tts_pax_getsomeattrs,
+	.getsysattr = tts_pax_getsysattr,
+	.materialize = tts_pax_materialize,
+	.copyslot = tts_pax_copyslot,
+
+	/* a pax slot never holds a heap or minimal tuple it could lend out */
+	.get_heap_tuple = NULL,
+	.get_minimal_tuple = NULL,
+	.copy_heap_tuple = tts_pax_copy_heap_tuple,
+	.copy_minimal_tuple = tts_pax_copy_minimal_tuple
+};
+
+/*
+ * PaxSlotStoreRow makes a pax slot hold row `row` of block `blkno`, whose
+ * buffer the caller has pinned; the slot takes a pin of its own.  Values
+ * are read when asked for.  The caller has checked the row's visibility.
+ */
+void
+PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
+				BlockNumber blkno, int row)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	if (slot->tts_ops != &TTSOpsPaxTuple)
+		elog(ERROR, "pax rows can only be stored in pax slots");
+
+	if (pslot->buffer != buffer)
+	{
+		tts_pax_clear(slot);
+		IncrBufferRefCount(buffer);
+		pslot->buffer = buffer;
+		pslot->page = BufferGetPage(buffer);
+		PaxPageGetLayout(rel, slot->tts_tupleDescriptor, pslot->page, blkno,
+						 &pslot->lcache);
+	}
+	else if (TTS_SHOULDFREE(slot))
+	{
+		/* values were materialised: forget them, keep the pin */
+		if (pslot->data)
+			pfree(pslot->data);
+		pslot->data = NULL;
+		slot->tts_flags &= ~TTS_FLAG_SHOULDFREE;
+	}
+	pslot->hashdr = false;
+	pslot->row = row;
+	slot->tts_nvalid = 0;
+	slot->tts_flags &= ~TTS_FLAG_EMPTY;
+	ItemPointerSet(&slot->tts_tid, blkno, row + 1);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
