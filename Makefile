@@ -14,6 +14,9 @@ EXTENSIONS = pax_am sjis_direct deform_cache
 # pg_regress tests, one file per concern, prefixed by component
 REGRESS = \
 	pax_am_basic \
+	pax_am_types \
+	pax_am_write \
+	pax_am_scan \
 	sjis_direct_basic \
 	deform_cache_basic
 REGRESS_OPTS = --dbname=pax_am_regression
@@ -23,7 +26,7 @@ ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))
 ifeq ($(ISOLATION),)
 undefine ISOLATION
 else
-ISOLATION_OPTS = --dbname=pax_am_isolation
+ISOLATION_OPTS = --dbname=pax_am_isolation --load-extension=pax_am
 endif
 ifneq ($(wildcard t/*.pl),)
 TAP_TESTS = 1

@@ -10,3 +10,24 @@ LANGUAGE C STRICT;
 
 CREATE ACCESS METHOD pax TYPE TABLE HANDLER pax_tableam_handler;
 COMMENT ON ACCESS METHOD pax IS 'PAX table access method: one minipage per column';
+
+-- Layout of pax pages: one row per page
+CREATE FUNCTION pax_page_stats(rel regclass,
+    OUT blkno bigint, OUT nrows int, OUT capacity int, OUT natts int,
+    OUT lower int, OUT upper int, OUT free_bytes int, OUT meta_bytes int,
+    OUT value_bytes int, OUT nullmaps int, OUT zonemaps int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pax_page_stats'
+LANGUAGE C STRICT PARALLEL SAFE;
+
+-- Layout of one pax page: one row per column
+CREATE FUNCTION pax_page_columns(rel regclass, blkno bigint,
+    OUT attnum int, OUT attname name, OUT minipage_bytes int,
+    OUT value_bytes int, OUT has_nullmap bool, OUT has_nulls bool,
+    OUT zone_min text, OUT zone_max text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pax_page_columns'
+LANGUAGE C STRICT PARALLEL SAFE;
+
+REVOKE ALL ON FUNCTION pax_page_stats(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pax_page_columns(regclass, bigint) FROM PUBLIC;

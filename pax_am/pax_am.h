@@ -80,7 +80,9 @@ typedef struct PaxPageHeaderData
 typedef PaxPageHeaderData *PaxPageHeader;
 
 /* Column directory bitmaps (bit set = property holds for the column). */
-#define PAX_DIR_ABSENT		0	/* no storage: column was dropped at init */
+#define PAX_DIR_ABSENT		0	/* no minipage: NULL in every row (dropped
+									 * columns, and all-NULL columns of pages
+									 * too small to store them) */
 #define PAX_DIR_NULLMAP		1	/* column has a null bitmap on the page */
 #define PAX_DIR_ZONE		2	/* column has a zone map entry */
 #define PAX_DIR_HASNULL		3	/* some row has NULL in the column */
@@ -116,6 +118,8 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 #define PaxPageGetDirMap(page, which) \
 	((bits8 *) PageGetContents(page) + sizeof(PaxPageHeaderData) + \
 	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
+#define PaxRowHeader(page, rowhdrs, row) \
+	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 
@@ -193,7 +197,6 @@ typedef struct PaxScanDescData
 	bool		rs_inited;		/* false = scan not started yet */
 	BlockNumber rs_cblock;		/* current block */
 	Buffer		rs_cbuf;		/* current buffer (pinned), or Invalid */
-	PaxLayoutCache rs_lcache;	/* layout of the current page */
 	int			rs_cindex;		/* index into rs_vis of the current row */
 	int			rs_nvis;		/* visible rows of the current page */
 	OffsetNumber rs_vis[PAX_MAX_CAPACITY];	/* their row indexes, ascending */
@@ -266,9 +269,7 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row,
 							  int from, int to,
 							  Datum *values, bool *isnull);
-extern HeapTupleHeader PaxPageGetRowHeader(Page page,
-										   const PaxPageLayout *layout,
-										   int row);
+extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern bool PaxZoneEligible(Form_pg_attribute att);
 extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 						  Form_pg_attribute att, int attnum, Datum value);
@@ -281,6 +282,15 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 							 int ntuples, CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);
 extern void pax_finish_bulk_insert(Relation relation, int options);
+extern void pax_relation_copy_for_cluster(Relation OldTable,
+										  Relation NewTable,
+										  Relation OldIndex, bool use_sort,
+										  TransactionId OldestXmin,
+										  TransactionId *xid_cutoff,
+										  MultiXactId *multi_cutoff,
+										  double *num_tuples,
+										  double *tups_vacuumed,
+										  double *tups_recently_dead);
 
 /* pax_scan.c */
 extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,

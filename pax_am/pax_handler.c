@@ -257,19 +257,6 @@ pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 }
 
 static void
-pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
-							  Relation OldIndex, bool use_sort,
-							  TransactionId OldestXmin,
-							  TransactionId *xid_cutoff,
-							  MultiXactId *multi_cutoff,
-							  double *num_tuples,
-							  double *tups_vacuumed,
-							  double *tups_recently_dead)
-{
-	PaxNotSupported("VACUUM FULL and CLUSTER");
-}
-
-static void
 pax_relation_vacuum(Relation rel, VacuumParams *params,
 					BufferAccessStrategy bstrategy)
 {

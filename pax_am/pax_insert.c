@@ -34,6 +34,8 @@
 #include "access/htup_details.h"
 #include "access/tupmacs.h"
 #include "access/xact.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -52,7 +54,8 @@ typedef struct PaxRow
 	Datum	   *values;
 	bool	   *isnull;
 	Size		varbytes;		/* value area bytes, alignment padding included */
-	TupleTableSlot *slot;		/* where the TID goes */
+	TupleTableSlot *slot;		/* where the TID goes, or NULL */
+	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
 } PaxRow;
 
 /* Backend-local insert hints, kept in rd_amcache (lost on relcache reset). */
@@ -154,6 +157,7 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
 
 	slot_getallattrs(slot);
 	row->slot = slot;
+	row->srchdr = NULL;
 	row->values = slot->tts_values;
 	row->isnull = slot->tts_isnull;
 
@@ -215,8 +219,10 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 		return false;
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
-		if (row->isnull[i] && layout->cols[i].data != 0 &&
-			layout->cols[i].nullmap == 0)
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
+			col->data == 0)
 			return false;
 	}
 	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
@@ -235,19 +241,28 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	int			r = hdr->pp_nrows;
-	HeapTupleHeader rowhdr = PaxPageGetRowHeader(page, layout, r);
+	HeapTupleHeader rowhdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	int			upper;
 
-	/* the row header, as heap_prepare_insert sets it */
-	memset(rowhdr, 0, PAX_ROWHDR_SIZE);
-	rowhdr->t_infomask = HEAP_XMAX_INVALID;
-	HeapTupleHeaderSetXmin(rowhdr, xid);
-	if (options & HEAP_INSERT_FROZEN)
-		HeapTupleHeaderSetXminFrozen(rowhdr);
-	HeapTupleHeaderSetCmin(rowhdr, cid);
-	HeapTupleHeaderSetXmax(rowhdr, 0);
-	HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+	if (row->srchdr)
+	{
+		/* a rewrite keeps the row's transaction information */
+		memcpy(rowhdr, row->srchdr, PAX_ROWHDR_SIZE);
+		HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+	}
+	else
+	{
+		/* the row header, as heap_prepare_insert sets it */
+		memset(rowhdr, 0, PAX_ROWHDR_SIZE);
+		rowhdr->t_infomask = HEAP_XMAX_INVALID;
+		HeapTupleHeaderSetXmin(rowhdr, xid);
+		if (options & HEAP_INSERT_FROZEN)
+			HeapTupleHeaderSetXminFrozen(rowhdr);
+		HeapTupleHeaderSetCmin(rowhdr, cid);
+		HeapTupleHeaderSetXmax(rowhdr, 0);
+		HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+	}
 	rowhdr->t_hoff = PAX_ROWHDR_SIZE;
 	ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
 
@@ -287,17 +302,48 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	((PageHeader) page)->pd_upper = upper;
 	hdr->pp_nrows = r + 1;
 
-	ItemPointerSet(&row->slot->tts_tid, blkno, r + 1);
-	row->slot->tts_tableOid = RelationGetRelid(rel);
+	if (row->slot)
+	{
+		ItemPointerSet(&row->slot->tts_tid, blkno, r + 1);
+		row->slot->tts_tableOid = RelationGetRelid(rel);
+	}
+}
+
+/*
+ * PaxShapeCapacity sets the largest capacity at which a page of the shape
+ * holds its minipages and capacity rows of var_avg value-area bytes each,
+ * and tells whether even one row fits.
+ */
+static bool
+PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
+{
+	int			lo = 1,
+				hi = PAX_MAX_CAPACITY;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi + 1) / 2;
+
+		shape->capacity = mid;
+		if (PaxLayoutSize(tupdesc, shape, NULL) + mid * var_avg <= PAX_SPECIAL_START)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	shape->capacity = lo;
+	return PaxLayoutSize(tupdesc, shape, NULL) + var_avg <= PAX_SPECIAL_START;
 }
 
 /*
  * PaxChooseShape chooses the shape of a new page for rows like the given
  * ones, whose value-area needs average var_avg bytes: columns dropped now
- * get no storage, zone-map-eligible columns get zone maps within a budget,
- * every nullable column gets a null bitmap while they are cheap (else only
- * the columns with NULLs in the given rows), and the capacity is the
- * largest that fits.  Maps are allocated in the current memory context.
+ * get no minipage, zone-map-eligible columns get zone maps within a
+ * budget, every nullable column gets a null bitmap while they are cheap
+ * (else only the columns with NULLs in the given rows), and the capacity
+ * is the largest that fits.  When not even one row fits (very wide rows,
+ * e.g. 1,600 columns), the zone maps go, and then the columns NULL in all
+ * the given rows get no minipage either.  Maps are allocated in the
+ * current memory context.
  */
 static void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
@@ -307,7 +353,6 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	int			maplen = PaxDirMapLen(natts);
 	int			nzones = 0;
 	int			nnullable = 0;
-	bool		eager;
 
 	shape->natts = natts;
 	shape->absent = palloc0(maplen);
@@ -317,6 +362,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	for (int i = 0; i < natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		bool		hasnull = false;
 
 		if (att->attisdropped)
 		{
@@ -331,46 +377,45 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		}
 		if (!att->attnotnull)
 			nnullable++;
+		for (int r = 0; r < nrows && !hasnull; r++)
+			hasnull = rows[r].isnull[i];
+		if (hasnull || !att->attnotnull)
+			PaxBitSet(shape->nullmap, i);
 	}
 
-	for (eager = true;; eager = false)
+	/* eager null bitmaps only while they stay cheap */
+	if (PaxShapeCapacity(tupdesc, shape, var_avg) &&
+		nnullable * BITMAPLEN(shape->capacity) <= PAX_EAGER_BITMAP_BYTES)
+		return;
+	for (int i = 0; i < natts; i++)
 	{
-		int			lo = 1,
-					hi = PAX_MAX_CAPACITY;
+		bool		hasnull = false;
 
-		memset(shape->nullmap, 0, maplen);
-		for (int i = 0; i < natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-			bool		want = false;
-
-			if (att->attisdropped)
-				continue;
-			if (eager && !att->attnotnull)
-				want = true;
-			for (int r = 0; r < nrows && !want; r++)
-				want = rows[r].isnull[i];
-			if (want)
-				PaxBitSet(shape->nullmap, i);
-		}
-
-		/* the largest capacity whose minipages and values fit */
-		while (lo < hi)
-		{
-			int			mid = (lo + hi + 1) / 2;
-
-			shape->capacity = mid;
-			if (PaxLayoutSize(tupdesc, shape, NULL) + mid * var_avg <=
-				PAX_SPECIAL_START)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		shape->capacity = lo;
-
-		if (!eager || nnullable * BITMAPLEN(lo) <= PAX_EAGER_BITMAP_BYTES)
-			break;
+		for (int r = 0; r < nrows && !hasnull; r++)
+			hasnull = rows[r].isnull[i];
+		if (!hasnull)
+			shape->nullmap[i >> 3] &= ~(1 << (i & 7));
 	}
+	if (PaxShapeCapacity(tupdesc, shape, var_avg))
+		return;
+
+	/* very wide rows: no zone maps, no minipages for all-NULL columns */
+	memset(shape->zone, 0, maplen);
+	if (PaxShapeCapacity(tupdesc, shape, var_avg))
+		return;
+	for (int i = 0; i < natts; i++)
+	{
+		bool		allnull = true;
+
+		for (int r = 0; r < nrows && allnull; r++)
+			allnull = rows[r].isnull[i];
+		if (allnull)
+		{
+			PaxBitSet(shape->absent, i);
+			shape->nullmap[i >> 3] &= ~(1 << (i & 7));
+		}
+	}
+	(void) PaxShapeCapacity(tupdesc, shape, var_avg);
 }
 
 /*
@@ -436,7 +481,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			  int options, BulkInsertState bistate)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	TransactionId xid = GetCurrentTransactionId();
+	TransactionId xid = (rows[0].srchdr ? InvalidTransactionId :
+						 GetCurrentTransactionId());
 	PaxInsertHints *hints = PaxGetInsertHints(rel);
 	PaxLayoutCache cache;
 	int			next = 0;
@@ -484,13 +530,27 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		{
 			PaxPageShape shape;
 			int			ahead = Min(nrows - next, PAX_MAX_CAPACITY);
-			double		var_avg = 0;
 
-			for (int i = next; i < next + ahead; i++)
-				var_avg += rows[i].varbytes;
-			var_avg = ahead >= 16 ? var_avg / ahead :
-				Max(var_avg / ahead, hints->var_avg);
-			PaxChooseShape(tupdesc, &rows[next], ahead, var_avg, &shape);
+			/*
+			 * Shape the page for the rows that will go on it: when fewer fit
+			 * than were looked at, look again at only those.
+			 */
+			for (;;)
+			{
+				double		var_avg = 0;
+
+				for (int i = next; i < next + ahead; i++)
+					var_avg += rows[i].varbytes;
+				var_avg = ahead >= 16 ? var_avg / ahead :
+					Max(var_avg / ahead, hints->var_avg);
+				PaxChooseShape(tupdesc, &rows[next], ahead, var_avg, &shape);
+				if (shape.capacity >= ahead || ahead <= 1)
+					break;
+				ahead = Max(shape.capacity, 1);
+				pfree(shape.absent);
+				pfree(shape.nullmap);
+				pfree(shape.zone);
+			}
 
 			/* a row larger than the average may need a smaller capacity */
 			while (PaxRowPlace(tupdesc, &rows[next], PAX_SPECIAL_START,
@@ -577,4 +637,126 @@ void
 pax_finish_bulk_insert(Relation relation, int options)
 {
 	/* nothing buffered: every page is complete in WAL when written */
+}
+
+/*
+ * pax_relation_copy_for_cluster copies the rows of OldTable that may still
+ * be visible to anyone into NewTable (VACUUM FULL), keeping their
+ * transaction information and freezing xmins older than *xid_cutoff, as
+ * heap's rewrite does.  Both relations are locked AccessExclusive.
+ * Ordering by an index (CLUSTER) needs indexes, not built yet.
+ */
+void
+pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
+							  Relation OldIndex, bool use_sort,
+							  TransactionId OldestXmin,
+							  TransactionId *xid_cutoff,
+							  MultiXactId *multi_cutoff,
+							  double *num_tuples, double *tups_vacuumed,
+							  double *tups_recently_dead)
+{
+	TupleDesc	tupdesc = RelationGetDescr(OldTable);
+	BlockNumber nblocks = RelationGetNumberOfBlocks(OldTable);
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(tupdesc, &TTSOpsPaxTuple);
+	PaxLayoutCache cache;
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+
+	if (OldIndex != NULL || use_sort)
+		PaxNotSupported("CLUSTER");
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax rewrite",
+								ALLOCSET_DEFAULT_SIZES);
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buffer;
+		Page		page;
+		PaxPageLayout *layout;
+		PaxRow	   *rows;
+		int			nrows;
+		int			nkeep = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		buffer = ReadBuffer(OldTable, blkno);
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buffer);
+		if (PageIsNew(page))
+		{
+			UnlockReleaseBuffer(buffer);
+			continue;
+		}
+		layout = PaxPageGetLayout(OldTable, tupdesc, page, blkno, &cache);
+		nrows = PaxPageGetHeader(page)->pp_nrows;
+		oldcxt = MemoryContextSwitchTo(cxt);
+		rows = palloc(nrows * sizeof(PaxRow));
+
+		for (int r = 0; r < nrows; r++)
+		{
+			HeapTupleData tuple;
+			HeapTupleHeader hdr = PaxRowHeader(page, (layout)->rowhdrs, r);
+			bool		keep;
+
+			tuple.t_data = hdr;
+			tuple.t_len = PAX_ROWHDR_SIZE;
+			tuple.t_tableOid = RelationGetRelid(OldTable);
+			ItemPointerSet(&tuple.t_self, blkno, r + 1);
+			switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, buffer))
+			{
+				case HEAPTUPLE_DEAD:
+					keep = false;
+					break;
+				case HEAPTUPLE_RECENTLY_DEAD:
+				case HEAPTUPLE_DELETE_IN_PROGRESS:
+					*tups_recently_dead += 1;
+					keep = true;
+					break;
+				case HEAPTUPLE_LIVE:
+				case HEAPTUPLE_INSERT_IN_PROGRESS:
+					keep = true;
+					break;
+				default:
+					elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
+					keep = false;	/* keep compiler quiet */
+			}
+			if (!keep)
+			{
+				*tups_vacuumed += 1;
+				continue;
+			}
+
+			PaxSlotStoreRow(slot, OldTable, buffer, blkno, r);
+			PaxPrepareRow(NewTable, slot, 0, &rows[nkeep]);
+			rows[nkeep].values = memcpy(palloc(tupdesc->natts * sizeof(Datum)),
+										rows[nkeep].values,
+										tupdesc->natts * sizeof(Datum));
+			rows[nkeep].isnull = memcpy(palloc(tupdesc->natts * sizeof(bool)),
+										rows[nkeep].isnull,
+										tupdesc->natts * sizeof(bool));
+			rows[nkeep].slot = NULL;
+			rows[nkeep].srchdr = palloc(PAX_ROWHDR_SIZE);
+			memcpy(rows[nkeep].srchdr, hdr, PAX_ROWHDR_SIZE);
+			if (TransactionIdIsNormal(HeapTupleHeaderGetXmin(hdr)) &&
+				HeapTupleHeaderXminCommitted(hdr) &&
+				TransactionIdPrecedes(HeapTupleHeaderGetXmin(hdr), *xid_cutoff))
+				HeapTupleHeaderSetXminFrozen(rows[nkeep].srchdr);
+			nkeep++;
+			*num_tuples += 1;
+		}
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+
+		/* values still point into the old page, which stays pinned */
+		if (nkeep > 0)
+			PaxInsertRows(NewTable, rows, nkeep, InvalidCommandId, 0, NULL);
+		ExecClearTuple(slot);
+		ReleaseBuffer(buffer);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(cxt);
+	}
+
+	PaxLayoutCacheFree(&cache);
+	ExecDropSingleTupleTableSlot(slot);
+	MemoryContextDelete(cxt);
 }

@@ -226,6 +226,45 @@ PaxLayoutCacheFree(PaxLayoutCache *cache)
  * change after initialisation.  A page that fails verification raises
  * ERRCODE_DATA_CORRUPTED naming the block.
  */
+/*
+ * PaxPageRowHeaders verifies what every reader of a page relies on (special
+ * space, counts, pd_lower/pd_upper order, room for the row headers) and
+ * returns the offset of the row headers, which depends on the column
+ * directory only.  Readers of row headers alone (visibility checks) need
+ * nothing more; readers of values go through PaxPageGetLayout.
+ */
+uint16
+PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr;
+	bits8	   *zone;
+	int			nzones = 0;
+	uint32		off;
+
+	if (!PaxPageIsPax(page))
+		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
+	hdr = PaxPageGetHeader(page);
+	if (hdr->pp_natts > RelationGetNumberOfAttributes(rel) ||
+		hdr->pp_natts > MaxTupleAttributeNumber)
+		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
+		hdr->pp_nrows > hdr->pp_capacity)
+		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");
+	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
+		PaxPageCorrupted(rel, blkno, "pd_lower, pd_upper or pd_special out of order");
+
+	zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
+	for (int i = 0; i < hdr->pp_natts; i++)
+		nzones += PaxBitIsSet(zone, i);
+	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+				   PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts)) +
+		nzones * sizeof(PaxZone);
+	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > phdr->pd_lower)
+		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
+	return (uint16) off;
+}
+
 PaxPageLayout *
 PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 				 BlockNumber blkno, PaxLayoutCache *cache)
@@ -236,16 +275,10 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	int			maplen;
 	bits8	   *maps;
 
-	if (!PaxPageIsPax(page))
-		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
+	(void) PaxPageRowHeaders(rel, page, blkno);
 	hdr = PaxPageGetHeader(page);
 	if (hdr->pp_natts > tupdesc->natts || hdr->pp_natts > cache->maxatts)
-		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
-	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
-		hdr->pp_nrows > hdr->pp_capacity)
-		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");
-	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
-		PaxPageCorrupted(rel, blkno, "pd_lower, pd_upper or pd_special out of order");
+		PaxPageCorrupted(rel, blkno, "more columns than the tuple descriptor has");
 
 	maplen = PaxDirMapLen(hdr->pp_natts);
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
@@ -269,11 +302,6 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	return cache->layout;
 }
 
-HeapTupleHeader
-PaxPageGetRowHeader(Page page, const PaxPageLayout *layout, int row)
-{
-	return (HeapTupleHeader) (page + layout->rowhdrs + row * PAX_ROWHDR_SIZE);
-}
 
 static void PaxValueCorrupted(Page page, int attnum, int row) pg_attribute_noreturn();
 

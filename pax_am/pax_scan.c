@@ -39,10 +39,10 @@
  * routines can run on it.
  */
 static inline void
-PaxRowTuple(HeapTuple tuple, Relation rel, Page page,
-			const PaxPageLayout *layout, BlockNumber blkno, int row)
+PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
+			BlockNumber blkno, int row)
 {
-	tuple->t_data = PaxPageGetRowHeader(page, layout, row);
+	tuple->t_data = PaxRowHeader(page, rowhdrs, row);
 	tuple->t_len = PAX_ROWHDR_SIZE;
 	tuple->t_tableOid = RelationGetRelid(rel);
 	ItemPointerSet(&tuple->t_self, blkno, row + 1);
@@ -59,7 +59,7 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	Buffer		buffer;
 	Page		page;
-	PaxPageLayout *layout;
+	uint16		rowhdrs;
 	int			nrows;
 	int			nvis = 0;
 	bool		all_visible;
@@ -85,8 +85,7 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 		return;
 	}
-	layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page, blkno,
-							  &scan->rs_lcache);
+	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
 	nrows = PaxPageGetHeader(page)->pp_nrows;
 	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
 
@@ -100,7 +99,7 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 		{
 			HeapTupleData tuple;
 
-			PaxRowTuple(&tuple, rel, page, layout, blkno, row);
+			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);
 			visible = all_visible ||
 				HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
 			if (scan->rs_conflict_check)
@@ -152,8 +151,6 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	scan->rs_base.rs_flags = flags;
 	scan->rs_base.rs_parallel = parallel_scan;
 	scan->rs_cbuf = InvalidBuffer;
-	PaxLayoutCacheInit(&scan->rs_lcache, RelationGetNumberOfAttributes(relation),
-					   CurrentMemoryContext);
 
 	/* rows of non-MVCC snapshots (e.g. SnapshotAny) are not page-wise */
 	if (!(snapshot && IsMVCCSnapshot(snapshot)))
@@ -191,7 +188,6 @@ pax_scan_end(TableScanDesc sscan)
 		FreeAccessStrategy(scan->rs_strategy);
 	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(sscan->rs_snapshot);
-	PaxLayoutCacheFree(&scan->rs_lcache);
 	if (scan->rs_pbsw)
 		pfree(scan->rs_pbsw);
 	pfree(scan);
@@ -381,10 +377,9 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 {
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	PaxLayoutCache *cache = &((PaxTupleTableSlot *) slot)->lcache;
 	Buffer		buffer;
 	Page		page;
-	PaxPageLayout *layout;
+	uint16		rowhdrs;
 	HeapTupleData tuple;
 	bool		visible;
 
@@ -398,14 +393,13 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 		UnlockReleaseBuffer(buffer);
 		return false;
 	}
-	layout = PaxPageGetLayout(relation, RelationGetDescr(relation), page,
-							  blkno, cache);
+	rowhdrs = PaxPageRowHeaders(relation, page, blkno);
 	if (row >= PaxPageGetHeader(page)->pp_nrows)
 	{
 		UnlockReleaseBuffer(buffer);
 		return false;
 	}
-	PaxRowTuple(&tuple, relation, page, layout, blkno, row);
+	PaxRowTuple(&tuple, relation, page, rowhdrs, blkno, row);
 	visible = HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
 	HeapCheckForSerializableConflictOut(visible, relation, &tuple, buffer,
 										snapshot);
@@ -440,7 +434,7 @@ pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 		elog(ERROR, "pax visibility check on a slot without a pax page");
 
 	LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
-	PaxRowTuple(&tuple, rel, pslot->page, pslot->lcache.layout,
+	PaxRowTuple(&tuple, rel, pslot->page, pslot->lcache.layout->rowhdrs,
 				ItemPointerGetBlockNumber(&slot->tts_tid), pslot->row);
 	visible = HeapTupleSatisfiesVisibility(&tuple, snapshot, pslot->buffer);
 	LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
@@ -479,13 +473,12 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 	PaxScanDesc scan = (PaxScanDesc) sscan;
 	Relation	rel = sscan->rs_rd;
 	Page		page = BufferGetPage(scan->rs_cbuf);
-	PaxPageLayout *layout = NULL;
+	uint16		rowhdrs = 0;
 	int			nrows = 0;
 
 	if (!PageIsNew(page))
 	{
-		layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page,
-								  scan->rs_cblock, &scan->rs_lcache);
+		rowhdrs = PaxPageRowHeaders(rel, page, scan->rs_cblock);
 		nrows = PaxPageGetHeader(page)->pp_nrows;
 	}
 
@@ -494,7 +487,7 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 		HeapTupleData tuple;
 		bool		sample_it = false;
 
-		PaxRowTuple(&tuple, rel, page, layout, scan->rs_cblock, scan->rs_cindex);
+		PaxRowTuple(&tuple, rel, page, rowhdrs, scan->rs_cblock, scan->rs_cindex);
 		switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, scan->rs_cbuf))
 		{
 			case HEAPTUPLE_LIVE:

@@ -98,7 +98,7 @@ tts_pax_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
 
 	Assert(!TTS_EMPTY(slot));
 	if (BufferIsValid(pslot->buffer))
-		tuple.t_data = PaxPageGetRowHeader(pslot->page, pslot->lcache.layout,
+		tuple.t_data = PaxRowHeader(pslot->page, (pslot->lcache.layout)->rowhdrs,
 										   pslot->row);
 	else if (pslot->hashdr)
 		tuple.t_data = &pslot->rowhdr.hdr;
@@ -133,7 +133,7 @@ tts_pax_materialize(TupleTableSlot *slot)
 		if (slot->tts_nvalid < desc->natts)
 			tts_pax_getsomeattrs(slot, desc->natts);
 		memcpy(pslot->rowhdr.bytes,
-			   PaxPageGetRowHeader(pslot->page, pslot->lcache.layout, pslot->row),
+			   PaxRowHeader(pslot->page, (pslot->lcache.layout)->rowhdrs, pslot->row),
 			   PAX_ROWHDR_SIZE);
 		pslot->hashdr = true;
 	}

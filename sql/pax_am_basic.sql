@@ -1,7 +1,7 @@
 --
--- pax_am_basic: the access method is registered and pax tables can be
--- created, truncated and dropped; row operations not built yet raise
--- feature_not_supported (0A000).
+-- pax_am_basic: the access method is registered; pax tables can be created
+-- (permanent, unlogged, temporary), filled, read, truncated, moved and
+-- dropped; what is not built yet raises feature_not_supported (0A000).
 --
 CREATE EXTENSION pax_am;
 
@@ -20,40 +20,73 @@ RESET default_table_access_method;
 SELECT a.amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam
  WHERE c.relname = 'pax_default';
 
--- unlogged and temporary pax tables get their storage (and init fork)
-CREATE UNLOGGED TABLE pax_unlogged (a int) USING pax;
-CREATE TEMP TABLE pax_temp (a int) USING pax;
+-- unlogged and temporary pax tables
+CREATE UNLOGGED TABLE pax_unlogged (a int, b text) USING pax;
+CREATE TEMP TABLE pax_temp (a int, b text) USING pax;
 SELECT relname, relpersistence FROM pg_class
  WHERE relname IN ('pax_unlogged', 'pax_temp') ORDER BY relname;
+INSERT INTO pax_unlogged SELECT i, 'u' || i FROM generate_series(1, 1000) i;
+INSERT INTO pax_temp SELECT i, 't' || i FROM generate_series(1, 1000) i;
+SELECT count(*), sum(a), max(b) FROM pax_unlogged;
+SELECT count(*), sum(a), max(b) FROM pax_temp;
 
--- storage management works on an empty table
+-- rows in, rows out
+INSERT INTO pax_t VALUES (1, 'one'), (2, NULL), (NULL, 'three');
+SELECT ctid, * FROM pax_t ORDER BY ctid;
+
+-- TRUNCATE, also in the creating transaction, and rollback of it
 TRUNCATE pax_t;
+SELECT count(*) FROM pax_t;
+INSERT INTO pax_t VALUES (1, 'kept');
+BEGIN;
+TRUNCATE pax_t;
+INSERT INTO pax_t VALUES (2, 'rolled back');
+ROLLBACK;
+SELECT * FROM pax_t;
 BEGIN;
 CREATE TABLE pax_in_xact (a int) USING pax;
+INSERT INTO pax_in_xact SELECT generate_series(1, 100);
 TRUNCATE pax_in_xact;
-ROLLBACK;
+INSERT INTO pax_in_xact SELECT generate_series(1, 10);
+SELECT count(*) FROM pax_in_xact;
+COMMIT;
+SELECT count(*) FROM pax_in_xact;
+
+-- SET TABLESPACE copies the files
 ALTER TABLE pax_t SET TABLESPACE pg_default;
-ALTER TABLE pax_t ADD COLUMN c int;
+CREATE TABLE pax_moved (a int, b text) USING pax;
+INSERT INTO pax_moved SELECT i, repeat('x', i % 50) FROM generate_series(1, 5000) i;
+SELECT pg_relation_filenode('pax_moved') AS before \gset
+ALTER TABLE pax_moved SET TABLESPACE pg_global;
+ALTER TABLE pax_moved SET TABLESPACE pg_default;
+VACUUM (FULL) pax_moved;
+SELECT count(*), sum(a), sum(length(b)) FROM pax_moved;
 
 -- what is not built yet says so, with SQLSTATE 0A000
 \set VERBOSITY terse
-INSERT INTO pax_t VALUES (1, 'one');
+UPDATE pax_t SET a = 2;
 \echo :LAST_ERROR_SQLSTATE
-SELECT * FROM pax_t;
+DELETE FROM pax_t;
 \echo :LAST_ERROR_SQLSTATE
-COPY pax_t FROM stdin;
-1	one	1
-\.
+SELECT * FROM pax_t FOR UPDATE;
 \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE pax_ctas USING pax AS SELECT 1 AS a;
-\echo :LAST_ERROR_SQLSTATE
-VACUUM pax_t;
-\echo :LAST_ERROR_SQLSTATE
-ANALYZE pax_t;
+SELECT * FROM pax_t FOR KEY SHARE;
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX ON pax_t (a);
 \echo :LAST_ERROR_SQLSTATE
+VACUUM pax_t;
+\echo :LAST_ERROR_SQLSTATE
+CLUSTER pax_t USING pax_t_a_idx;
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO pax_t VALUES (1, 'x') ON CONFLICT DO NOTHING;
+\echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY default
 
-DROP TABLE pax_t, pax_default, pax_unlogged, pax_temp;
+-- layout functions refuse other relations
+SELECT * FROM pax_page_stats('pg_class');
+CREATE TABLE heap_t (a int);
+SELECT * FROM pax_page_stats('heap_t');
+SELECT * FROM pax_page_columns('pax_t', 100);
+
+DROP TABLE pax_t, pax_default, pax_unlogged, pax_temp, pax_in_xact, pax_moved, heap_t;
 DROP EXTENSION pax_am;

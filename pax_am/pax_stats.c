@@ -1,0 +1,265 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_stats.c
+ *	  SQL functions that show the layout of pax pages.
+ *
+ * pax_page_stats(regclass) returns one row per page (rows, capacity, free
+ * bytes, metadata bytes); pax_page_columns(regclass, bigint) one row per
+ * column of a page (minipage bytes, value bytes, null bitmap, zone map).
+ * Both read each page under a share lock, verify it, and need SELECT
+ * privilege on the relation.
+ *
+ * pax_am/pax_stats.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "access/table.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "pax_am.h"
+
+PG_FUNCTION_INFO_V1(pax_page_stats);
+PG_FUNCTION_INFO_V1(pax_page_columns);
+
+/*
+ * PaxOpenForStats opens a relation for the layout functions, checking that
+ * it is a pax table the user may read.
+ */
+static Relation
+PaxOpenForStats(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+	AclResult	aclresult;
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION &&
+		rel->rd_rel->relkind != RELKIND_MATVIEW)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a table or materialized view",
+						RelationGetRelationName(rel))));
+	if (rel->rd_tableam != PaxGetTableAmRoutine())
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a pax table",
+						RelationGetRelationName(rel))));
+	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(rel->rd_rel->relkind),
+					   RelationGetRelationName(rel));
+	return rel;
+}
+
+/*
+ * pax_page_stats(rel regclass,
+ *				  OUT blkno bigint, OUT nrows int, OUT capacity int,
+ *				  OUT natts int, OUT lower int, OUT upper int,
+ *				  OUT free_bytes int, OUT meta_bytes int, OUT value_bytes int,
+ *				  OUT nullmaps int, OUT zonemaps int)
+ * RETURNS SETOF record
+ *
+ * One row per page.  meta_bytes: page header, pax header, column directory
+ * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
+ * the minipage room of rows not stored yet.
+ */
+Datum
+pax_page_stats(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	BlockNumber nblocks;
+	PaxLayoutCache cache;
+
+	InitMaterializedSRF(fcinfo, 0);
+	rel = PaxOpenForStats(relid);
+	nblocks = RelationGetNumberOfBlocks(rel);
+	PaxLayoutCacheInit(&cache, RelationGetNumberOfAttributes(rel),
+					   CurrentMemoryContext);
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buffer;
+		Page		page;
+		PaxPageLayout *layout;
+		PaxPageHeader hdr;
+		PageHeader	phdr;
+		Datum		values[11];
+		bool		nulls[11] = {0};
+		int			nnullmaps = 0;
+		int			fixed_per_row = PAX_ROWHDR_SIZE;
+
+		CHECK_FOR_INTERRUPTS();
+		buffer = ReadBuffer(rel, blkno);
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buffer);
+		if (PageIsNew(page))
+		{
+			UnlockReleaseBuffer(buffer);
+			continue;
+		}
+		layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page, blkno,
+								  &cache);
+		hdr = PaxPageGetHeader(page);
+		phdr = (PageHeader) page;
+		for (int i = 0; i < layout->natts; i++)
+		{
+			if (layout->cols[i].nullmap)
+				nnullmaps++;
+			if (layout->cols[i].data)
+				fixed_per_row += layout->cols[i].attlen > 0 ?
+					layout->cols[i].attlen : PAX_VAROFF_SIZE;
+		}
+
+		values[0] = Int64GetDatum(blkno);
+		values[1] = Int32GetDatum(hdr->pp_nrows);
+		values[2] = Int32GetDatum(hdr->pp_capacity);
+		values[3] = Int32GetDatum(hdr->pp_natts);
+		values[4] = Int32GetDatum(phdr->pd_lower);
+		values[5] = Int32GetDatum(phdr->pd_upper);
+		values[6] = Int32GetDatum(phdr->pd_upper - phdr->pd_lower +
+								  (hdr->pp_capacity - hdr->pp_nrows) * fixed_per_row);
+		values[7] = Int32GetDatum(layout->rowhdrs);
+		values[8] = Int32GetDatum(phdr->pd_special - phdr->pd_upper);
+		values[9] = Int32GetDatum(nnullmaps);
+		values[10] = Int32GetDatum(layout->nzones);
+		UnlockReleaseBuffer(buffer);
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+
+	PaxLayoutCacheFree(&cache);
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}
+
+/*
+ * PaxZoneText renders a zone map bound with the column type's output
+ * function.
+ */
+static Datum
+PaxZoneText(Form_pg_attribute att, Datum value)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+
+	getTypeOutputInfo(att->atttypid, &outfunc, &isvarlena);
+	return CStringGetTextDatum(OidOutputFunctionCall(outfunc, value));
+}
+
+/*
+ * pax_page_columns(rel regclass, blkno bigint,
+ *					OUT attnum int, OUT attname name, OUT minipage_bytes int,
+ *					OUT value_bytes int, OUT has_nullmap bool,
+ *					OUT has_nulls bool, OUT zone_min text, OUT zone_max text)
+ * RETURNS SETOF record
+ *
+ * One row per column laid out on the page: minipage_bytes counts the null
+ * bitmap and the value (or offset) array for the page's capacity;
+ * value_bytes the column's bytes in the value area.
+ */
+Datum
+pax_page_columns(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int64		blkno = PG_GETARG_INT64(1);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	TupleDesc	tupdesc;
+	PaxLayoutCache cache;
+	Buffer		buffer;
+	Page		page;
+	PaxPageLayout *layout;
+	PaxPageHeader hdr;
+	bits8	   *hasnull;
+	bits8	   *zoneset;
+
+	InitMaterializedSRF(fcinfo, 0);
+	rel = PaxOpenForStats(relid);
+	tupdesc = RelationGetDescr(rel);
+	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block number " INT64_FORMAT " is out of range for relation \"%s\"",
+						blkno, RelationGetRelationName(rel))));
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	buffer = ReadBuffer(rel, (BlockNumber) blkno);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(buffer);
+		relation_close(rel, AccessShareLock);
+		return (Datum) 0;
+	}
+	layout = PaxPageGetLayout(rel, tupdesc, page, (BlockNumber) blkno, &cache);
+	hdr = PaxPageGetHeader(page);
+	hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		const PaxColumnLayout *col = &layout->cols[i];
+		Datum		values[8];
+		bool		nulls[8] = {0};
+		int			minipage = 0;
+		int			varbytes = 0;
+
+		if (att->attisdropped)
+			continue;
+		if (col->nullmap)
+			minipage += BITMAPLEN(hdr->pp_capacity);
+		if (col->data)
+			minipage += hdr->pp_capacity *
+				(col->attlen > 0 ? col->attlen : PAX_VAROFF_SIZE);
+		if (col->data && col->attlen < 0)
+		{
+			Datum	   *vals = palloc(sizeof(Datum) * (i + 1));
+			bool	   *isnull = palloc(sizeof(bool) * (i + 1));
+
+			for (int r = 0; r < hdr->pp_nrows; r++)
+			{
+				PaxPageFillValues(tupdesc, page, layout, r, i, i + 1, vals, isnull);
+				if (!isnull[i])
+					varbytes += col->attlen == -1 ?
+						VARSIZE_ANY(DatumGetPointer(vals[i])) :
+						strlen(DatumGetCString(vals[i])) + 1;
+			}
+			pfree(vals);
+			pfree(isnull);
+		}
+
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = NameGetDatum(&att->attname);
+		values[2] = Int32GetDatum(minipage);
+		values[3] = Int32GetDatum(varbytes);
+		values[4] = BoolGetDatum(col->nullmap != 0);
+		values[5] = BoolGetDatum(PaxBitIsSet(hasnull, i));
+		if (col->zone >= 0 && PaxBitIsSet(zoneset, i))
+		{
+			PaxZone    *zone = (PaxZone *) (page + layout->zones) + col->zone;
+
+			values[6] = PaxZoneText(att, zone->min);
+			values[7] = PaxZoneText(att, zone->max);
+		}
+		else
+			nulls[6] = nulls[7] = true;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	UnlockReleaseBuffer(buffer);
+	PaxLayoutCacheFree(&cache);
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}

@@ -1,0 +1,124 @@
+--
+-- pax_am_write: the ways rows get into a pax table, transactions around
+-- them, TOAST, partitions and moving a table between access methods.
+--
+CREATE EXTENSION IF NOT EXISTS pax_am;
+
+-- transactions: aborted rows are invisible, own rows visible, savepoints
+CREATE TABLE tx (a int, b text) USING pax;
+INSERT INTO tx VALUES (1, 'committed');
+BEGIN;
+INSERT INTO tx VALUES (2, 'aborted');
+SELECT * FROM tx ORDER BY a;
+ROLLBACK;
+SELECT * FROM tx ORDER BY a;
+BEGIN;
+INSERT INTO tx VALUES (3, 'before savepoint');
+SAVEPOINT s1;
+INSERT INTO tx SELECT i, 'in savepoint' FROM generate_series(10, 19) i;
+SELECT count(*) FROM tx;
+ROLLBACK TO SAVEPOINT s1;
+INSERT INTO tx VALUES (4, 'after rollback to');
+SAVEPOINT s2;
+INSERT INTO tx VALUES (5, 'released');
+RELEASE SAVEPOINT s2;
+COMMIT;
+SELECT * FROM tx ORDER BY a;
+-- a statement sees the rows it inserted only after it (command ids)
+INSERT INTO tx SELECT a + 100, b FROM tx;
+SELECT count(*) FROM tx;
+
+-- COPY FROM packs whole pages; pages end up well filled
+CREATE TABLE cp (id int, v text, f float8) USING pax;
+COPY cp FROM PROGRAM 'seq 1 20000 | awk ''{print $1 "\tvalue " $1 "\t" $1/4}''';
+SELECT count(*), sum(id), count(DISTINCT v), sum(f) FROM cp;
+SELECT count(*) AS pages, min(nrows), max(capacity),
+       round(avg(free_bytes)) < 200 AS well_filled
+  FROM pax_page_stats('cp') WHERE blkno < (SELECT max(blkno) FROM pax_page_stats('cp'));
+COPY cp FROM stdin;
+20001	last	0.5
+\N	\N	\N
+\.
+SELECT * FROM cp WHERE id IS NULL OR id > 20000 ORDER BY id;
+-- COPY FREEZE in the creating transaction
+BEGIN;
+CREATE TABLE cpf (a int) USING pax;
+COPY cpf FROM PROGRAM 'seq 1 1000' WITH (FREEZE);
+COMMIT;
+SELECT count(*), sum(a) FROM cpf;
+
+-- TOAST: a varlena table gets a TOAST table; large values are compressed
+-- or moved out of line as on heap, and read back exactly
+CREATE TABLE big (id int, t text, b bytea) USING pax;
+SELECT reltoastrelid <> 0 AS has_toast FROM pg_class WHERE relname = 'big';
+INSERT INTO big SELECT i, repeat('abc', 2000 * i), decode(repeat(md5(i::text), 200 * i), 'hex')
+  FROM generate_series(1, 20) i;
+INSERT INTO big VALUES (100, (SELECT string_agg(md5(k::text), '') FROM generate_series(1, 5000) k), NULL);
+SELECT id, length(t), md5(t), length(b), pg_column_compression(t), pg_column_compression(b)
+  FROM big WHERE id IN (1, 2, 20, 100) ORDER BY id;
+SELECT pg_relation_size(reltoastrelid) > 0 AS toasted FROM pg_class WHERE relname = 'big';
+ALTER TABLE big ALTER COLUMN t SET STORAGE EXTERNAL;
+INSERT INTO big VALUES (200, repeat('xyz', 3000), NULL);
+SELECT pg_column_compression(t), length(t) FROM big WHERE id = 200;
+ALTER TABLE big ALTER COLUMN t SET STORAGE EXTENDED;
+ALTER TABLE big ALTER COLUMN t SET COMPRESSION lz4;
+INSERT INTO big VALUES (300, repeat('pq', 5000), NULL);
+SELECT id, pg_column_compression(t) FROM big WHERE id = 300;
+-- a table without large columns has no TOAST table
+CREATE TABLE small (a int, b varchar(10)) USING pax;
+SELECT reltoastrelid = 0 AS no_toast FROM pg_class WHERE relname = 'small';
+-- values of plain storage that cannot fit a page are refused cleanly
+CREATE TABLE plain (a int, t text) USING pax;
+ALTER TABLE plain ALTER COLUMN t SET STORAGE PLAIN;
+INSERT INTO plain VALUES (1, repeat('x', 9000));
+INSERT INTO plain VALUES (2, repeat('x', 2000));
+SELECT a, length(t) FROM plain;
+
+-- partitions: pax beside heap under one parent, ATTACH/DETACH, pruning
+CREATE TABLE events (id int, day date, payload text) PARTITION BY RANGE (day);
+CREATE TABLE events_2023 PARTITION OF events FOR VALUES FROM ('2023-01-01') TO ('2024-01-01') USING pax;
+CREATE TABLE events_2024 PARTITION OF events FOR VALUES FROM ('2024-01-01') TO ('2025-01-01') USING heap;
+INSERT INTO events SELECT i, date '2023-01-01' + (i % 700), 'p' || i FROM generate_series(1, 7000) i;
+SELECT c.relname, a.amname, count(*)
+  FROM events e JOIN pg_class c ON c.oid = e.tableoid JOIN pg_am a ON a.oid = c.relam
+ GROUP BY 1, 2 ORDER BY 1;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE day < '2023-06-01';
+SELECT count(*) FROM events WHERE day < '2023-06-01';
+CREATE TABLE events_2025 (id int, day date, payload text) USING pax;
+INSERT INTO events_2025 VALUES (1, '2025-03-03', 'attached');
+ALTER TABLE events ATTACH PARTITION events_2025 FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+SELECT payload FROM events WHERE day >= '2025-01-01';
+ALTER TABLE events DETACH PARTITION events_2023;
+SELECT count(*) FROM events;
+SELECT count(*) FROM events_2023;
+-- default_table_access_method picks the AM of new partitions
+SET default_table_access_method = pax;
+CREATE TABLE events_2026 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+RESET default_table_access_method;
+SELECT a.amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.relname = 'events_2026';
+
+-- ALTER TABLE SET ACCESS METHOD (PostgreSQL 15): heap -> pax -> heap
+CREATE TABLE mig (a int, b text, c numeric) USING heap;
+INSERT INTO mig SELECT i, 'm' || i, i * 1.5 FROM generate_series(1, 5000) i;
+SELECT md5(string_agg(mig::text, ',' ORDER BY a)) AS before FROM mig \gset
+ALTER TABLE mig SET ACCESS METHOD pax;
+SELECT a.amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.relname = 'mig';
+SELECT md5(string_agg(mig::text, ',' ORDER BY a)) = :'before' AS same FROM mig;
+ALTER TABLE mig SET ACCESS METHOD heap;
+SELECT md5(string_agg(mig::text, ',' ORDER BY a)) = :'before' AS same FROM mig;
+
+-- VACUUM FULL keeps live rows and drops aborted ones
+CREATE TABLE vf (a int, b text) USING pax;
+INSERT INTO vf SELECT i, 'keep' || i FROM generate_series(1, 3000) i;
+BEGIN;
+INSERT INTO vf SELECT i, 'gone' FROM generate_series(1, 3000) i;
+ROLLBACK;
+SELECT pg_relation_size('vf') AS size_before \gset
+VACUUM FULL vf;
+SELECT count(*), count(*) FILTER (WHERE b = 'gone') AS gone, pg_relation_size('vf') < :size_before AS smaller FROM vf;
+
+-- the pgstat counters see pax inserts
+SELECT pg_stat_force_next_flush();
+SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'cp';
+
+DROP TABLE tx, cp, cpf, big, small, plain, events, events_2023, mig, vf;
