@@ -19,7 +19,6 @@ REGRESS = \
 	pax_am_scan \
 	sjis_direct_basic \
 	deform_cache_basic
-REGRESS_OPTS = --dbname=pax_am_regression
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
 ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))

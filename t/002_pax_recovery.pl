@@ -1,0 +1,125 @@
+# t/002_pax_recovery.pl: pax tables survive crashes and replicate.
+#
+# - kill -9 of the postmaster during a long COPY and after commits: after
+#   restart, committed rows are all there and uncommitted ones are not;
+# - a streaming standby returns the same answers as the primary after
+#   inserts, COPY, TRUNCATE, VACUUM FULL and SET ACCESS METHOD;
+# - everything runs with data checksums on.
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $primary = PostgreSQL::Test::Cluster->new('primary');
+$primary->init(allows_streaming => 1, extra => ['--data-checksums']);
+$primary->append_conf('postgresql.conf', 'wal_log_hints = off');
+$primary->start;
+is($primary->safe_psql('postgres', 'SHOW data_checksums'), 'on',
+	'data checksums are on');
+
+$primary->safe_psql('postgres', q{
+	CREATE EXTENSION pax_am;
+	CREATE TABLE committed (id int, v text, f float8) USING pax;
+	INSERT INTO committed SELECT i, 'row ' || i, i / 3.0 FROM generate_series(1, 20000) i;
+	CREATE TABLE copied (id int, v text) USING pax;
+	COPY copied FROM PROGRAM 'seq 1 50000 | sed "s/$/\tcopied/"';
+});
+
+# A long COPY in progress when the postmaster dies.
+my $copy = $primary->background_psql('postgres', on_error_stop => 0);
+$copy->query_until(qr/started/, q{
+	\echo started
+	BEGIN;
+	COPY copied FROM PROGRAM 'seq 100001 2000000 | sed "s/$/\tuncommitted/"';
+	SELECT pg_sleep(60);
+});
+# wait until the COPY has written pages
+$primary->poll_query_until('postgres',
+	q{SELECT pg_relation_size('copied') > 4000000}) or die 'COPY did not grow the table';
+
+my $sums = q{SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'uncommitted') FROM copied};
+$primary->stop('immediate');
+$copy->{run}->kill_kill;
+$primary->start;
+
+is($primary->safe_psql('postgres', $sums), '50000|1250025000|0',
+	'after a crash during COPY: committed rows all there, uncommitted ones not');
+is($primary->safe_psql('postgres',
+		q{SELECT count(*), sum(id), sum(length(v)), sum(f)::numeric(20,2) FROM committed}),
+	'20000|200010000|168894|66670000.00',
+	'rows committed before the crash read back exactly');
+
+# the table takes rows again after recovery, on pages the crash left behind
+$primary->safe_psql('postgres',
+	q{INSERT INTO copied SELECT i, 'after crash' FROM generate_series(1, 1000) i});
+is($primary->safe_psql('postgres',
+		q{SELECT count(*) FROM copied WHERE v = 'after crash'}),
+	'1000', 'inserts after crash recovery');
+
+# A streaming standby.
+$primary->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($primary, 'base', has_streaming => 1);
+$standby->start;
+
+my @checks = (
+	q{SELECT count(*), sum(id), md5(string_agg(v, ',' ORDER BY id, v)) FROM committed},
+	q{SELECT count(*), sum(id), md5(string_agg(v, ',' ORDER BY id, v)) FROM copied},
+	q{SELECT count(*), sum(a), md5(string_agg(t, ',' ORDER BY a)) FROM more},
+	q{SELECT * FROM pax_page_stats('committed') ORDER BY blkno},
+);
+
+sub same_on_standby
+{
+	my ($what) = @_;
+	$primary->wait_for_catchup($standby);
+	foreach my $q (@checks)
+	{
+		my $p = $primary->safe_psql('postgres', $q);
+		my $s = $standby->safe_psql('postgres', $q);
+		is($s, $p, "standby equals primary after $what: " . substr($q, 0, 40));
+	}
+}
+
+$primary->safe_psql('postgres', q{
+	CREATE TABLE more (a int, t text) USING pax;
+	INSERT INTO more SELECT i, repeat(md5(i::text), i % 100) FROM generate_series(1, 5000) i;
+});
+same_on_standby('inserts');
+
+$primary->safe_psql('postgres', q{
+	COPY more FROM PROGRAM 'seq 5001 30000 | sed "s/$/\tcopy/"';
+	INSERT INTO committed VALUES (NULL, NULL, NULL);
+});
+same_on_standby('COPY');
+
+$primary->safe_psql('postgres', q{
+	TRUNCATE more;
+	INSERT INTO more SELECT i, 'again' || i FROM generate_series(1, 300) i;
+});
+same_on_standby('TRUNCATE');
+
+$primary->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO committed SELECT i, 'aborted', 0 FROM generate_series(1, 5000) i;
+	ROLLBACK;
+	VACUUM FULL committed;
+});
+same_on_standby('VACUUM FULL');
+
+$primary->safe_psql('postgres', q{
+	ALTER TABLE copied SET ACCESS METHOD heap;
+	ALTER TABLE copied SET ACCESS METHOD pax;
+});
+same_on_standby('SET ACCESS METHOD');
+
+# a crash on the standby, too: it replays pax WAL again from a restartpoint
+$standby->stop('immediate');
+$standby->start;
+same_on_standby('standby crash');
+
+$standby->stop;
+$primary->stop;
+done_testing();

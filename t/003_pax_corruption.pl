@@ -1,0 +1,93 @@
+# t/003_pax_corruption.pl: a corrupted pax page raises data_corrupted
+# (XX001) naming the block, never a crash or a wrong answer.
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION pax_am;
+	CREATE TABLE c (a int, t text) USING pax;
+	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	CHECKPOINT;
+});
+my $nblocks = $node->safe_psql('postgres',
+	q{SELECT pg_relation_size('c') / current_setting('block_size')::int});
+ok($nblocks >= 3, 'table has several pages');
+my $file = $node->data_dir . '/'
+  . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('c')});
+
+# offsets within page 1: the special space holds the magic number
+my $special = 8192 - 8;
+my $pax_header = 24;	# after PageHeaderData
+
+sub corrupt
+{
+	my ($offset, $bytes) = @_;
+	$node->stop;
+	open(my $fh, '+<', $file) or die "open $file: $!";
+	binmode $fh;
+	seek($fh, 8192 + $offset, 0) or die;
+	syswrite($fh, $bytes) or die;
+	close $fh;
+	$node->start;
+}
+
+sub restore
+{
+	my ($copy) = @_;
+	$node->stop;
+	open(my $fh, '>', $file) or die;
+	binmode $fh;
+	print $fh $copy;
+	close $fh;
+	$node->start;
+}
+
+sub query_error
+{
+	my ($sql) = @_;
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', $sql,
+		extra_params => ['-v', 'VERBOSITY=verbose']);
+	return $stderr;
+}
+
+$node->stop;
+my $orig = slurp_file($file);
+$node->start;
+
+corrupt($special, "\xff\xff");
+my $err = query_error('SELECT count(*) FROM c');
+like($err, qr/XX001/, 'wrong magic: data_corrupted');
+like($err, qr/invalid pax page in block 1 of relation "c"/, 'wrong magic: block named');
+restore($orig);
+
+corrupt($pax_header + 2, "\xff\x7f");	# capacity 32767
+$err = query_error('SELECT count(*) FROM c');
+like($err, qr/XX001.*block 1/s, 'capacity out of range: data_corrupted');
+restore($orig);
+
+corrupt(12, "\x10\x00");	# pd_upper = 16, below pd_lower
+$err = query_error('SELECT count(*) FROM c');
+like($err, qr/XX001/, 'pd_upper below pd_lower: data_corrupted');
+restore($orig);
+
+# a value offset pointing outside the value area
+my $lower = $node->safe_psql('postgres', q{SELECT lower FROM pax_page_stats('c') WHERE blkno = 1});
+my $offsets = $node->safe_psql('postgres', q{
+	SELECT l.lower - 2 * s.capacity FROM pax_page_stats('c') l, pax_page_stats('c') s
+	 WHERE l.blkno = 1 AND s.blkno = 1});
+corrupt($offsets, "\x20\x00");	# first row's t offset = 32
+$err = query_error('SELECT max(t) FROM c');
+like($err, qr/XX001/, 'value offset out of range: data_corrupted');
+restore($orig);
+
+is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999',
+	'restored page reads back');
+$node->stop;
+done_testing();
