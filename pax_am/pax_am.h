@@ -136,6 +136,7 @@ typedef struct PaxColumnLayout
 								 * 0 if the column is absent */
 	int16		attlen;			/* > 0 fixed width, -1 varlena, -2 cstring */
 	bool		byval;
+	bool		dropped;		/* dropped since the page was laid out */
 	int16		zone;			/* index into the zone array, -1 if none */
 } PaxColumnLayout;
 

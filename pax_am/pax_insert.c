@@ -338,16 +338,17 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
  * PaxChooseShape chooses the shape of a new page for rows like the given
  * ones, whose value-area needs average var_avg bytes: columns dropped now
  * get no minipage, zone-map-eligible columns get zone maps within a
- * budget, every nullable column gets a null bitmap while they are cheap
- * (else only the columns with NULLs in the given rows), and the capacity
- * is the largest that fits.  When not even one row fits (very wide rows,
+ * budget, the columns with NULLs in the given rows get null bitmaps (and
+ * with `eager`, for rows inserted one at a time whose successors are not
+ * known yet, every nullable column while that stays cheap), and the
+ * capacity is the largest that fits.  When not even one row fits (very wide rows,
  * e.g. 1,600 columns), the zone maps go, and then the columns NULL in all
  * the given rows get no minipage either.  Maps are allocated in the
  * current memory context.
  */
 static void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-			   double var_avg, PaxPageShape *shape)
+			   double var_avg, bool eager, PaxPageShape *shape)
 {
 	int			natts = tupdesc->natts;
 	int			maplen = PaxDirMapLen(natts);
@@ -379,13 +380,13 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			nnullable++;
 		for (int r = 0; r < nrows && !hasnull; r++)
 			hasnull = rows[r].isnull[i];
-		if (hasnull || !att->attnotnull)
+		if (hasnull || (eager && !att->attnotnull))
 			PaxBitSet(shape->nullmap, i);
 	}
 
 	/* eager null bitmaps only while they stay cheap */
 	if (PaxShapeCapacity(tupdesc, shape, var_avg) &&
-		nnullable * BITMAPLEN(shape->capacity) <= PAX_EAGER_BITMAP_BYTES)
+		(!eager || nnullable * BITMAPLEN(shape->capacity) <= PAX_EAGER_BITMAP_BYTES))
 		return;
 	for (int i = 0; i < natts; i++)
 	{
@@ -543,7 +544,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 					var_avg += rows[i].varbytes;
 				var_avg = ahead >= 16 ? var_avg / ahead :
 					Max(var_avg / ahead, hints->var_avg);
-				PaxChooseShape(tupdesc, &rows[next], ahead, var_avg, &shape);
+				PaxChooseShape(tupdesc, &rows[next], ahead, var_avg,
+							   nrows == 1, &shape);
 				if (shape.capacity >= ahead || ahead <= 1)
 					break;
 				ahead = Max(shape.capacity, 1);

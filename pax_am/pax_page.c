@@ -98,6 +98,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		{
 			col->attlen = att->attlen;
 			col->byval = att->attbyval;
+			col->dropped = att->attisdropped;
 			col->nullmap = 0;
 			col->data = 0;
 		}
@@ -333,9 +334,8 @@ PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (col->data == 0 ||
-			(col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row)) ||
-			TupleDescAttr(tupdesc, i)->attisdropped)
+		if (col->data == 0 || col->dropped ||
+			(col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row)))
 		{
 			values[i] = (Datum) 0;
 			isnull[i] = true;

@@ -63,6 +63,7 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 	int			nrows;
 	int			nvis = 0;
 	bool		all_visible;
+	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
 
 	CHECK_FOR_INTERRUPTS();
 
@@ -91,10 +92,25 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 
 	for (int row = 0; row < nrows; row++)
 	{
+		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
 		bool		visible;
 
 		if (all_visible && !scan->rs_conflict_check)
 			visible = true;
+		else if (mvcc && !scan->rs_conflict_check &&
+				 (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
+				 (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
+				 (HeapTupleHeaderXminFrozen(hdr) ||
+				  TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(hdr),
+										snapshot->xmin)))
+		{
+			/*
+			 * The shortcut of HeapTupleSatisfiesMVCC's most common case,
+			 * without the call: inserted by a transaction that committed
+			 * (hint bit set) before the snapshot was taken, never deleted.
+			 */
+			visible = true;
+		}
 		else
 		{
 			HeapTupleData tuple;
