@@ -15,6 +15,9 @@ EXTENSIONS = pax_am sjis_direct deform_cache
 REGRESS = \
 	pax_am_basic \
 	sjis_direct_basic \
+	sjis_direct_valid \
+	sjis_direct_invalid \
+	sjis_direct_database \
 	deform_cache_basic
 REGRESS_OPTS = --dbname=pax_am_regression
 
