@@ -55,6 +55,22 @@
 static uint16 euc3_to_sjis[EUC_CELLS * EUC_CELLS];
 
 /*
+ * JIS X 0208 by table, so that no branch depends on the parity of a row
+ * (which the branch predictor cannot guess in running text).  Filled by
+ * SjisDirectInitTables; 0 marks a byte that is not valid in that place.
+ *
+ *	euc_lead_sjis[c1]			SJIS lead byte of EUC_JP lead byte c1
+ *	euc_trail_sjis[c1 & 1][c2]	SJIS trail byte of EUC_JP bytes c1, c2
+ *	sjis_lead_euc[c1]			EUC_JP lead byte of SJIS lead c1 (rows 0x81-0xEA,
+ *								even rows; the odd one is one more)
+ *	sjis_trail_euc[c2]			EUC_JP trail byte of SJIS trail byte c2
+ */
+static uint8 euc_lead_sjis[256];
+static uint8 euc_trail_sjis[2][256];
+static uint8 sjis_lead_euc[256];
+static uint8 sjis_trail_euc[256];
+
+/*
  * Lead byte of the SJIS code for EUC_JP lead byte c1 (JIS X 0208, 0xA1-0xFE;
  * rows 0xF5-0xFE are user-defined area 1, SJIS 0xF0-0xF4).
  */
@@ -81,6 +97,20 @@ SjisDirectInitTables(void)
 {
 	int			row;
 	int			t;
+	int			c;
+
+	for (c = 0xa1; c <= 0xfe; c++)
+	{
+		euc_lead_sjis[c] = EUC_TO_SJIS_LEAD(c);
+		for (t = 0xa1; t <= 0xfe; t++)
+			euc_trail_sjis[c & 1][t] = EUC_TO_SJIS_TRAIL(c, t);
+	}
+	for (c = 0x81; c <= 0xea; c++)
+		if (ISSJISHEAD(c))
+			sjis_lead_euc[c] = ((c & 0x3f) << 1) + 0x9f;
+	for (c = 0x40; c <= 0xfc; c++)
+		if (ISSJISTAIL(c))
+			sjis_trail_euc[c] = SJIS_TO_EUC_TRAIL(c);
 
 	memset(euc3_to_sjis, 0, sizeof(euc3_to_sjis));
 	for (row = SJIS_EXT_FIRST_IBM_ROW; row < SJIS_EXT_ROWS; row++)
@@ -191,13 +221,17 @@ SjisDirectEucJpToSjis(const unsigned char *euc, unsigned char *p, int len,
 		else if (c1 >= 0xa1)
 		{
 			/* JIS X 0208, user-defined area 1 in rows 0xF5-0xFE */
-			if (len < 2 || c1 == 0xff)
+			int			s1;
+			int			s2;
+
+			if (len < 2)
 				break;
-			c2 = euc[1];
-			if (!IS_EUC_BYTE(c2))
-				break;
-			p[0] = EUC_TO_SJIS_LEAD(c1);
-			p[1] = EUC_TO_SJIS_TRAIL(c1, c2);
+			s1 = euc_lead_sjis[c1];
+			s2 = euc_trail_sjis[c1 & 1][euc[1]];
+			if ((s1 == 0) | (s2 == 0))
+				break;			/* lead 0xFF, or a bad trail byte */
+			p[0] = s1;
+			p[1] = s2;
 			p += 2;
 			euc += 2;
 			len -= 2;
@@ -266,6 +300,7 @@ SjisDirectSjisToEucJp(const unsigned char *sjis, unsigned char *p, int len,
 	{
 		int			c1 = sjis[0];
 		int			c2;
+		int			e2;
 
 		if (!IS_HIGHBIT_SET(c1))
 		{
@@ -290,17 +325,22 @@ SjisDirectSjisToEucJp(const unsigned char *sjis, unsigned char *p, int len,
 		}
 
 		/* a two-byte character */
-		if (len < 2 || !ISSJISHEAD(c1))
+		if (len < 2)
 			break;
 		c2 = sjis[1];
-		if (!ISSJISTAIL(c2))
-			break;
+		e2 = sjis_trail_euc[c2];
+		if (e2 == 0)
+			break;				/* bad trail byte */
 
 		if (c1 <= 0xea)
 		{
 			/* JIS X 0208 (including the NEC row 13 symbols) */
-			p[0] = ((c1 & 0x3f) << 1) + 0x9f + (c2 > 0x9e);
-			p[1] = SJIS_TO_EUC_TRAIL(c2);
+			int			e1 = sjis_lead_euc[c1];
+
+			if (e1 == 0)
+				break;			/* lead 0x80 or 0xA0 */
+			p[0] = e1 + (c2 > 0x9e);
+			p[1] = e2;
 			p += 2;
 		}
 		else if (c1 >= 0xf0 && c1 <= 0xf9)
@@ -318,10 +358,10 @@ SjisDirectSjisToEucJp(const unsigned char *sjis, unsigned char *p, int len,
 				u -= 5;
 			}
 			p[0] = (u << 1) + 0xf5 + (c2 > 0x9e);
-			p[1] = SJIS_TO_EUC_TRAIL(c2);
+			p[1] = e2;
 			p += 2;
 		}
-		else
+		else if (c1 <= 0xfc)
 		{
 			/* vendor extension rows 0xEB-0xEF and 0xFA-0xFC */
 			uint32		e;
@@ -338,6 +378,8 @@ SjisDirectSjisToEucJp(const unsigned char *sjis, unsigned char *p, int len,
 			p[1] = e & 0xff;
 			p += 2;
 		}
+		else
+			break;				/* lead 0xFD-0xFF */
 		sjis += 2;
 		len -= 2;
 	}

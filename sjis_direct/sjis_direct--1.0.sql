@@ -66,16 +66,17 @@ CREATE FUNCTION convert_with(
     dst name,
     input bytea,
     noerror boolean DEFAULT false,
+    repeat integer DEFAULT 1,
     OUT converted integer,
     OUT result bytea)
 RETURNS record
 AS 'MODULE_PATHNAME', 'sjis_direct_convert_with'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION convert_with(regproc, name, name, bytea, boolean) IS
-    'run a conversion function on bytes: bytes converted and output';
+COMMENT ON FUNCTION convert_with(regproc, name, name, bytea, boolean, integer) IS
+    'run a conversion function on bytes (repeat times): bytes converted and output';
 
-REVOKE ALL ON FUNCTION convert_with(regproc, name, name, bytea, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION convert_with(regproc, name, name, bytea, boolean, integer) FROM PUBLIC;
 
 --
 -- enable(db) / disable(db): make the sessions of a database find our

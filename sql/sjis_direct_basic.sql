@@ -42,6 +42,12 @@ SELECT * FROM sjis_direct.convert_with('sjis_direct.sjis_direct_euc_jp_to_sjis',
 SELECT * FROM sjis_direct.convert_with('sjis_direct.sjis_direct_sjis_to_euc_jp',
                                        'SJIS', 'EUC_JP', '\x4182a0b1', true);
 SELECT source_encoding, calls, bytes_in, bytes_out FROM sjis_direct.status();
+-- repeat runs the conversion again on the same buffers (for benchmarks)
+SELECT * FROM sjis_direct.convert_with('sjis_direct.sjis_direct_euc_jp_to_sjis',
+                                       'EUC_JP', 'SJIS', '\x41a4a2', false, 3);
+SELECT source_encoding, calls, bytes_in, bytes_out FROM sjis_direct.status();
+SELECT * FROM sjis_direct.convert_with('sjis_direct.sjis_direct_euc_jp_to_sjis',
+                                       'EUC_JP', 'SJIS', '\x41a4a2', false, 0);
 
 -- it checks what it calls
 SELECT * FROM sjis_direct.convert_with('pg_catalog.timeofday', 'EUC_JP', 'SJIS', '\x41');
