@@ -18,6 +18,9 @@ REGRESS = \
 	pax_am_write \
 	pax_am_scan \
 	sjis_direct_basic \
+	sjis_direct_valid \
+	sjis_direct_invalid \
+	sjis_direct_database \
 	deform_cache_basic
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist

@@ -1,7 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * sjis_direct.c
- *	  Direct EUC_JP <-> SJIS conversion functions.
+ *	  SQL-callable functions of sjis_direct: the two conversion functions,
+ *	  their per-backend counters, and a helper that runs any conversion
+ *	  function on a bytea.
+ *
+ * The conversion functions are registered by the extension script with
+ * CREATE DEFAULT CONVERSION in schema sjis_direct.  A session uses them when
+ * that schema precedes pg_catalog in its search_path at the moment the
+ * client encoding is set (at connection start, or by SET client_encoding);
+ * sjis_direct.enable() arranges this for a database.
+ *
+ * Counters are plain backend-local variables: each backend counts the calls
+ * it makes, nothing is shared, so there is nothing to lock.
  *
  * sjis_direct/sjis_direct.c
  *
@@ -9,13 +20,115 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+
+#include "sjis_direct.h"
 
 PG_MODULE_MAGIC;
 
+/* which counter: one per direction */
+typedef enum SjisDirectDirection
+{
+	SJIS_DIRECT_EUC_JP_TO_SJIS,
+	SJIS_DIRECT_SJIS_TO_EUC_JP,
+	SJIS_DIRECT_NUM_DIRECTIONS
+} SjisDirectDirection;
+
+typedef struct SjisDirectCounters
+{
+	int64		calls;			/* calls of the conversion function */
+	int64		bytes_in;		/* source bytes converted */
+	int64		bytes_out;		/* bytes written, without the final NUL */
+} SjisDirectCounters;
+
+static SjisDirectCounters counters[SJIS_DIRECT_NUM_DIRECTIONS];
+
+/* the encodings of each direction, source first */
+static const int direction_encodings[SJIS_DIRECT_NUM_DIRECTIONS][2] = {
+	{PG_EUC_JP, PG_SJIS},
+	{PG_SJIS, PG_EUC_JP}
+};
+
+#define SJIS_DIRECT_STATUS_COLS 7
+
 PG_FUNCTION_INFO_V1(sjis_direct_euc_jp_to_sjis);
 PG_FUNCTION_INFO_V1(sjis_direct_sjis_to_euc_jp);
+
+/* the conversion function of each direction */
+static const PGFunction direction_functions[SJIS_DIRECT_NUM_DIRECTIONS] = {
+	sjis_direct_euc_jp_to_sjis,
+	sjis_direct_sjis_to_euc_jp
+};
+PG_FUNCTION_INFO_V1(sjis_direct_status);
+PG_FUNCTION_INFO_V1(sjis_direct_reset);
+PG_FUNCTION_INFO_V1(sjis_direct_convert_with);
+
+void		_PG_init(void);
+
+/*
+ * Module load: build the lookup table for JIS X 0212 codes.
+ */
+void
+_PG_init(void)
+{
+	SjisDirectInitTables();
+}
+
+/* ----------
+ * The conversion functions, with PostgreSQL's signature for them:
+ *
+ * conv_proc(
+ *		INTEGER,	-- source encoding id
+ *		INTEGER,	-- destination encoding id
+ *		CSTRING,	-- source string (need not be NUL-terminated)
+ *		INTERNAL,	-- destination buffer, len * MAX_CONVERSION_GROWTH + 1 bytes
+ *		INTEGER,	-- source string length
+ *		BOOL		-- if true, don't throw an error if conversion fails
+ * ) returns INTEGER;
+ *
+ * Returns the number of source bytes successfully converted.
+ * ----------
+ */
+
+/*
+ * Run worker on the arguments of a conversion function call for direction d,
+ * count the call, and return the number of bytes converted.
+ */
+static inline Datum
+convert_and_count(FunctionCallInfo fcinfo, SjisDirectDirection d,
+				  int (*worker) (const unsigned char *, unsigned char *, int,
+								 bool, int *))
+{
+	unsigned char *src = (unsigned char *) PG_GETARG_CSTRING(2);
+	unsigned char *dest = (unsigned char *) PG_GETARG_POINTER(3);
+	int			len = PG_GETARG_INT32(4);
+	bool		noError = PG_GETARG_BOOL(5);
+	SjisDirectCounters *c = &counters[d];
+	int			converted;
+	int			outlen;
+
+	CHECK_ENCODING_CONVERSION_ARGS(direction_encodings[d][0],
+								   direction_encodings[d][1]);
+
+	converted = worker(src, dest, len, noError, &outlen);
+
+	c->calls++;
+	c->bytes_in += converted;
+	c->bytes_out += outlen;
+
+	PG_RETURN_INT32(converted);
+}
 
 /*
  * sjis_direct_euc_jp_to_sjis(integer, integer, cstring, internal, integer,
@@ -24,11 +137,8 @@ PG_FUNCTION_INFO_V1(sjis_direct_sjis_to_euc_jp);
 Datum
 sjis_direct_euc_jp_to_sjis(PG_FUNCTION_ARGS)
 {
-	CHECK_ENCODING_CONVERSION_ARGS(PG_EUC_JP, PG_SJIS);
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("sjis_direct does not convert EUC_JP to SJIS yet")));
-	PG_RETURN_INT32(0);
+	return convert_and_count(fcinfo, SJIS_DIRECT_EUC_JP_TO_SJIS,
+							 SjisDirectEucJpToSjis);
 }
 
 /*
@@ -38,9 +148,193 @@ sjis_direct_euc_jp_to_sjis(PG_FUNCTION_ARGS)
 Datum
 sjis_direct_sjis_to_euc_jp(PG_FUNCTION_ARGS)
 {
-	CHECK_ENCODING_CONVERSION_ARGS(PG_SJIS, PG_EUC_JP);
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("sjis_direct does not convert SJIS to EUC_JP yet")));
-	PG_RETURN_INT32(0);
+	return convert_and_count(fcinfo, SJIS_DIRECT_SJIS_TO_EUC_JP,
+							 SjisDirectSjisToEucJp);
+}
+
+/*
+ * sjis_direct.status(OUT source_encoding name, OUT dest_encoding name,
+ *					  OUT conversion_proc regproc, OUT uses_sjis_direct boolean,
+ *					  OUT calls bigint, OUT bytes_in bigint,
+ *					  OUT bytes_out bigint) RETURNS SETOF record
+ *
+ * One row per direction.  conversion_proc is what FindDefaultConversionProc
+ * finds along the current search_path, that is the function a SET
+ * client_encoding issued now would choose; uses_sjis_direct says whether it
+ * is ours.  The counters are this backend's calls of our functions since it
+ * started or since sjis_direct.reset(): they show what the session actually
+ * used, whatever its search_path says now.
+ */
+Datum
+sjis_direct_status(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			d;
+
+	InitMaterializedSRF(fcinfo, 0);
+	Assert(rsinfo->setDesc->natts == SJIS_DIRECT_STATUS_COLS);
+
+	for (d = 0; d < SJIS_DIRECT_NUM_DIRECTIONS; d++)
+	{
+		Datum		values[SJIS_DIRECT_STATUS_COLS];
+		bool		nulls[SJIS_DIRECT_STATUS_COLS] = {0};
+		int			src = direction_encodings[d][0];
+		int			dst = direction_encodings[d][1];
+		Oid			proc = FindDefaultConversionProc(src, dst);
+		bool		is_ours = false;
+
+		if (OidIsValid(proc))
+		{
+			FmgrInfo	flinfo;
+
+			/* ours if it resolves to this module's function for the direction */
+			fmgr_info(proc, &flinfo);
+			is_ours = flinfo.fn_addr == direction_functions[d];
+		}
+
+		values[0] = DirectFunctionCall1(namein,
+										CStringGetDatum(pg_encoding_to_char(src)));
+		values[1] = DirectFunctionCall1(namein,
+										CStringGetDatum(pg_encoding_to_char(dst)));
+		values[2] = ObjectIdGetDatum(proc);
+		nulls[2] = !OidIsValid(proc);
+		values[3] = BoolGetDatum(is_ours);
+		values[4] = Int64GetDatum(counters[d].calls);
+		values[5] = Int64GetDatum(counters[d].bytes_in);
+		values[6] = Int64GetDatum(counters[d].bytes_out);
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+
+	return (Datum) 0;
+}
+
+/*
+ * sjis_direct.reset() RETURNS void
+ *
+ * Zero this backend's counters.
+ */
+Datum
+sjis_direct_reset(PG_FUNCTION_ARGS)
+{
+	memset(counters, 0, sizeof(counters));
+	PG_RETURN_VOID();
+}
+
+/*
+ * sjis_direct.convert_with(proc regproc, src name, dst name, input bytea,
+ *							noerror boolean DEFAULT false,
+ *							repeat integer DEFAULT 1,
+ *							OUT converted integer, OUT result bytea)
+ *	RETURNS record
+ *
+ * Run the conversion function proc on input, as PostgreSQL runs one
+ * (pg_do_encoding_conversion_buf), and return how many bytes it converted
+ * and what it wrote.  This lets tests compare any two conversion functions,
+ * such as pg_catalog.euc_jp_to_sjis and ours, on the same bytes, including
+ * the noError mode no SQL function of PostgreSQL exposes.  With repeat > 1
+ * the conversion runs that many times over the same buffers, so that a
+ * benchmark can time the conversion rather than the call around it.
+ *
+ * The function must have the signature of a conversion function, as CREATE
+ * CONVERSION demands, and the caller must be allowed to execute it.  The
+ * source is handed over in a buffer of exactly its length, not terminated.
+ */
+Datum
+sjis_direct_convert_with(PG_FUNCTION_ARGS)
+{
+	Oid			proc = PG_GETARG_OID(0);
+	const char *src_name = NameStr(*PG_GETARG_NAME(1));
+	const char *dst_name = NameStr(*PG_GETARG_NAME(2));
+	bytea	   *input = PG_GETARG_BYTEA_PP(3);
+	bool		noError = PG_GETARG_BOOL(4);
+	int			repeat = PG_GETARG_INT32(5);
+	int			src_encoding = pg_char_to_encoding(src_name);
+	int			dst_encoding = pg_char_to_encoding(dst_name);
+	int			srclen = VARSIZE_ANY_EXHDR(input);
+	int			destlen;
+	unsigned char *src;
+	unsigned char *dest;
+	int			converted;
+	bytea	   *result;
+	HeapTuple	tp;
+	Form_pg_proc procform;
+	bool		is_conversion;
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {0};
+	AclResult	aclresult;
+
+	if (src_encoding < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid source encoding name \"%s\"", src_name)));
+	if (dst_encoding < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid destination encoding name \"%s\"", dst_name)));
+
+	/* the checks of CREATE CONVERSION: signature and EXECUTE privilege */
+	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(proc));
+	if (!HeapTupleIsValid(tp))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("function with OID %u does not exist", proc)));
+	procform = (Form_pg_proc) GETSTRUCT(tp);
+	is_conversion = procform->prorettype == INT4OID &&
+		procform->pronargs == 6 &&
+		procform->proargtypes.values[0] == INT4OID &&
+		procform->proargtypes.values[1] == INT4OID &&
+		procform->proargtypes.values[2] == CSTRINGOID &&
+		procform->proargtypes.values[3] == INTERNALOID &&
+		procform->proargtypes.values[4] == INT4OID &&
+		procform->proargtypes.values[5] == BOOLOID;
+	ReleaseSysCache(tp);
+	if (!is_conversion)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not a conversion function",
+						format_procedure(proc)),
+				 errhint("A conversion function takes (integer, integer, cstring, internal, integer, boolean) and returns integer.")));
+	aclresult = pg_proc_aclcheck(proc, GetUserId(), ACL_EXECUTE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FUNCTION, get_func_name(proc));
+
+	if (repeat < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeat must be at least 1")));
+	if ((Size) srclen >= (MaxAllocSize - 1) / MAX_CONVERSION_GROWTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("input of %d bytes is too long to convert", srclen)));
+
+	/* an exact-size copy, so that reading past its end is a detectable bug */
+	src = palloc(Max(srclen, 1));
+	memcpy(src, VARDATA_ANY(input), srclen);
+	destlen = srclen * MAX_CONVERSION_GROWTH + 1;
+	dest = palloc(destlen);
+
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		converted = pg_do_encoding_conversion_buf(proc, src_encoding,
+												  dst_encoding, src, srclen,
+												  dest, destlen, noError);
+	} while (--repeat > 0);
+
+	result = (bytea *) palloc(VARHDRSZ + strlen((char *) dest));
+	SET_VARSIZE(result, VARHDRSZ + strlen((char *) dest));
+	memcpy(VARDATA(result), dest, strlen((char *) dest));
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = Int32GetDatum(converted);
+	values[1] = PointerGetDatum(result);
+
+	pfree(src);
+	pfree(dest);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
