@@ -20,12 +20,10 @@
 PG_MODULE_MAGIC;
 
 /*
- * _PG_init registers the module's GUCs and hooks.
- *
- * There are none yet: the storage engine and the PaxScan custom scan add
- * theirs as they land.
+ * _PG_init registers the module's GUCs and the PaxScan planner hook.
  */
 void
 _PG_init(void)
 {
+	PaxCustomScanInit();
 }

@@ -250,6 +250,12 @@ typedef struct PaxTupleTableSlot
 /* pax_am.c */
 extern void _PG_init(void);
 
+/* pax_customscan.c */
+extern bool pax_enable_customscan;
+extern bool pax_enable_pushdown;
+extern bool pax_enable_zonemaps;
+extern void PaxCustomScanInit(void);
+
 /* pax_handler.c */
 extern const TableAmRoutine *PaxGetTableAmRoutine(void);
 extern void PaxNotSupported(const char *operation) pg_attribute_noreturn();
@@ -266,6 +272,8 @@ extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
 							   MemoryContext mcxt);
 extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
 extern bool PaxPageIsPax(Page page);
+extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
+							 int row, int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row,
 							  int from, int to,
@@ -327,6 +335,10 @@ extern bool pax_scan_sample_next_block(TableScanDesc scan,
 extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 									   struct SampleScanState *scanstate,
 									   TupleTableSlot *slot);
+
+extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
+extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
+extern void PaxScanCollectVisible(PaxScanDesc scan, Page page);
 
 /* pax_slot.c */
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;

@@ -316,6 +316,58 @@ PaxValueCorrupted(Page page, int attnum, int row)
 }
 
 /*
+ * PaxFetch reads column i of a row laid out on the page (i < natts).
+ */
+static inline Datum
+PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
+{
+	const PaxColumnLayout *col = &layout->cols[i];
+
+	if (col->data == 0 || col->dropped ||
+		(col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row)))
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	*isnull = false;
+	if (col->attlen > 0)
+	{
+		char	   *p = page + col->data + row * col->attlen;
+
+		return col->byval ? fetch_att(p, true, col->attlen) : PointerGetDatum(p);
+	}
+	else
+	{
+		uint16		off = ((uint16 *) (page + col->data))[row];
+		uint16		special = ((PageHeader) page)->pd_special;
+		char	   *p = page + off;
+
+		if (off < ((PageHeader) page)->pd_upper || off >= special)
+			PaxValueCorrupted(page, i, row);
+		if (col->attlen == -1)
+		{
+			if (off + VARSIZE_ANY(p) > special)
+				PaxValueCorrupted(page, i, row);
+		}
+		else if (memchr(p, '\0', special - off) == NULL)
+			PaxValueCorrupted(page, i, row);
+		return PointerGetDatum(p);
+	}
+}
+
+/*
+ * PaxPageGetValue reads one column (zero-based, laid out on the page) of a
+ * row.  By-reference values point into the page.  The caller holds a pin.
+ */
+Datum
+PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
+				bool *isnull)
+{
+	Assert(attno < layout->natts);
+	return PaxFetch(page, layout, row, attno, isnull);
+}
+
+/*
  * PaxPageFillValues reads columns [from, to) (zero-based) of a row into
  * values/isnull.  By-reference values point into the page.  Columns the
  * page does not have (added after it was initialised) read as their
@@ -325,46 +377,11 @@ void
 PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 				  int row, int from, int to, Datum *values, bool *isnull)
 {
-	uint16		upper = ((PageHeader) page)->pd_upper;
-	uint16		special = ((PageHeader) page)->pd_special;
 	int			stop = Min(to, layout->natts);
 	int			i;
 
 	for (i = from; i < stop; i++)
-	{
-		const PaxColumnLayout *col = &layout->cols[i];
-
-		if (col->data == 0 || col->dropped ||
-			(col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row)))
-		{
-			values[i] = (Datum) 0;
-			isnull[i] = true;
-			continue;
-		}
-		isnull[i] = false;
-		if (col->attlen > 0)
-		{
-			char	   *p = page + col->data + row * col->attlen;
-
-			values[i] = col->byval ? fetch_att(p, true, col->attlen) : PointerGetDatum(p);
-		}
-		else
-		{
-			uint16		off = ((uint16 *) (page + col->data))[row];
-			char	   *p = page + off;
-
-			if (off < upper || off >= special)
-				PaxValueCorrupted(page, i, row);
-			if (col->attlen == -1)
-			{
-				if (off + VARSIZE_ANY(p) > special)
-					PaxValueCorrupted(page, i, row);
-			}
-			else if (memchr(p, '\0', special - off) == NULL)
-				PaxValueCorrupted(page, i, row);
-			values[i] = PointerGetDatum(p);
-		}
-	}
+		values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
 	/* columns added after the page was initialised */
 	for (; i < to; i++)
 		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);

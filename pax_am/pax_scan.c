@@ -49,21 +49,15 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 }
 
 /*
- * PaxScanCollectPage reads block blkno into the scan and collects the
- * indexes of the rows visible to the scan's snapshot.
+ * PaxScanLockPage reads block blkno into the scan (dropping the pin on the
+ * previous page) and returns it share-locked, or NULL (and unlocked) for a
+ * page that was never initialised, e.g. left by a crash after extension.
  */
-static void
-PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
+Page
+PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 {
-	Relation	rel = scan->rs_base.rs_rd;
-	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	Buffer		buffer;
 	Page		page;
-	uint16		rowhdrs;
-	int			nrows;
-	int			nvis = 0;
-	bool		all_visible;
-	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
 
 	CHECK_FOR_INTERRUPTS();
 
@@ -72,8 +66,8 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 		ReleaseBuffer(scan->rs_cbuf);
 		scan->rs_cbuf = InvalidBuffer;
 	}
-	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-								scan->rs_strategy);
+	buffer = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM, blkno,
+								RBM_NORMAL, scan->rs_strategy);
 	scan->rs_cbuf = buffer;
 	scan->rs_cblock = blkno;
 	scan->rs_nvis = 0;
@@ -82,10 +76,29 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 	page = BufferGetPage(buffer);
 	if (PageIsNew(page))
 	{
-		/* extended but never initialised (crash after extension) */
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-		return;
+		return NULL;
 	}
+	return page;
+}
+
+/*
+ * PaxScanCollectVisible collects the indexes of the rows of the current
+ * page visible to the scan's snapshot.  The page is share-locked.
+ */
+void
+PaxScanCollectVisible(PaxScanDesc scan, Page page)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	Buffer		buffer = scan->rs_cbuf;
+	BlockNumber blkno = scan->rs_cblock;
+	uint16		rowhdrs;
+	int			nrows;
+	int			nvis = 0;
+	bool		all_visible;
+	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
+
 	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
 	nrows = PaxPageGetHeader(page)->pp_nrows;
 	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
@@ -125,8 +138,22 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 		if (visible)
 			scan->rs_vis[nvis++] = row;
 	}
-	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	scan->rs_nvis = nvis;
+}
+
+/*
+ * PaxScanCollectPage reads block blkno into the scan and collects the
+ * indexes of the rows visible to the scan's snapshot.
+ */
+static void
+PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
+{
+	Page		page = PaxScanLockPage(scan, blkno);
+
+	if (page == NULL)
+		return;
+	PaxScanCollectVisible(scan, page);
+	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 }
 
 static void
@@ -241,7 +268,7 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
  * PaxScanNextBlock returns the next block to read in the given direction,
  * or InvalidBlockNumber at the end of the scan.
  */
-static BlockNumber
+BlockNumber
 PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 {
 	ParallelBlockTableScanDesc bpscan =

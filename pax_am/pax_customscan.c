@@ -1,0 +1,1699 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_customscan.c
+ *	  PaxScan: a custom scan of pax relations that reads only the columns
+ *	  the plan needs and evaluates pushed-down selections on the minipages,
+ *	  before any row is formed.
+ *
+ * Planner side: set_rel_pathlist_hook adds a PaxScan path (and a partial
+ * path for parallel plans) to every pax relation scanned as a base or
+ * partition relation.  The restriction clauses that PaxScan can evaluate
+ * itself ("pushable": column op constant, IN lists, IS [NOT] NULL, boolean
+ * columns, ORs of those on one column) go to custom_exprs and are costed
+ * as cheap column-at-a-time work; the others stay in the plan's qual.
+ *
+ * Executor side: for each page, the zone maps are checked first (a page
+ * whose min/max refutes a pushed predicate is skipped without touching
+ * its minipages); then the visible rows are collected, each pushed
+ * predicate filters that selection vector over its column's minipage in a
+ * tight typed loop (or one fmgr call per value for other types), and only
+ * the rows left are materialised into a virtual slot, with only the
+ * needed columns, for the remaining quals and the projection.
+ *
+ * The constant side of a predicate may be any expression without Vars of
+ * the scanned relation and without volatile functions: Params ($n of
+ * prepared statements, nestloop parameters, initplans) and stable
+ * functions are evaluated once per scan and again on rescan.
+ *
+ * pax_am/pax_customscan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "access/relscan.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_collation_d.h"
+#include "catalog/pg_opfamily_d.h"
+#include "catalog/pg_proc_d.h"
+#include "catalog/pg_type_d.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/nodeCustom.h"
+#include "access/parallel.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/plancat.h"
+#include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
+#include "storage/bufmgr.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/pg_locale.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/snapmgr.h"
+#include "utils/spccache.h"
+
+#include "pax_am.h"
+
+/* btree operator families with fast paths (stable OIDs, pg_opfamily.dat) */
+#define PAX_CHAR_BTREE_FAM		429
+#define PAX_DATETIME_BTREE_FAM	434
+#define PAX_FLOAT_BTREE_FAM		1970
+#define PAX_TIME_BTREE_FAM		1996
+
+/* GUCs */
+bool		pax_enable_customscan = true;
+bool		pax_enable_pushdown = true;
+bool		pax_enable_zonemaps = true;
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+
+/* ----------------------------------------------------------------
+ * Pushed predicates
+ * ----------------------------------------------------------------
+ */
+
+typedef enum PaxPredKind
+{
+	PAX_PRED_CMP,				/* column op value */
+	PAX_PRED_IN,				/* column = ANY (values) */
+	PAX_PRED_NOTIN,				/* column <> ALL (values) */
+	PAX_PRED_ISNULL,
+	PAX_PRED_NOTNULL,
+	PAX_PRED_OR					/* any of args, all on one column */
+} PaxPredKind;
+
+typedef enum PaxValClass
+{
+	PAX_VC_INT,					/* signed integers, dates, times: as int64 */
+	PAX_VC_UINT,				/* bool, "char", oid: as unsigned */
+	PAX_VC_FLOAT,				/* float4, float8: as double, NaN largest */
+	PAX_VC_BYTES,				/* text: bytewise (C collation, or equality
+								 * under a deterministic collation) */
+	PAX_VC_FMGR					/* anything else: the operator's function */
+} PaxValClass;
+
+typedef struct PaxPred
+{
+	PaxPredKind kind;
+	int			attno;			/* zero-based column */
+	int			strategy;		/* BT*StrategyNumber or ROWCOMPARE_NE */
+	PaxValClass vclass;
+	bool		varonleft;		/* FMGR: column is the operator's left arg */
+	Oid			collation;
+	FmgrInfo	fn;				/* operator function (FMGR class) */
+	Oid			valtype;		/* type of the value side */
+	Expr	   *valexpr;		/* value side, Vars-free */
+	ExprState  *valstate;
+
+	/* set by PaxPredsEvaluate at scan start and rescan */
+	bool		never;			/* no row can qualify (NULL value) */
+	Datum		val;
+	int64		ival;
+	double		fval;
+	int			nvals;			/* IN lists */
+	Datum	   *vals;
+	int64	   *ivals;
+	double	   *fvals;
+
+	List	   *args;			/* PAX_PRED_OR: PaxPred * */
+} PaxPred;
+
+/*
+ * PaxVarAttno returns the attribute number of a Var of relation varno
+ * (below binary-compatible relabelling), or 0 if expr is not one.
+ */
+static AttrNumber
+PaxVarAttno(Node *expr, Index varno)
+{
+	while (expr && IsA(expr, RelabelType))
+		expr = (Node *) ((RelabelType *) expr)->arg;
+	if (expr && IsA(expr, Var) &&
+		((Var *) expr)->varno == varno &&
+		((Var *) expr)->varlevelsup == 0 &&
+		((Var *) expr)->varattno > 0)
+		return ((Var *) expr)->varattno;
+	return 0;
+}
+
+/* PaxValueSideOk tells whether an expression can be a predicate's value. */
+static bool
+PaxValueSideOk(Node *expr, Index varno)
+{
+	Relids		relids = pull_varnos(NULL, expr);
+
+	return !bms_is_member(varno, relids) &&
+		!contain_volatile_functions(expr) &&
+		!contain_subplans(expr);
+}
+
+/*
+ * PaxBtreeStrategy finds the btree strategy of an operator (or
+ * ROWCOMPARE_NE for a negated equality) and its operator family.
+ */
+static bool
+PaxBtreeStrategy(Oid opno, int *strategy, Oid *opfamily)
+{
+	List	   *interps = get_op_btree_interpretation(opno);
+
+	if (interps == NIL)
+		return false;
+	*strategy = ((OpBtreeInterpretation *) linitial(interps))->strategy;
+	*opfamily = ((OpBtreeInterpretation *) linitial(interps))->opfamily_id;
+	list_free_deep(interps);
+	return true;
+}
+
+/*
+ * PaxAnalyzeClause tells whether a clause is pushable for relation varno
+ * and, if pred is not NULL, fills it (the value side is not evaluated).
+ * Operators must be strict btree comparison operators whose function is
+ * not volatile.
+ */
+static bool
+PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred)
+{
+	if (clause == NULL)
+		return false;
+
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		Node	   *left,
+				   *right;
+		AttrNumber	attno;
+		bool		varonleft = true;
+		int			strategy;
+		Oid			opfamily;
+
+		if (list_length(op->args) != 2)
+			return false;
+		left = linitial(op->args);
+		right = lsecond(op->args);
+		if ((attno = PaxVarAttno(left, varno)) == 0)
+		{
+			if ((attno = PaxVarAttno(right, varno)) == 0)
+				return false;
+			varonleft = false;
+			right = left;
+		}
+		if (!PaxValueSideOk(right, varno) ||
+			!PaxBtreeStrategy(op->opno, &strategy, &opfamily) ||
+			!func_strict(op->opfuncid) ||
+			func_volatile(op->opfuncid) == PROVOLATILE_VOLATILE)
+			return false;
+		if (pred)
+		{
+			memset(pred, 0, sizeof(PaxPred));
+			pred->kind = PAX_PRED_CMP;
+			pred->attno = attno - 1;
+			pred->varonleft = varonleft;
+			/* the strategy as seen from the column's side */
+			if (!varonleft)
+				strategy = strategy == BTLessStrategyNumber ? BTGreaterStrategyNumber :
+					strategy == BTLessEqualStrategyNumber ? BTGreaterEqualStrategyNumber :
+					strategy == BTGreaterStrategyNumber ? BTLessStrategyNumber :
+					strategy == BTGreaterEqualStrategyNumber ? BTLessEqualStrategyNumber :
+					strategy;
+			pred->strategy = strategy;
+			pred->collation = op->inputcollid;
+			fmgr_info(op->opfuncid, &pred->fn);
+			pred->valtype = exprType(right);
+			pred->valexpr = (Expr *) right;
+			pred->vclass = (PaxValClass) opfamily;	/* resolved later */
+		}
+		return true;
+	}
+
+	if (IsA(clause, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *) clause;
+		Node	   *arr = lsecond(saop->args);
+		AttrNumber	attno = PaxVarAttno(linitial(saop->args), varno);
+		int			strategy;
+		Oid			opfamily;
+
+		if (attno == 0 || !PaxValueSideOk(arr, varno) ||
+			!PaxBtreeStrategy(saop->opno, &strategy, &opfamily) ||
+			!func_strict(saop->opfuncid) ||
+			func_volatile(saop->opfuncid) == PROVOLATILE_VOLATILE)
+			return false;
+		if (saop->useOr ? strategy != BTEqualStrategyNumber :
+			strategy != ROWCOMPARE_NE)
+			return false;
+		if (pred)
+		{
+			memset(pred, 0, sizeof(PaxPred));
+			pred->kind = saop->useOr ? PAX_PRED_IN : PAX_PRED_NOTIN;
+			pred->attno = attno - 1;
+			pred->varonleft = true;
+			pred->strategy = strategy;
+			pred->collation = saop->inputcollid;
+			fmgr_info(saop->opfuncid, &pred->fn);
+			pred->valtype = get_element_type(exprType(arr));
+			pred->valexpr = (Expr *) arr;
+			pred->vclass = (PaxValClass) opfamily;
+		}
+		return true;
+	}
+
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+		AttrNumber	attno = PaxVarAttno((Node *) nt->arg, varno);
+
+		if (attno == 0 || nt->argisrow)
+			return false;
+		if (pred)
+		{
+			memset(pred, 0, sizeof(PaxPred));
+			pred->kind = nt->nulltesttype == IS_NULL ? PAX_PRED_ISNULL : PAX_PRED_NOTNULL;
+			pred->attno = attno - 1;
+		}
+		return true;
+	}
+
+	/* a boolean column, or its negation */
+	if (IsA(clause, Var) || (is_notclause(clause)))
+	{
+		bool		negated = !IsA(clause, Var);
+		Node	   *var = negated ? (Node *) get_notclausearg((Expr *) clause) : clause;
+		AttrNumber	attno = PaxVarAttno(var, varno);
+
+		if (attno == 0 || exprType(var) != BOOLOID)
+			return false;
+		if (pred)
+		{
+			memset(pred, 0, sizeof(PaxPred));
+			pred->kind = PAX_PRED_CMP;
+			pred->attno = attno - 1;
+			pred->strategy = BTEqualStrategyNumber;
+			pred->varonleft = true;
+			pred->valtype = BOOLOID;
+			pred->valexpr = (Expr *) makeBoolConst(!negated, false);
+			fmgr_info(F_BOOLEQ, &pred->fn);
+			pred->vclass = (PaxValClass) BOOL_BTREE_FAM_OID;
+		}
+		return true;
+	}
+
+	/* OR of pushable predicates on one column */
+	if (is_orclause(clause))
+	{
+		ListCell   *lc;
+		int			attno = -1;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+		{
+			PaxPred		sub;
+
+			if (!PaxAnalyzeClause(lfirst(lc), varno, &sub) ||
+				sub.kind == PAX_PRED_OR ||
+				(attno >= 0 && sub.attno != attno))
+				return false;
+			attno = sub.attno;
+		}
+		if (pred)
+		{
+			memset(pred, 0, sizeof(PaxPred));
+			pred->kind = PAX_PRED_OR;
+			pred->attno = attno;
+			foreach(lc, ((BoolExpr *) clause)->args)
+			{
+				PaxPred    *sub = palloc(sizeof(PaxPred));
+
+				PaxAnalyzeClause(lfirst(lc), varno, sub);
+				pred->args = lappend(pred->args, sub);
+			}
+		}
+		return true;
+	}
+
+	return false;
+}
+
+/*
+ * PaxResolveClass picks the comparison class of a predicate from its
+ * operator family (stashed in vclass by PaxAnalyzeClause), the column's
+ * type and the value's type.
+ */
+static void
+PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
+{
+	Oid			opfamily = (Oid) pred->vclass;
+	Oid			coltype;
+	Oid			valtype = pred->valtype;
+
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			PaxResolveClass(lfirst(lc), tupdesc);
+		return;
+	}
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return;
+
+	coltype = getBaseType(TupleDescAttr(tupdesc, pred->attno)->atttypid);
+	valtype = getBaseType(valtype);
+	pred->vclass = PAX_VC_FMGR;
+
+	switch (opfamily)
+	{
+		case INTEGER_BTREE_FAM_OID:
+			if ((coltype == INT2OID || coltype == INT4OID || coltype == INT8OID) &&
+				(valtype == INT2OID || valtype == INT4OID || valtype == INT8OID))
+				pred->vclass = PAX_VC_INT;
+			break;
+		case PAX_DATETIME_BTREE_FAM:
+		case PAX_TIME_BTREE_FAM:
+			if (coltype == valtype &&
+				(coltype == DATEOID || coltype == TIMESTAMPOID ||
+				 coltype == TIMESTAMPTZOID || coltype == TIMEOID))
+				pred->vclass = PAX_VC_INT;
+			break;
+		case PAX_FLOAT_BTREE_FAM:
+			if ((coltype == FLOAT4OID || coltype == FLOAT8OID) &&
+				(valtype == FLOAT4OID || valtype == FLOAT8OID))
+				pred->vclass = PAX_VC_FLOAT;
+			break;
+		case BOOL_BTREE_FAM_OID:
+			if (coltype == BOOLOID && valtype == BOOLOID)
+				pred->vclass = PAX_VC_UINT;
+			break;
+		case PAX_CHAR_BTREE_FAM:
+			if (coltype == CHAROID && valtype == CHAROID)
+				pred->vclass = PAX_VC_UINT;
+			break;
+		case OID_BTREE_FAM_OID:
+			if (coltype == OIDOID && valtype == OIDOID)
+				pred->vclass = PAX_VC_UINT;
+			break;
+		case TEXT_BTREE_FAM_OID:
+			if ((coltype == TEXTOID || coltype == VARCHAROID) &&
+				(valtype == TEXTOID || valtype == VARCHAROID) &&
+				OidIsValid(pred->collation) &&
+				(lc_collate_is_c(pred->collation) ||
+				 ((pred->strategy == BTEqualStrategyNumber ||
+				   pred->strategy == ROWCOMPARE_NE) &&
+				  get_collation_isdeterministic(pred->collation))))
+				pred->vclass = PAX_VC_BYTES;
+			break;
+	}
+}
+
+/* PaxToInt64 converts a value of an integer-like type to int64. */
+static int64
+PaxToInt64(Datum d, Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(d);
+		case BOOLOID:
+			return DatumGetBool(d) ? 1 : 0;
+		case CHAROID:
+			return (uint8) DatumGetChar(d);
+		case OIDOID:
+			return (int64) DatumGetObjectId(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+static double
+PaxToDouble(Datum d, Oid type)
+{
+	return type == FLOAT4OID ? (double) DatumGetFloat4(d) : DatumGetFloat8(d);
+}
+
+static int
+PaxCmpInt64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * PaxPredsEvaluate computes the value side of every predicate, at scan
+ * start and on rescan, in the scan's per-query memory.
+ */
+static void
+PaxPredsEvaluate(List *preds, ExprContext *econtext, MemoryContext mcxt)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+		Oid			base;
+		Datum		value;
+		bool		isnull;
+		MemoryContext old;
+
+		if (pred->kind == PAX_PRED_OR)
+		{
+			PaxPredsEvaluate(pred->args, econtext, mcxt);
+			continue;
+		}
+		if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+			continue;
+
+		base = getBaseType(pred->valtype);
+		value = ExecEvalExprSwitchContext(pred->valstate, econtext, &isnull);
+		pred->never = false;
+		if (isnull)
+		{
+			/* strict operator against NULL: never true */
+			pred->never = true;
+			continue;
+		}
+
+		old = MemoryContextSwitchTo(mcxt);
+		if (pred->kind == PAX_PRED_CMP)
+		{
+			pred->val = datumCopy(value, get_typbyval(pred->valtype),
+								  get_typlen(pred->valtype));
+			if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+				pred->ival = PaxToInt64(pred->val, base);
+			else if (pred->vclass == PAX_VC_FLOAT)
+				pred->fval = PaxToDouble(pred->val, base);
+		}
+		else
+		{
+			ArrayType  *arr = DatumGetArrayTypePCopy(value);
+			int16		typlen;
+			bool		typbyval;
+			char		typalign;
+			Datum	   *elems;
+			bool	   *nulls;
+			int			nelems;
+			int			n = 0;
+			bool		hasnull = false;
+
+			get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+			deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+							  &elems, &nulls, &nelems);
+			pred->vals = palloc(sizeof(Datum) * Max(nelems, 1));
+			for (int i = 0; i < nelems; i++)
+			{
+				if (nulls[i])
+					hasnull = true;
+				else
+					pred->vals[n++] = elems[i];
+			}
+			pred->nvals = n;
+			/* x <> ALL (.., NULL, ..) is never true; NULLs never match IN */
+			if (pred->kind == PAX_PRED_NOTIN && hasnull)
+				pred->never = true;
+			if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+			{
+				pred->ivals = palloc(sizeof(int64) * Max(n, 1));
+				for (int i = 0; i < n; i++)
+					pred->ivals[i] = PaxToInt64(pred->vals[i], base);
+				qsort(pred->ivals, n, sizeof(int64), PaxCmpInt64);
+			}
+			else if (pred->vclass == PAX_VC_FLOAT)
+			{
+				pred->fvals = palloc(sizeof(double) * Max(n, 1));
+				for (int i = 0; i < n; i++)
+					pred->fvals[i] = PaxToDouble(pred->vals[i], base);
+			}
+		}
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Evaluation over a page
+ * ----------------------------------------------------------------
+ */
+
+/* Compare doubles as float8_cmp_internal does: NaN is the largest. */
+static inline int
+PaxCmpDouble(double a, double b)
+{
+	if (unlikely(isnan(a)))
+		return isnan(b) ? 0 : 1;
+	if (unlikely(isnan(b)))
+		return -1;
+	return (a > b) - (a < b);
+}
+
+static inline bool
+PaxStrategyHolds(int strategy, int cmp)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmp < 0;
+		case BTLessEqualStrategyNumber:
+			return cmp <= 0;
+		case BTEqualStrategyNumber:
+			return cmp == 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmp >= 0;
+		case BTGreaterStrategyNumber:
+			return cmp > 0;
+		default:				/* ROWCOMPARE_NE */
+			return cmp != 0;
+	}
+}
+
+/* Read an integer-like fixed-width value as int64. */
+static inline int64
+PaxReadInt(const char *p, int attlen, bool isunsigned)
+{
+	switch (attlen)
+	{
+		case 1:
+			return (uint8) *p;
+		case 2:
+			return *(const int16 *) p;
+		case 4:
+			return isunsigned ? (int64) *(const uint32 *) p : (int64) *(const int32 *) p;
+		default:
+			return *(const int64 *) p;
+	}
+}
+
+/*
+ * PaxFilterIntCmp keeps the rows of sel whose integer value satisfies
+ * "value strategy c"; one loop per width and strategy, so the compiler
+ * gets a tight loop without branches on either.
+ */
+#define PAX_INT_LOOP(T, OP) \
+	do { \
+		const T *vals = (const T *) base; \
+		for (int k = 0; k < n; k++) \
+		{ \
+			int			r = sel[k]; \
+			if ((int64) vals[r] OP c) \
+				sel[m++] = r; \
+		} \
+	} while (0)
+
+#define PAX_INT_STRATEGY(T) \
+	switch (strategy) \
+	{ \
+		case BTLessStrategyNumber: PAX_INT_LOOP(T, <); break; \
+		case BTLessEqualStrategyNumber: PAX_INT_LOOP(T, <=); break; \
+		case BTEqualStrategyNumber: PAX_INT_LOOP(T, ==); break; \
+		case BTGreaterEqualStrategyNumber: PAX_INT_LOOP(T, >=); break; \
+		case BTGreaterStrategyNumber: PAX_INT_LOOP(T, >); break; \
+		default: PAX_INT_LOOP(T, !=); break; \
+	}
+
+static int
+PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
+				int64 c, uint16 *sel, int n)
+{
+	int			m = 0;
+
+	switch (attlen)
+	{
+		case 1:
+			PAX_INT_STRATEGY(uint8);
+			break;
+		case 2:
+			PAX_INT_STRATEGY(int16);
+			break;
+		case 4:
+			if (isunsigned)
+				PAX_INT_STRATEGY(uint32)
+			else
+				PAX_INT_STRATEGY(int32)
+			break;
+		default:
+			PAX_INT_STRATEGY(int64);
+			break;
+	}
+	return m;
+}
+
+/*
+ * PaxTextArg returns a column's text value's bytes when it needs no
+ * detoasting, or false when it does (compressed or external).
+ */
+static inline bool
+PaxTextBytes(Datum d, const char **data, int *len)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+		return false;
+	*data = VARDATA_ANY(v);
+	*len = VARSIZE_ANY_EXHDR(v);
+	return true;
+}
+
+static inline int
+PaxCmpBytes(const char *a, int alen, const char *b, int blen)
+{
+	int			r = memcmp(a, b, Min(alen, blen));
+
+	if (r != 0)
+		return r;
+	return (alen > blen) - (alen < blen);
+}
+
+/*
+ * PaxValueQualifies evaluates one predicate on one non-null value: the
+ * general path, used for the classes without a loop of their own and for
+ * OR members.
+ */
+static bool
+PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
+{
+	if (pred->never)
+		return false;
+	switch (pred->kind)
+	{
+		case PAX_PRED_ISNULL:
+			return false;
+		case PAX_PRED_NOTNULL:
+			return true;
+		case PAX_PRED_OR:
+			{
+				ListCell   *lc;
+
+				foreach(lc, pred->args)
+					if (PaxValueQualifies(lfirst(lc), value, attlen))
+						return true;
+				return false;
+			}
+		default:
+			break;
+	}
+
+	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+	{
+		/* value is a Datum of the column type: widen per its length */
+		int64		v = attlen == 1 ? (int64) (uint8) DatumGetChar(value) :
+			attlen == 2 ? (int64) DatumGetInt16(value) :
+			attlen == 4 ? (pred->vclass == PAX_VC_UINT ?
+						   (int64) DatumGetObjectId(value) :
+						   (int64) DatumGetInt32(value)) :
+			DatumGetInt64(value);
+		if (pred->kind == PAX_PRED_CMP)
+			return PaxStrategyHolds(pred->strategy, (v > pred->ival) - (v < pred->ival));
+		else
+		{
+			bool		found = bsearch(&v, pred->ivals, pred->nvals,
+										sizeof(int64), PaxCmpInt64) != NULL;
+
+			return pred->kind == PAX_PRED_IN ? found : !found;
+		}
+	}
+	if (pred->vclass == PAX_VC_FLOAT)
+	{
+		double		v = attlen == 4 ? (double) DatumGetFloat4(value) : DatumGetFloat8(value);
+
+		if (pred->kind == PAX_PRED_CMP)
+			return PaxStrategyHolds(pred->strategy, PaxCmpDouble(v, pred->fval));
+		for (int i = 0; i < pred->nvals; i++)
+			if (PaxCmpDouble(v, pred->fvals[i]) == 0)
+				return pred->kind == PAX_PRED_IN;
+		return pred->kind != PAX_PRED_IN;
+	}
+	if (pred->vclass == PAX_VC_BYTES)
+	{
+		const char *a;
+		int			alen;
+
+		if (PaxTextBytes(value, &a, &alen))
+		{
+			if (pred->kind == PAX_PRED_CMP)
+			{
+				const char *b;
+				int			blen;
+
+				if (PaxTextBytes(pred->val, &b, &blen))
+					return PaxStrategyHolds(pred->strategy,
+											PaxCmpBytes(a, alen, b, blen));
+			}
+		}
+		/* fall through to the operator for toasted values and IN lists */
+	}
+
+	if (pred->kind == PAX_PRED_CMP)
+		return DatumGetBool(pred->varonleft ?
+							FunctionCall2Coll(&pred->fn, pred->collation, value, pred->val) :
+							FunctionCall2Coll(&pred->fn, pred->collation, pred->val, value));
+	for (int i = 0; i < pred->nvals; i++)
+	{
+		bool		r = DatumGetBool(FunctionCall2Coll(&pred->fn, pred->collation,
+													   value, pred->vals[i]));
+
+		if (pred->kind == PAX_PRED_IN && r)
+			return true;
+		if (pred->kind == PAX_PRED_NOTIN && !r)
+			return false;
+	}
+	return pred->kind != PAX_PRED_IN;
+}
+
+/* PaxPredAcceptsNull tells whether a NULL value satisfies a predicate. */
+static bool
+PaxPredAcceptsNull(PaxPred *pred)
+{
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (PaxPredAcceptsNull(lfirst(lc)))
+				return true;
+		return false;
+	}
+	return pred->kind == PAX_PRED_ISNULL;
+}
+
+/*
+ * PaxFilter applies one predicate to the selection vector sel[0..n) of row
+ * indexes of a page and returns how many rows are left (compacted in
+ * place).
+ */
+static int
+PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
+		  TupleDesc tupdesc, uint16 *sel, int n)
+{
+	const PaxColumnLayout *col;
+	const bits8 *nulls;
+	int			m = 0;
+
+	if (pred->attno >= layout->natts)
+	{
+		/* a column added after the page was laid out: one value for all */
+		bool		isnull;
+		Datum		value = getmissingattr(tupdesc, pred->attno + 1, &isnull);
+
+		if (isnull)
+			return PaxPredAcceptsNull(pred) ? n : 0;
+		return PaxValueQualifies(pred, value,
+								 TupleDescAttr(tupdesc, pred->attno)->attlen) ? n : 0;
+	}
+
+	col = &layout->cols[pred->attno];
+	if (col->data == 0 || col->dropped)
+		return PaxPredAcceptsNull(pred) ? n : 0;	/* every row NULL */
+	nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+	{
+		bool		want = pred->kind == PAX_PRED_ISNULL;
+
+		if (nulls == NULL)
+			return want ? 0 : n;
+		for (int k = 0; k < n; k++)
+			if ((bool) PaxBitIsSet(nulls, sel[k]) == want)
+				sel[m++] = sel[k];
+		return m;
+	}
+	if (pred->never)
+		return 0;
+
+	/* NULLs never satisfy a strict comparison: drop them first */
+	if (nulls)
+	{
+		bool		anynull = false;
+
+		for (int k = 0; k < n && !anynull; k++)
+			anynull = PaxBitIsSet(nulls, sel[k]);
+		if (anynull && pred->kind != PAX_PRED_OR)
+		{
+			for (int k = 0; k < n; k++)
+				if (!PaxBitIsSet(nulls, sel[k]))
+					sel[m++] = sel[k];
+			n = m;
+			m = 0;
+		}
+	}
+
+	/* the tight loops */
+	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
+		(pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT))
+		return PaxFilterIntCmp(page + col->data, col->attlen,
+							   pred->vclass == PAX_VC_UINT, pred->strategy,
+							   pred->ival, sel, n);
+	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
+	{
+		double		c = pred->fval;
+
+		if (col->attlen == 8)
+		{
+			const float8 *vals = (const float8 *) (page + col->data);
+
+			for (int k = 0; k < n; k++)
+				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+					sel[m++] = sel[k];
+		}
+		else
+		{
+			const float4 *vals = (const float4 *) (page + col->data);
+
+			for (int k = 0; k < n; k++)
+				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+					sel[m++] = sel[k];
+		}
+		return m;
+	}
+
+	/* the general path: one value at a time, still without forming rows */
+	{
+		Datum		value;
+		bool		isnull;
+
+		for (int k = 0; k < n; k++)
+		{
+			int			r = sel[k];
+
+			value = PaxPageGetValue(page, layout, r, pred->attno, &isnull);
+			if (isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen))
+				sel[m++] = r;
+		}
+	}
+	return m;
+}
+
+/*
+ * PaxZoneRefutes tells whether a page's zone map proves that no row of the
+ * page satisfies the predicate.  Zone maps cover every row stored on the
+ * page, visible or not, so refutation is always safe.
+ */
+static bool
+PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
+			   TupleDesc tupdesc)
+{
+	const PaxColumnLayout *col;
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	PaxZone    *zone;
+	Oid			type;
+	int64		imin,
+				imax;
+	double		fmin,
+				fmax;
+
+	if (pred->attno >= layout->natts)
+		return false;
+	col = &layout->cols[pred->attno];
+	if (col->dropped)
+		return false;
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (!PaxZoneRefutes(lfirst(lc), page, layout, tupdesc))
+				return false;
+		return true;
+	}
+	if (pred->kind == PAX_PRED_ISNULL)
+		return col->data != 0 && !PaxBitIsSet(hasnull, pred->attno);
+	if (pred->never)
+		return true;
+	if (col->data == 0)
+		return true;			/* all NULL: no strict comparison holds */
+	if (pred->kind == PAX_PRED_NOTNULL)
+		return col->zone >= 0 && !PaxBitIsSet(zoneset, pred->attno) &&
+			PaxPageGetHeader(page)->pp_nrows > 0;
+	if (col->zone < 0)
+		return false;
+	if (!PaxBitIsSet(zoneset, pred->attno))
+		return PaxPageGetHeader(page)->pp_nrows > 0;	/* all NULL */
+
+	zone = (PaxZone *) (page + layout->zones) + col->zone;
+	type = TupleDescAttr(tupdesc, pred->attno)->atttypid;
+	type = getBaseType(type);
+
+	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+	{
+		imin = PaxToInt64(zone->min, type);
+		imax = PaxToInt64(zone->max, type);
+		if (pred->kind == PAX_PRED_IN)
+		{
+			for (int i = 0; i < pred->nvals; i++)
+				if (pred->ivals[i] >= imin && pred->ivals[i] <= imax)
+					return false;
+			return true;
+		}
+		if (pred->kind == PAX_PRED_NOTIN)
+			return imin == imax && pred->nvals > 0 &&
+				bsearch(&imin, pred->ivals, pred->nvals, sizeof(int64), PaxCmpInt64);
+		switch (pred->strategy)
+		{
+			case BTLessStrategyNumber:
+				return imin >= pred->ival;
+			case BTLessEqualStrategyNumber:
+				return imin > pred->ival;
+			case BTEqualStrategyNumber:
+				return pred->ival < imin || pred->ival > imax;
+			case BTGreaterEqualStrategyNumber:
+				return imax < pred->ival;
+			case BTGreaterStrategyNumber:
+				return imax <= pred->ival;
+			default:
+				return imin == imax && imin == pred->ival;
+		}
+	}
+	if (pred->vclass == PAX_VC_FLOAT)
+	{
+		fmin = PaxToDouble(zone->min, type);
+		fmax = PaxToDouble(zone->max, type);
+		if (pred->kind == PAX_PRED_IN)
+		{
+			for (int i = 0; i < pred->nvals; i++)
+				if (PaxCmpDouble(pred->fvals[i], fmin) >= 0 &&
+					PaxCmpDouble(pred->fvals[i], fmax) <= 0)
+					return false;
+			return true;
+		}
+		if (pred->kind != PAX_PRED_CMP)
+			return false;
+		switch (pred->strategy)
+		{
+			case BTLessStrategyNumber:
+				return PaxCmpDouble(fmin, pred->fval) >= 0;
+			case BTLessEqualStrategyNumber:
+				return PaxCmpDouble(fmin, pred->fval) > 0;
+			case BTEqualStrategyNumber:
+				return PaxCmpDouble(pred->fval, fmin) < 0 ||
+					PaxCmpDouble(pred->fval, fmax) > 0;
+			case BTGreaterEqualStrategyNumber:
+				return PaxCmpDouble(fmax, pred->fval) < 0;
+			case BTGreaterStrategyNumber:
+				return PaxCmpDouble(fmax, pred->fval) <= 0;
+			default:
+				return PaxCmpDouble(fmin, fmax) == 0 &&
+					PaxCmpDouble(fmin, pred->fval) == 0;
+		}
+	}
+	return false;
+}
+
+/* ----------------------------------------------------------------
+ * Planner
+ * ----------------------------------------------------------------
+ */
+
+static Plan *PaxScanPlan(PlannerInfo *root, RelOptInfo *rel,
+						 struct CustomPath *best_path, List *tlist,
+						 List *clauses, List *custom_plans);
+static Node *PaxScanCreateState(CustomScan *cscan);
+static void PaxScanBegin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *PaxScanExec(CustomScanState *node);
+static void PaxScanEnd(CustomScanState *node);
+static void PaxScanReScan(CustomScanState *node);
+static void PaxScanExplain(CustomScanState *node, List *ancestors,
+						   ExplainState *es);
+static Size PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt);
+static void PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+								 void *coordinate);
+static void PaxScanReInitializeDSM(CustomScanState *node,
+								   ParallelContext *pcxt, void *coordinate);
+static void PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc,
+									void *coordinate);
+static void PaxScanShutdown(CustomScanState *node);
+
+static const CustomPathMethods PaxScanPathMethods = {
+	.CustomName = "PaxScan",
+	.PlanCustomPath = PaxScanPlan,
+};
+
+static const CustomScanMethods PaxScanPlanMethods = {
+	.CustomName = "PaxScan",
+	.CreateCustomScanState = PaxScanCreateState,
+};
+
+static const CustomExecMethods PaxScanExecMethods = {
+	.CustomName = "PaxScan",
+	.BeginCustomScan = PaxScanBegin,
+	.ExecCustomScan = PaxScanExec,
+	.EndCustomScan = PaxScanEnd,
+	.ReScanCustomScan = PaxScanReScan,
+	.EstimateDSMCustomScan = PaxScanEstimateDSM,
+	.InitializeDSMCustomScan = PaxScanInitializeDSM,
+	.ReInitializeDSMCustomScan = PaxScanReInitializeDSM,
+	.InitializeWorkerCustomScan = PaxScanInitializeWorker,
+	.ShutdownCustomScan = PaxScanShutdown,
+	.ExplainCustomScan = PaxScanExplain,
+};
+
+/*
+ * PaxIsPaxRelation tells whether a relation uses the pax access method.
+ * The planner already holds a lock on it.
+ */
+static bool
+PaxIsPaxRelation(Oid relid)
+{
+	Relation	rel = table_open(relid, NoLock);
+	bool		pax = rel->rd_tableam == PaxGetTableAmRoutine();
+
+	table_close(rel, NoLock);
+	return pax;
+}
+
+/*
+ * PaxSplitClauses splits RestrictInfos into those PaxScan evaluates on the
+ * minipages and the others.
+ */
+static void
+PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
+{
+	ListCell   *lc;
+
+	*pushed = *rest = NIL;
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (pax_enable_pushdown && !ri->pseudoconstant &&
+			PaxAnalyzeClause((Node *) ri->clause, relid, NULL))
+			*pushed = lappend(*pushed, ri);
+		else
+			*rest = lappend(*rest, ri);
+	}
+}
+
+/*
+ * PaxCostPath estimates a PaxScan path as cost_seqscan would, with the
+ * pushed clauses evaluated column-at-a-time at a fraction of an operator's
+ * cost and rows formed only when they pass them.
+ */
+static void
+PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
+			List *pushed, List *rest)
+{
+	Path	   *path = &cpath->path;
+	double		spc_seq_page_cost;
+	Cost		startup_cost = 0;
+	Cost		cpu_run_cost;
+	Cost		disk_run_cost;
+	QualCost	rest_cost;
+	Selectivity pushed_sel;
+	double		ntuples = rel->tuples;
+	double		npass;
+
+	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
+	disk_run_cost = spc_seq_page_cost * rel->pages;
+
+	pushed_sel = clauselist_selectivity(root, extract_actual_clauses(pushed, false),
+										rel->relid, JOIN_INNER, NULL);
+	npass = clamp_row_est(ntuples * pushed_sel);
+	cost_qual_eval(&rest_cost, extract_actual_clauses(rest, false), root);
+	startup_cost += rest_cost.startup + path->pathtarget->cost.startup;
+
+	/*
+	 * Each row is checked for visibility and for each pushed clause in a
+	 * typed loop; only passing rows are formed (cpu_tuple_cost) and meet
+	 * the other quals and the target list.
+	 */
+	cpu_run_cost = ntuples * (0.1 * cpu_tuple_cost +
+							  list_length(pushed) * 0.25 * cpu_operator_cost) +
+		npass * (cpu_tuple_cost + rest_cost.per_tuple) +
+		path->rows * path->pathtarget->cost.per_tuple;
+
+	if (path->parallel_workers > 0)
+	{
+		double		divisor = path->parallel_workers;
+		double		leader = 1.0 - (0.3 * path->parallel_workers);
+
+		if (parallel_leader_participation && leader > 0)
+			divisor += leader;
+		cpu_run_cost /= divisor;
+		path->rows = clamp_row_est(path->rows / divisor);
+	}
+
+	path->startup_cost = startup_cost;
+	path->total_cost = startup_cost + cpu_run_cost + disk_run_cost;
+}
+
+static CustomPath *
+PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
+			int parallel_workers)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+	List	   *clauses = rel->baserestrictinfo;
+	List	   *pushed;
+	List	   *rest;
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = get_baserel_parampathinfo(root, rel, required_outer);
+	cpath->path.parallel_aware = parallel_workers > 0;
+	cpath->path.parallel_safe = rel->consider_parallel;
+	cpath->path.parallel_workers = parallel_workers;
+	cpath->path.pathkeys = NIL;
+	cpath->path.rows = cpath->path.param_info ?
+		cpath->path.param_info->ppi_rows : rel->rows;
+	cpath->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	cpath->methods = &PaxScanPathMethods;
+
+	if (cpath->path.param_info)
+		clauses = list_concat_copy(clauses, cpath->path.param_info->ppi_clauses);
+	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
+	PaxCostPath(root, rel, cpath, pushed, rest);
+	return cpath;
+}
+
+/*
+ * PaxSetRelPathlist adds PaxScan paths for pax relations.  It leaves the
+ * relation alone when a system column other than ctid or tableoid is
+ * needed (PaxScan forms virtual rows) or the scan samples the table.
+ */
+static void
+PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+				  RangeTblEntry *rte)
+{
+	Relids		required_outer;
+	int			workers;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+
+	if (!pax_enable_customscan ||
+		rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
+		(rel->reloptkind != RELOPT_BASEREL &&
+		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL) ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
+		!PaxIsPaxRelation(rte->relid))
+		return;
+
+	for (int attno = rel->min_attr; attno < 0; attno++)
+	{
+		if (attno != SelfItemPointerAttributeNumber &&
+			attno != TableOidAttributeNumber &&
+			!bms_is_empty(rel->attr_needed[attno - rel->min_attr]))
+			return;
+	}
+
+	required_outer = rel->lateral_relids;
+	add_path(rel, &PaxMakePath(root, rel, required_outer, 0)->path);
+
+	if (rel->consider_parallel && required_outer == NULL)
+	{
+		workers = compute_parallel_worker(rel, rel->pages, -1,
+										  max_parallel_workers_per_gather);
+		if (workers > 0)
+			add_partial_path(rel, &PaxMakePath(root, rel, NULL, workers)->path);
+	}
+}
+
+/*
+ * PaxScanPlan makes the CustomScan: pushed clauses in custom_exprs, the
+ * others in the qual, and in custom_private the columns to read.
+ */
+static Plan *
+PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
+			List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *pushed;
+	List	   *rest;
+	Bitmapset  *attrs = NULL;
+	List	   *projected = NIL;
+	int			natts;
+
+	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = extract_actual_clauses(rest, false);
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->methods = &PaxScanPlanMethods;
+	cscan->custom_exprs = extract_actual_clauses(pushed, false);
+
+	/* the columns read: those of the target list and of the other quals */
+	pull_varattnos((Node *) tlist, rel->relid, &attrs);
+	pull_varattnos((Node *) cscan->scan.plan.qual, rel->relid, &attrs);
+	natts = rel->max_attr;
+	for (int attno = 1; attno <= natts; attno++)
+	{
+		if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs) ||
+			bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
+			projected = lappend_int(projected, attno);
+	}
+	cscan->custom_private = list_make1(projected);
+
+	/* create_customscan_plan turns outer Vars into nestloop Params */
+	return &cscan->scan.plan;
+}
+
+/* ----------------------------------------------------------------
+ * Executor
+ * ----------------------------------------------------------------
+ */
+
+/* Counters shared by the participants of a parallel scan. */
+typedef struct PaxScanShared
+{
+	pg_atomic_uint64 rows_removed;
+	pg_atomic_uint64 pages_skipped;
+	/* ParallelBlockTableScanDescData follows, at a MAXALIGN'd offset */
+} PaxScanShared;
+
+#define PaxScanSharedPscan(shared) \
+	((ParallelTableScanDesc) ((char *) (shared) + MAXALIGN(sizeof(PaxScanShared))))
+
+typedef struct PaxScanState
+{
+	CustomScanState css;
+
+	List	   *preds;			/* PaxPred * */
+	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
+	int		   *projected;		/* zero-based columns to read */
+	int			nprojected;
+	PaxScanDesc scan;
+	bool		started;		/* predicate values evaluated */
+	PaxLayoutCache lcache;
+	MemoryContext predcxt;		/* values of the predicates */
+
+	PaxPageLayout *layout;		/* of the current page */
+	uint16		sel[PAX_MAX_CAPACITY];	/* qualifying rows of the page */
+	int			nsel;
+	int			cur;			/* index into sel of the last row returned */
+	ScanDirection dir;
+
+	PaxScanShared *shared;		/* parallel scans */
+	uint64		rows_removed;
+	uint64		pages_skipped;
+} PaxScanState;
+
+static Node *
+PaxScanCreateState(CustomScan *cscan)
+{
+	PaxScanState *state = (PaxScanState *) newNode(sizeof(PaxScanState),
+												   T_CustomScanState);
+
+	state->css.methods = &PaxScanExecMethods;
+	return (Node *) state;
+}
+
+static void
+PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
+{
+	PaxScanState *state = (PaxScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	List	   *projected = linitial(cscan->custom_private);
+	ListCell   *lc;
+	int			i = 0;
+
+	state->projected = palloc(sizeof(int) * Max(list_length(projected), 1));
+	foreach(lc, projected)
+		state->projected[i++] = lfirst_int(lc) - 1;
+	state->nprojected = i;
+
+	state->predcxt = AllocSetContextCreate(estate->es_query_cxt,
+										   "PaxScan predicate values",
+										   ALLOCSET_SMALL_SIZES);
+	foreach(lc, cscan->custom_exprs)
+	{
+		PaxPred    *pred = palloc(sizeof(PaxPred));
+
+		if (!PaxAnalyzeClause(lfirst(lc), cscan->scan.scanrelid, pred))
+			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
+		PaxResolveClass(pred, tupdesc);
+		if (pred->kind == PAX_PRED_OR)
+		{
+			ListCell   *lc2;
+
+			foreach(lc2, pred->args)
+			{
+				PaxPred    *sub = lfirst(lc2);
+
+				if (sub->valexpr)
+					sub->valstate = ExecInitExpr(sub->valexpr, &node->ss.ps);
+			}
+		}
+		else if (pred->valexpr)
+			pred->valstate = ExecInitExpr(pred->valexpr, &node->ss.ps);
+		state->preds = lappend(state->preds, pred);
+	}
+	state->recheck = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
+	PaxLayoutCacheInit(&state->lcache, tupdesc->natts, estate->es_query_cxt);
+	memset(node->ss.ss_ScanTupleSlot->tts_isnull, true,
+		   sizeof(bool) * tupdesc->natts);
+	memset(node->ss.ss_ScanTupleSlot->tts_values, 0,
+		   sizeof(Datum) * tupdesc->natts);
+	state->nsel = 0;
+	state->cur = -1;
+}
+
+/*
+ * PaxScanStart opens the table scan (unless the parallel setup did) and
+ * evaluates the predicates' values.
+ */
+static void
+PaxScanStart(PaxScanState *state)
+{
+	EState	   *estate = state->css.ss.ps.state;
+
+	if (state->scan == NULL)
+		state->scan = (PaxScanDesc)
+			table_beginscan(state->css.ss.ss_currentRelation,
+							estate->es_snapshot, 0, NULL);
+	state->started = true;
+	MemoryContextReset(state->predcxt);
+	PaxPredsEvaluate(state->preds, state->css.ss.ps.ps_ExprContext,
+					 state->predcxt);
+}
+
+/*
+ * PaxScanNextPage reads pages until one has rows that pass the pushed
+ * predicates, leaving them in state->sel; false at the end of the scan.
+ */
+static bool
+PaxScanNextPage(PaxScanState *state)
+{
+	PaxScanDesc scan = state->scan;
+	Relation	rel = scan->rs_base.rs_rd;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+
+	for (;;)
+	{
+		BlockNumber blkno = PaxScanNextBlock(scan, state->dir);
+		Page		page;
+		ListCell   *lc;
+		bool		refuted = false;
+		int			n;
+
+		if (blkno == InvalidBlockNumber)
+		{
+			if (BufferIsValid(scan->rs_cbuf))
+				ReleaseBuffer(scan->rs_cbuf);
+			scan->rs_cbuf = InvalidBuffer;
+			scan->rs_cblock = InvalidBlockNumber;
+			scan->rs_inited = false;
+			return false;
+		}
+		page = PaxScanLockPage(scan, blkno);
+		if (page == NULL)
+			continue;
+		state->layout = PaxPageGetLayout(rel, tupdesc, page, blkno, &state->lcache);
+
+		if (pax_enable_zonemaps)
+		{
+			foreach(lc, state->preds)
+			{
+				if (PaxZoneRefutes(lfirst(lc), page, state->layout, tupdesc))
+				{
+					refuted = true;
+					break;
+				}
+			}
+		}
+		if (refuted)
+		{
+			LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+			state->pages_skipped++;
+			continue;
+		}
+
+		PaxScanCollectVisible(scan, page);
+		LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+
+		n = scan->rs_nvis;
+		for (int k = 0; k < n; k++)
+			state->sel[k] = scan->rs_vis[k];
+		foreach(lc, state->preds)
+		{
+			if (n == 0)
+				break;
+			n = PaxFilter(lfirst(lc), page, state->layout, tupdesc,
+						  state->sel, n);
+		}
+		state->rows_removed += scan->rs_nvis - n;
+		if (n == 0)
+			continue;
+		state->nsel = n;
+		state->cur = ScanDirectionIsForward(state->dir) ? -1 : n;
+		return true;
+	}
+}
+
+/* PaxScanNext returns the next qualifying row, with the needed columns. */
+static TupleTableSlot *
+PaxScanNext(ScanState *ss)
+{
+	PaxScanState *state = (PaxScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	TupleDesc	tupdesc = slot->tts_tupleDescriptor;
+	bool		forward;
+	int			row;
+	Page		page;
+
+	state->dir = ss->ps.state->es_direction;
+	forward = ScanDirectionIsForward(state->dir);
+	if (!state->started)
+		PaxScanStart(state);
+
+	for (;;)
+	{
+		int			next = forward ? state->cur + 1 : state->cur - 1;
+
+		if (state->scan->rs_cblock != InvalidBlockNumber &&
+			next >= 0 && next < state->nsel)
+		{
+			state->cur = next;
+			break;
+		}
+		if (!PaxScanNextPage(state))
+			return ExecClearTuple(slot);
+	}
+
+	row = state->sel[state->cur];
+	page = BufferGetPage(state->scan->rs_cbuf);
+	/* columns not read stay NULL (set once in PaxScanBegin) */
+	ExecClearTuple(slot);
+	for (int i = 0; i < state->nprojected; i++)
+	{
+		int			attno = state->projected[i];
+
+		PaxPageFillValues(tupdesc, page, state->layout, row, attno, attno + 1,
+						  slot->tts_values, slot->tts_isnull);
+	}
+	ExecStoreVirtualTuple(slot);
+	ItemPointerSet(&slot->tts_tid, state->scan->rs_cblock, row + 1);
+	slot->tts_tableOid = RelationGetRelid(ss->ss_currentRelation);
+	return slot;
+}
+
+/* PaxScanRecheck evaluates the pushed clauses on an EvalPlanQual row. */
+static bool
+PaxScanRecheck(ScanState *ss, TupleTableSlot *slot)
+{
+	PaxScanState *state = (PaxScanState *) ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+
+	econtext->ecxt_scantuple = slot;
+	return ExecQual(state->recheck, econtext);
+}
+
+static TupleTableSlot *
+PaxScanExec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, PaxScanNext, PaxScanRecheck);
+}
+
+static void
+PaxScanAccumulate(PaxScanState *state)
+{
+	if (state->shared)
+	{
+		pg_atomic_fetch_add_u64(&state->shared->rows_removed, state->rows_removed);
+		pg_atomic_fetch_add_u64(&state->shared->pages_skipped, state->pages_skipped);
+		state->rows_removed = state->pages_skipped = 0;
+	}
+}
+
+static void
+PaxScanEnd(CustomScanState *node)
+{
+	PaxScanState *state = (PaxScanState *) node;
+
+	PaxScanAccumulate(state);
+	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	if (state->scan)
+		table_endscan(&state->scan->rs_base);
+	state->scan = NULL;
+	PaxLayoutCacheFree(&state->lcache);
+}
+
+static void
+PaxScanReScan(CustomScanState *node)
+{
+	PaxScanState *state = (PaxScanState *) node;
+
+	ExecScanReScan(&node->ss);
+	if (state->scan)
+		table_rescan(&state->scan->rs_base, NULL);
+	/* parameters may have changed: evaluate the values again */
+	state->started = false;
+	state->nsel = 0;
+	state->cur = -1;
+}
+
+/* ---- parallel scans ---- */
+
+static Size
+PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
+{
+	return MAXALIGN(sizeof(PaxScanShared)) +
+		table_parallelscan_estimate(node->ss.ss_currentRelation,
+									node->ss.ps.state->es_snapshot);
+}
+
+static void
+PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+					 void *coordinate)
+{
+	PaxScanState *state = (PaxScanState *) node;
+	PaxScanShared *shared = coordinate;
+
+	pg_atomic_init_u64(&shared->rows_removed, 0);
+	pg_atomic_init_u64(&shared->pages_skipped, 0);
+	table_parallelscan_initialize(node->ss.ss_currentRelation,
+								  PaxScanSharedPscan(shared),
+								  node->ss.ps.state->es_snapshot);
+	state->shared = shared;
+	state->scan = (PaxScanDesc)
+		table_beginscan_parallel(node->ss.ss_currentRelation,
+								 PaxScanSharedPscan(shared));
+}
+
+static void
+PaxScanReInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+					   void *coordinate)
+{
+	PaxScanShared *shared = coordinate;
+
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									PaxScanSharedPscan(shared));
+}
+
+static void
+PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	PaxScanState *state = (PaxScanState *) node;
+	PaxScanShared *shared = coordinate;
+
+	state->shared = shared;
+	state->scan = (PaxScanDesc)
+		table_beginscan_parallel(node->ss.ss_currentRelation,
+								 PaxScanSharedPscan(shared));
+}
+
+/*
+ * PaxScanShutdown runs before the parallel DSM goes away: the leader adds
+ * its own counters to the shared ones and keeps the totals; a worker adds
+ * its counters.
+ */
+static void
+PaxScanShutdown(CustomScanState *node)
+{
+	PaxScanState *state = (PaxScanState *) node;
+
+	if (state->shared == NULL)
+		return;
+	PaxScanAccumulate(state);
+	if (!IsParallelWorker())
+	{
+		state->rows_removed = pg_atomic_read_u64(&state->shared->rows_removed);
+		state->pages_skipped = pg_atomic_read_u64(&state->shared->pages_skipped);
+	}
+	state->shared = NULL;
+}
+
+/* ---- EXPLAIN ---- */
+
+static void
+PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	PaxScanState *state = (PaxScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	StringInfoData cols;
+
+	if (cscan->custom_exprs != NIL)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   &cscan->scan.plan,
+													   ancestors);
+		char	   *str = deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
+											 context, es->verbose, false);
+
+		ExplainPropertyText("Pax Filter", str, es);
+	}
+
+	initStringInfo(&cols);
+	for (int i = 0; i < state->nprojected; i++)
+		appendStringInfo(&cols, "%s%s", i > 0 ? ", " : "",
+						 quote_identifier(NameStr(TupleDescAttr(tupdesc, state->projected[i])->attname)));
+	ExplainPropertyText("Pax Projected Columns",
+						state->nprojected > 0 ? cols.data : "(none)", es);
+
+	if (es->analyze)
+	{
+		if (cscan->custom_exprs != NIL)
+			ExplainPropertyUInteger("Rows Removed by Pax Filter", NULL,
+									state->rows_removed, es);
+		ExplainPropertyUInteger("Pages Skipped by Zone Maps", NULL,
+								state->pages_skipped, es);
+	}
+}
+
+/*
+ * PaxCustomScanInit registers the GUCs and the planner hook; called from
+ * _PG_init.
+ */
+void
+PaxCustomScanInit(void)
+{
+	DefineCustomBoolVariable("pax.enable_customscan",
+							 "Enables the PaxScan custom scan of pax tables.",
+							 NULL, &pax_enable_customscan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pax.enable_pushdown",
+							 "Lets PaxScan evaluate WHERE clauses on the minipages.",
+							 NULL, &pax_enable_pushdown, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pax.enable_zonemaps",
+							 "Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
+							 NULL, &pax_enable_zonemaps, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("pax");
+
+	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = PaxSetRelPathlist;
+	RegisterCustomScanMethods(&PaxScanPlanMethods);
+}
