@@ -17,6 +17,7 @@ REGRESS = \
 	pax_am_types \
 	pax_am_write \
 	pax_am_scan \
+	pax_am_pushdown \
 	sjis_direct_basic \
 	sjis_direct_valid \
 	sjis_direct_invalid \

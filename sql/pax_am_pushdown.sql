@@ -1,0 +1,223 @@
+--
+-- pax_am_pushdown: the PaxScan custom scan.  EXPLAIN shows what is pushed
+-- and projected; a randomized differential test checks that every
+-- combination of the pax.* GUCs gives the plain SeqScan's result and
+-- heap's, over many types, NULL rates, sorted and random row orders, and
+-- random predicates.
+--
+CREATE EXTENSION IF NOT EXISTS pax_am;
+SET max_parallel_workers_per_gather = 0;
+SET extra_float_digits = 3;
+
+CREATE TABLE pd (id int, age int, name text, f float8, b bool, d date, pad text) USING pax;
+INSERT INTO pd SELECT i, i % 100, 'n' || i, i / 7.0, i % 3 = 0, date '2020-01-01' + i % 1000, repeat('p', 20)
+  FROM generate_series(1, 20000) i;
+INSERT INTO pd (id) VALUES (NULL);
+ANALYZE pd;
+
+-- what is pushed, what stays, what is read
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE 20 = age AND name LIKE 'n1%';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pd WHERE id BETWEEN 10 AND 20;
+EXPLAIN (COSTS OFF) SELECT name FROM pd WHERE age IN (1, 2) AND f > 3 AND b;
+EXPLAIN (COSTS OFF) SELECT * FROM pd WHERE age <> ALL ('{1,2}') OR age IS NULL;
+EXPLAIN (COSTS OFF) SELECT pd FROM pd WHERE d >= now() - interval '1 day';
+EXPLAIN (COSTS OFF) SELECT ctid, tableoid::regclass FROM pd WHERE NOT b;
+-- xmin needs the plain scan (PaxScan forms virtual rows)
+EXPLAIN (COSTS OFF) SELECT xmin FROM pd WHERE age = 1;
+-- volatile values are not pushed
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = (random() * 0)::int;
+
+-- counters under EXPLAIN ANALYZE: zone maps skip pages of the sorted id
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM pd WHERE age = 20 AND id < 300;
+SET pax.enable_zonemaps = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+RESET pax.enable_zonemaps;
+SET pax.enable_pushdown = off;
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
+RESET pax.enable_pushdown;
+SET pax.enable_customscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
+RESET pax.enable_customscan;
+
+-- parameters: prepared statements, nestloop inner side, rescans
+PREPARE q(int, int) AS SELECT count(*) FROM pd WHERE age = $1 AND id > $2;
+EXECUTE q(5, 100);
+EXECUTE q(6, 19000);
+CREATE TABLE ages (a int) USING heap;
+INSERT INTO ages VALUES (3), (7), (NULL);
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT a, (SELECT count(*) FROM pd WHERE age = ages.a) FROM ages;
+SELECT a, (SELECT count(*) FROM pd WHERE age = ages.a) FROM ages ORDER BY a;
+SELECT a, c FROM ages, LATERAL (SELECT count(*) AS c FROM pd WHERE age = ages.a AND id < 1000) x ORDER BY a;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_material;
+
+-- backward scans
+BEGIN;
+DECLARE c SCROLL CURSOR FOR SELECT id FROM pd WHERE age = 99;
+FETCH LAST FROM c;
+FETCH BACKWARD 2 FROM c;
+FETCH FIRST FROM c;
+COMMIT;
+
+-- parallel PaxScan
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM pd WHERE age < 50;
+SELECT count(*), sum(id) FROM pd WHERE age < 50;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+-- partitions: PaxScan on pax partitions, SeqScan on heap ones, pruning
+CREATE TABLE pt (id int, k int) PARTITION BY RANGE (id);
+CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (1000) USING pax;
+CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (1000) TO (2000) USING heap;
+CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (2000) TO (3000) USING pax;
+INSERT INTO pt SELECT i, i % 10 FROM generate_series(0, 2999) i;
+ANALYZE pt;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pt WHERE k = 3;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pt WHERE k = 3 AND id >= 2000;
+SELECT count(*) FROM pt WHERE k = 3;
+SELECT count(*) FROM pt WHERE k = 3 AND id >= 2000;
+-- joins on either side
+SELECT count(*) FROM pt1 JOIN pd ON pd.id = pt1.id WHERE pt1.k = 1 AND pd.age < 50;
+
+-- the randomized differential test
+CREATE TABLE rnd_heap (
+    i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, n numeric, d date,
+    ts timestamp, tz timestamptz, tm time, t text COLLATE "C", t2 text,
+    vc varchar(10), bp char(4), b bool, c "char", o oid, u uuid, by bytea,
+    iv interval
+) USING heap;
+SELECT setseed(0.42);
+INSERT INTO rnd_heap
+SELECT CASE WHEN random() < nr THEN NULL ELSE (random() * 200 - 100)::int2 END,
+       CASE WHEN random() < nr THEN NULL ELSE g END,
+       CASE WHEN random() < nr THEN NULL ELSE (random() * 1e12)::int8 - 500000000000 END,
+       CASE WHEN random() < nr THEN NULL WHEN random() < 0.02 THEN 'NaN'::float4 ELSE (random() * 100)::float4 END,
+       CASE WHEN random() < nr THEN NULL WHEN random() < 0.02 THEN 'Infinity'::float8 ELSE random() * 1000 - 500 END,
+       CASE WHEN random() < nr THEN NULL ELSE round((random() * 1000)::numeric, 2) END,
+       CASE WHEN random() < nr THEN NULL ELSE date '2000-01-01' + (random() * 3000)::int END,
+       CASE WHEN random() < nr THEN NULL ELSE timestamp '2000-01-01' + random() * interval '3000 days' END,
+       CASE WHEN random() < nr THEN NULL ELSE timestamptz '2000-01-01 00:00+00' + random() * interval '3000 days' END,
+       CASE WHEN random() < nr THEN NULL ELSE time '00:00' + random() * interval '24 hours' END,
+       CASE WHEN random() < nr THEN NULL ELSE chr(97 + (random() * 25)::int) || (random() * 100)::int END,
+       CASE WHEN random() < nr THEN NULL ELSE chr(65 + (random() * 57)::int) || (random() * 100)::int END,
+       CASE WHEN random() < nr THEN NULL ELSE 'v' || (random() * 50)::int END,
+       CASE WHEN random() < nr THEN NULL ELSE chr(97 + (random() * 5)::int) END,
+       CASE WHEN random() < nr THEN NULL ELSE random() < 0.5 END,
+       CASE WHEN random() < nr THEN NULL ELSE chr(97 + (random() * 5)::int)::"char" END,
+       CASE WHEN random() < nr THEN NULL ELSE (random() * 100)::int::oid END,
+       CASE WHEN random() < nr THEN NULL ELSE md5(((random() * 50)::int)::text)::uuid END,
+       CASE WHEN random() < nr THEN NULL ELSE decode(lpad(to_hex((random() * 255)::int), 2, '0'), 'hex') END,
+       CASE WHEN random() < nr THEN NULL ELSE (random() * 100)::int * interval '1 hour' END
+  FROM generate_series(1, 6000) g,
+       LATERAL (SELECT CASE WHEN g % 3 = 0 THEN 0.0 WHEN g % 3 = 1 THEN 0.1 ELSE 0.6 END AS nr) x;
+-- a long value, compressed inline, exercises the toasted fallback
+INSERT INTO rnd_heap (i4, t, t2) VALUES (-1, repeat('a', 5000), repeat('b', 5000));
+-- sorted by i4 (zone maps useful) and in random order
+CREATE TABLE rnd_sorted (LIKE rnd_heap) USING pax;
+INSERT INTO rnd_sorted SELECT * FROM rnd_heap ORDER BY i4;
+CREATE TABLE rnd_random (LIKE rnd_heap) USING pax;
+INSERT INTO rnd_random SELECT * FROM rnd_heap ORDER BY md5(i4::text || i8::text);
+ANALYZE rnd_heap, rnd_sorted, rnd_random;
+
+CREATE FUNCTION pax_rnd_pred() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    cols text[] := ARRAY['i2','i4','i8','f4','f8','n','d','ts','tz','tm','t','t2','vc','bp','b','c','o','u','by','iv'];
+    col text := cols[1 + floor(random() * array_length(cols, 1))::int];
+    ops text[] := ARRAY['=', '<>', '<', '<=', '>', '>='];
+    op text := ops[1 + floor(random() * 6)::int];
+    v1 text; v2 text; v3 text; r float8 := random();
+    casts text := '';
+BEGIN
+    EXECUTE format('SELECT quote_nullable(%I::text) FROM rnd_heap OFFSET %s LIMIT 1', col, floor(random() * 6000)::int) INTO v1;
+    EXECUTE format('SELECT quote_nullable(%I::text) FROM rnd_heap OFFSET %s LIMIT 1', col, floor(random() * 6000)::int) INTO v2;
+    EXECUTE format('SELECT quote_nullable(%I::text) FROM rnd_heap OFFSET %s LIMIT 1', col, floor(random() * 6000)::int) INTO v3;
+    casts := format('::%s', pg_typeof_name(col));
+    -- cross-type integer and float constants
+    IF col IN ('i2', 'i4') AND random() < 0.3 THEN casts := '::int8'; END IF;
+    IF col = 'i8' AND random() < 0.3 THEN
+        casts := '::int4';
+        v1 := quote_literal((random() * 1e9)::int::text);
+        v2 := quote_literal((random() * 1e9)::int::text);
+        v3 := quote_literal((-random() * 1e9)::int::text);
+    END IF;
+    IF col = 'f4' AND random() < 0.5 THEN casts := '::float8'; END IF;
+    IF col = 'b' THEN
+        IF r < 0.3 THEN RETURN 'b'; ELSIF r < 0.6 THEN RETURN 'NOT b'; END IF;
+    END IF;
+    IF r < 0.08 THEN RETURN format('%I IS NULL', col);
+    ELSIF r < 0.16 THEN RETURN format('%I IS NOT NULL', col);
+    ELSIF r < 0.30 THEN RETURN format('%I BETWEEN %s%s AND %s%s', col, v1, casts, v2, casts);
+    ELSIF r < 0.42 THEN RETURN format('%I IN (%s%s, %s%s, %s%s)', col, v1, casts, v2, casts, v3, casts);
+    ELSIF r < 0.48 THEN RETURN format('%I <> ALL (ARRAY[%s%s, %s%s])', col, v1, casts, v2, casts);
+    ELSIF r < 0.58 THEN RETURN format('(%I %s %s%s OR %I %s %s%s)', col, op, v1, casts, col, ops[1 + floor(random() * 6)::int], v2, casts);
+    ELSIF r < 0.66 THEN RETURN format('%s%s %s %I', v1, casts, op, col);
+    ELSIF r < 0.70 THEN RETURN format('(%I = %s%s OR %I IS NULL)', col, v1, casts, col);
+    ELSE RETURN format('%I %s %s%s', col, op, v1, casts);
+    END IF;
+END $$;
+CREATE FUNCTION pg_typeof_name(col text) RETURNS text LANGUAGE sql AS $$
+    SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+     WHERE attrelid = 'rnd_heap'::regclass AND attname = col $$;
+
+CREATE FUNCTION pax_rnd_check(npreds int) RETURNS TABLE (predicates int, checks int, mismatches int, paxscan_plans int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    pred text; q text; expect text; got text; plan text;
+    settings text[] := ARRAY[
+        'pax.enable_customscan=off',
+        'pax.enable_customscan=on,pax.enable_pushdown=off',
+        'pax.enable_customscan=on,pax.enable_pushdown=on,pax.enable_zonemaps=off',
+        'pax.enable_customscan=on,pax.enable_pushdown=on,pax.enable_zonemaps=on'];
+    s text; kv text; tbl text;
+BEGIN
+    predicates := 0; checks := 0; mismatches := 0; paxscan_plans := 0;
+    FOR k IN 1..npreds LOOP
+        pred := pax_rnd_pred();
+        IF random() < 0.3 THEN pred := pred || ' AND ' || pax_rnd_pred(); END IF;
+        predicates := predicates + 1;
+        q := 'SELECT count(*) || '':'' || coalesce(md5(string_agg(x::text, '','' ORDER BY x::text)), '''') FROM %s x WHERE ' || pred;
+        PERFORM set_config('enable_seqscan', 'on', true);
+        EXECUTE format(q, 'rnd_heap') INTO expect;
+        FOREACH tbl IN ARRAY ARRAY['rnd_sorted', 'rnd_random'] LOOP
+            FOREACH s IN ARRAY settings LOOP
+                FOREACH kv IN ARRAY string_to_array(s, ',') LOOP
+                    PERFORM set_config(split_part(kv, '=', 1), split_part(kv, '=', 2), true);
+                END LOOP;
+                -- make PaxScan win when it is enabled
+                PERFORM set_config('enable_seqscan', CASE WHEN s LIKE '%customscan=on%' THEN 'off' ELSE 'on' END, true);
+                EXECUTE format(q, tbl) INTO got;
+                EXECUTE 'EXPLAIN (COSTS OFF) ' || format(q, tbl) INTO plan;
+                checks := checks + 1;
+                IF got IS DISTINCT FROM expect THEN
+                    mismatches := mismatches + 1;
+                    RAISE NOTICE 'mismatch on % with %: % vs heap %', tbl, s, pred, expect;
+                END IF;
+            END LOOP;
+            FOR plan IN EXECUTE 'EXPLAIN (COSTS OFF) ' || format(q, tbl) LOOP
+                IF plan LIKE '%PaxScan%' THEN paxscan_plans := paxscan_plans + 1; END IF;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    RESET pax.enable_customscan; RESET pax.enable_pushdown; RESET pax.enable_zonemaps; RESET enable_seqscan;
+    RETURN NEXT;
+END $$;
+
+SELECT setseed(0.1234);
+-- (a few predicates fold to constant false and need no scan at all)
+SELECT predicates, checks, mismatches, paxscan_plans >= 0.9 * 2 * predicates AS paxscan_used FROM pax_rnd_check(200);
+
+DROP TABLE pd, ages, pt, rnd_heap, rnd_sorted, rnd_random;
+DROP FUNCTION pax_rnd_check, pax_rnd_pred, pg_typeof_name;
