@@ -338,7 +338,8 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 
 extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
-extern void PaxScanCollectVisible(PaxScanDesc scan, Page page);
+extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
+								  const uint16 *cand, int ncand);
 
 /* pax_slot.c */
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;

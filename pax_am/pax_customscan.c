@@ -121,6 +121,7 @@ typedef struct PaxPred
 	Oid			collation;
 	FmgrInfo	fn;				/* operator function (FMGR class) */
 	Oid			valtype;		/* type of the value side */
+	Oid			coltype;		/* base type of the column */
 	Expr	   *valexpr;		/* value side, Vars-free */
 	ExprState  *valstate;
 
@@ -370,10 +371,11 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 			PaxResolveClass(lfirst(lc), tupdesc);
 		return;
 	}
+	coltype = getBaseType(TupleDescAttr(tupdesc, pred->attno)->atttypid);
+	pred->coltype = coltype;
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 		return;
 
-	coltype = getBaseType(TupleDescAttr(tupdesc, pred->attno)->atttypid);
 	valtype = getBaseType(valtype);
 	pred->vclass = PAX_VC_FMGR;
 
@@ -949,8 +951,7 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		return PaxPageGetHeader(page)->pp_nrows > 0;	/* all NULL */
 
 	zone = (PaxZone *) (page + layout->zones) + col->zone;
-	type = TupleDescAttr(tupdesc, pred->attno)->atttypid;
-	type = getBaseType(type);
+	type = pred->coltype;
 
 	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
 	{
@@ -1438,12 +1439,14 @@ PaxScanNextPage(PaxScanState *state)
 			continue;
 		}
 
-		PaxScanCollectVisible(scan, page);
-		LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
-
-		n = scan->rs_nvis;
+		/*
+		 * The pushed predicates run first, over every stored row (their
+		 * values are valid whether or not the row is visible), and only
+		 * the rows that pass are checked for visibility.
+		 */
+		n = PaxPageGetHeader(page)->pp_nrows;
 		for (int k = 0; k < n; k++)
-			state->sel[k] = scan->rs_vis[k];
+			state->sel[k] = k;
 		foreach(lc, state->preds)
 		{
 			if (n == 0)
@@ -1451,7 +1454,15 @@ PaxScanNextPage(PaxScanState *state)
 			n = PaxFilter(lfirst(lc), page, state->layout, tupdesc,
 						  state->sel, n);
 		}
-		state->rows_removed += scan->rs_nvis - n;
+		state->rows_removed += PaxPageGetHeader(page)->pp_nrows - n;
+		if (n > 0)
+			PaxScanCollectVisible(scan, page, state->layout->rowhdrs,
+								  state->sel, n);
+		LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+
+		n = scan->rs_nvis;
+		for (int k = 0; k < n; k++)
+			state->sel[k] = scan->rs_vis[k];
 		if (n == 0)
 			continue;
 		state->nsel = n;

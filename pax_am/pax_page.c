@@ -221,51 +221,64 @@ PaxLayoutCacheFree(PaxLayoutCache *cache)
 }
 
 /*
- * PaxPageGetLayout verifies a page's header and returns its layout,
- * computed into the cache unless the cached one has the same shape.  The
- * caller holds at least a pin; the fields the layout depends on never
- * change after initialisation.  A page that fails verification raises
- * ERRCODE_DATA_CORRUPTED naming the block.
+ * PaxPageCheckHeader verifies what every reader of a page relies on: the
+ * special space, the counts and the order of pd_lower, pd_upper and
+ * pd_special.
  */
+static inline void
+PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PaxPageOpaque opaque = PaxPageGetOpaque(page);
+
+	if (unlikely(PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)) ||
+				 opaque->pax_magic != PAX_PAGE_MAGIC ||
+				 opaque->pax_version != PAX_PAGE_VERSION))
+		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
+	if (unlikely(hdr->pp_natts > RelationGetNumberOfAttributes(rel)))
+		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	if (unlikely(hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
+				 hdr->pp_nrows > hdr->pp_capacity))
+		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");
+	if (unlikely(phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special))
+		PaxPageCorrupted(rel, blkno, "pd_lower, pd_upper or pd_special out of order");
+}
+
 /*
- * PaxPageRowHeaders verifies what every reader of a page relies on (special
- * space, counts, pd_lower/pd_upper order, room for the row headers) and
- * returns the offset of the row headers, which depends on the column
- * directory only.  Readers of row headers alone (visibility checks) need
- * nothing more; readers of values go through PaxPageGetLayout.
+ * PaxPageRowHeaders verifies a page's header and returns the offset of its
+ * row headers, which depends on the column directory only.  Readers of row
+ * headers alone (ANALYZE, fetches by TID) need nothing more; readers of
+ * values go through PaxPageGetLayout, whose layout has it too.
  */
 uint16
 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 {
-	PageHeader	phdr = (PageHeader) page;
-	PaxPageHeader hdr;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
 	bits8	   *zone;
 	int			nzones = 0;
 	uint32		off;
 
-	if (!PaxPageIsPax(page))
-		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
-	hdr = PaxPageGetHeader(page);
-	if (hdr->pp_natts > RelationGetNumberOfAttributes(rel) ||
-		hdr->pp_natts > MaxTupleAttributeNumber)
-		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
-	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
-		hdr->pp_nrows > hdr->pp_capacity)
-		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");
-	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
-		PaxPageCorrupted(rel, blkno, "pd_lower, pd_upper or pd_special out of order");
-
+	PaxPageCheckHeader(rel, page, blkno);
 	zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
 	for (int i = 0; i < hdr->pp_natts; i++)
 		nzones += PaxBitIsSet(zone, i);
 	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
 				   PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts)) +
 		nzones * sizeof(PaxZone);
-	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > phdr->pd_lower)
+	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > ((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 	return (uint16) off;
 }
 
+/*
+ * PaxPageGetLayout verifies a page's header and returns its layout,
+ * computed into the cache unless the cached one has the same shape (then
+ * the page's pd_lower must still match it).  The caller holds at least a
+ * pin; the fields the layout depends on never change after
+ * initialisation.  A page that fails verification raises
+ * ERRCODE_DATA_CORRUPTED naming the block.
+ */
 PaxPageLayout *
 PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 				 BlockNumber blkno, PaxLayoutCache *cache)
@@ -276,9 +289,9 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	int			maplen;
 	bits8	   *maps;
 
-	(void) PaxPageRowHeaders(rel, page, blkno);
+	PaxPageCheckHeader(rel, page, blkno);
 	hdr = PaxPageGetHeader(page);
-	if (hdr->pp_natts > tupdesc->natts || hdr->pp_natts > cache->maxatts)
+	if (unlikely(hdr->pp_natts > tupdesc->natts || hdr->pp_natts > cache->maxatts))
 		PaxPageCorrupted(rel, blkno, "more columns than the tuple descriptor has");
 
 	maplen = PaxDirMapLen(hdr->pp_natts);
@@ -287,7 +300,11 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		cache->layout->natts == hdr->pp_natts &&
 		cache->layout->capacity == hdr->pp_capacity &&
 		memcmp(cache->dirmaps, maps, 3 * maplen) == 0)
+	{
+		if (unlikely(cache->layout->lower != phdr->pd_lower))
+			PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
 		return cache->layout;
+	}
 
 	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
 	shape.natts = hdr->pp_natts;

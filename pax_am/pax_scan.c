@@ -83,28 +83,41 @@ PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 }
 
 /*
- * PaxScanCollectVisible collects the indexes of the rows of the current
- * page visible to the scan's snapshot.  The page is share-locked.
+ * PaxXidPrecedes is TransactionIdPrecedes without the call.
+ */
+static inline bool
+PaxXidPrecedes(TransactionId a, TransactionId b)
+{
+	if (!TransactionIdIsNormal(a) || !TransactionIdIsNormal(b))
+		return a < b;
+	return (int32) (a - b) < 0;
+}
+
+/*
+ * PaxScanCollectVisible collects into rs_vis the indexes of the rows of the
+ * current page visible to the scan's snapshot: of all rows, or of the
+ * ncand rows in cand (ascending) when cand is not NULL.  The page is
+ * share-locked; rowhdrs is the offset of its row headers.
  */
 void
-PaxScanCollectVisible(PaxScanDesc scan, Page page)
+PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
+					  const uint16 *cand, int ncand)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	Buffer		buffer = scan->rs_cbuf;
 	BlockNumber blkno = scan->rs_cblock;
-	uint16		rowhdrs;
 	int			nrows;
 	int			nvis = 0;
 	bool		all_visible;
 	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
 
-	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
-	nrows = PaxPageGetHeader(page)->pp_nrows;
+	nrows = cand ? ncand : PaxPageGetHeader(page)->pp_nrows;
 	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
 
-	for (int row = 0; row < nrows; row++)
+	for (int k = 0; k < nrows; k++)
 	{
+		int			row = cand ? cand[k] : k;
 		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
 		bool		visible;
 
@@ -114,8 +127,7 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page)
 				 (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
 				 (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
 				 (HeapTupleHeaderXminFrozen(hdr) ||
-				  TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(hdr),
-										snapshot->xmin)))
+				  PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin)))
 		{
 			/*
 			 * The shortcut of HeapTupleSatisfiesMVCC's most common case,
@@ -152,7 +164,9 @@ PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
 
 	if (page == NULL)
 		return;
-	PaxScanCollectVisible(scan, page);
+	PaxScanCollectVisible(scan, page,
+						  PaxPageRowHeaders(scan->rs_base.rs_rd, page, blkno),
+						  NULL, 0);
 	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 }
 
