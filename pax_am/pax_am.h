@@ -301,6 +301,10 @@ extern void pax_relation_copy_for_cluster(Relation OldTable,
 										  double *tups_vacuumed,
 										  double *tups_recently_dead);
 
+/* pax_vacuum.c */
+extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
+								BufferAccessStrategy bstrategy);
+
 /* pax_scan.c */
 extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,
 									int nkeys, struct ScanKeyData *key,

@@ -1103,6 +1103,32 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 }
 
 /*
+ * PaxNeededShare estimates the share of the relation's columns a scan
+ * reads: those of the target list and of the restriction clauses.
+ */
+static double
+PaxNeededShare(RelOptInfo *rel)
+{
+	Bitmapset  *attrs = NULL;
+	ListCell   *lc;
+	int			n = 0;
+
+	if (rel->max_attr <= 0)
+		return 1.0;
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
+	foreach(lc, rel->baserestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   rel->relid, &attrs);
+	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
+		return 1.0;				/* whole-row reference */
+	for (int attno = 1; attno <= rel->max_attr; attno++)
+		if (bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
+			n++;
+	bms_free(attrs);
+	return (double) n / rel->max_attr;
+}
+
+/*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with the
  * pushed clauses evaluated column-at-a-time at a fraction of an operator's
  * cost and rows formed only when they pass them.
@@ -1120,6 +1146,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	Selectivity pushed_sel;
 	double		ntuples = rel->tuples;
 	double		npass;
+	Cost		form_cost;
 
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	disk_run_cost = spc_seq_page_cost * rel->pages;
@@ -1132,12 +1159,15 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 
 	/*
 	 * Each row is checked for visibility and for each pushed clause in a
-	 * typed loop; only passing rows are formed (cpu_tuple_cost) and meet
-	 * the other quals and the target list.
+	 * typed loop; only passing rows are formed, at a cost that grows with
+	 * the share of the columns read (the plain scan's slot reads every
+	 * column up to the last one needed), and meet the other quals and the
+	 * target list.
 	 */
-	cpu_run_cost = ntuples * (0.1 * cpu_tuple_cost +
+	form_cost = cpu_tuple_cost * (0.3 + 0.7 * PaxNeededShare(rel));
+	cpu_run_cost = ntuples * (0.05 * cpu_tuple_cost +
 							  list_length(pushed) * 0.25 * cpu_operator_cost) +
-		npass * (cpu_tuple_cost + rest_cost.per_tuple) +
+		npass * (form_cost + rest_cost.per_tuple) +
 		path->rows * path->pathtarget->cost.per_tuple;
 
 	if (path->parallel_workers > 0)

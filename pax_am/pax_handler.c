@@ -256,13 +256,6 @@ pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	smgrclose(dstrel);
 }
 
-static void
-pax_relation_vacuum(Relation rel, VacuumParams *params,
-					BufferAccessStrategy bstrategy)
-{
-	PaxNotSupported("VACUUM");
-}
-
 static double
 pax_index_build_range_scan(Relation tableRelation,
 						   Relation indexRelation,

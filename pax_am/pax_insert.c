@@ -463,7 +463,12 @@ PaxTargetPage(Relation rel, BulkInsertState bistate)
 								bistate ? bistate->strategy : NULL);
 	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buffer);
-	if (PageIsNew(page) ||
+	/*
+	 * A page VACUUM marked all-visible takes no more rows: its visibility
+	 * map bit would have to be cleared in the same WAL record, which
+	 * generic WAL cannot do for the map's page.
+	 */
+	if (PageIsNew(page) || PageIsAllVisible(page) ||
 		PaxPageGetHeader(page)->pp_nrows >= PaxPageGetHeader(page)->pp_capacity)
 	{
 		UnlockReleaseBuffer(buffer);
