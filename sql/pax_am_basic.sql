@@ -79,8 +79,6 @@ SELECT * FROM pax_t FOR KEY SHARE;
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX ON pax_t (a);
 \echo :LAST_ERROR_SQLSTATE
-VACUUM pax_t;
-\echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY default
 
 -- layout functions refuse other relations

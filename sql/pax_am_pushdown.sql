@@ -5,7 +5,9 @@
 -- heap's, over many types, NULL rates, sorted and random row orders, and
 -- random predicates.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 SET max_parallel_workers_per_gather = 0;
 SET extra_float_digits = 3;
 

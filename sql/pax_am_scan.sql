@@ -2,8 +2,12 @@
 -- pax_am_scan: sequential, backward, parallel, TID, TID range and sample
 -- scans, ANALYZE, and planner estimates of pax tables.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 SET max_parallel_workers_per_gather = 0;
+-- the table access method's own scans (PaxScan has pax_am_pushdown)
+SET pax.enable_customscan = off;
 
 CREATE TABLE s (id int, grp int, v text) USING pax;
 INSERT INTO s SELECT i, i % 10, 'v' || i FROM generate_series(1, 50000) i;

@@ -3,7 +3,9 @@
 -- Each table is filled identically as heap and as pax; EXCEPT both ways
 -- must return nothing, and the row counts must match.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 SET extra_float_digits = 3;
 
 CREATE TYPE pax_mood AS ENUM ('sad', 'ok', 'happy');

@@ -2,7 +2,9 @@
 -- pax_am_write: the ways rows get into a pax table, transactions around
 -- them, TOAST, partitions and moving a table between access methods.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 
 -- transactions: aborted rows are invisible, own rows visible, savepoints
 CREATE TABLE tx (a int, b text) USING pax;
@@ -117,8 +119,37 @@ SELECT pg_relation_size('vf') AS size_before \gset
 VACUUM FULL vf;
 SELECT count(*), count(*) FILTER (WHERE b = 'gone') AS gone, pg_relation_size('vf') < :size_before AS smaller FROM vf;
 
+-- VACUUM: freezes, marks aborted rows, sets all-visible pages and the VM
+CREATE EXTENSION IF NOT EXISTS pg_visibility;
+CREATE TABLE vac (a int, b text) USING pax;
+INSERT INTO vac SELECT i, 'x' || i FROM generate_series(1, 10000) i;
+BEGIN;
+INSERT INTO vac SELECT i, 'aborted' FROM generate_series(1, 500) i;
+ROLLBACK;
+VACUUM vac;
+SELECT relpages = pg_relation_size('vac') / 8192 AS relpages_ok, reltuples,
+       relallvisible > 0 AS some_all_visible, relallvisible < relpages AS not_all
+  FROM pg_class WHERE relname = 'vac';
+SELECT all_visible, all_frozen, count(*) > 0 AS pages
+  FROM pg_visibility_map('vac') GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT count(*) FROM pg_check_visible('vac');
+VACUUM (FREEZE) vac;
+SELECT age(relfrozenxid) AS frozen_age FROM pg_class WHERE relname = 'vac';
+SELECT bool_and(all_frozen = all_visible) AS frozen_where_visible FROM pg_visibility_map('vac');
+SELECT count(*) FROM pg_check_frozen('vac');
+-- all-visible pages take no new rows; rows still read back
+INSERT INTO vac VALUES (-1, 'after vacuum');
+SELECT count(*), count(*) FILTER (WHERE b = 'aborted') AS aborted FROM vac;
+SELECT * FROM vac WHERE a = -1;
+SELECT count(*) FROM pg_check_visible('vac');
+-- parallel and plain scans of all-visible pages agree
+SET pax.enable_customscan = off;
+SELECT count(*), sum(a) FROM vac;
+RESET pax.enable_customscan;
+SELECT count(*), sum(a) FROM vac;
+
 -- the pgstat counters see pax inserts
 SELECT pg_stat_force_next_flush();
 SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'cp';
 
-DROP TABLE tx, cp, cpf, big, small, plain, events, events_2023, mig, vf;
+DROP TABLE tx, cp, cpf, big, small, plain, events, events_2023, mig, vf, vac;
