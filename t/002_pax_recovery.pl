@@ -3,7 +3,7 @@
 # - kill -9 of the postmaster during a long COPY and after commits: after
 #   restart, committed rows are all there and uncommitted ones are not;
 # - a streaming standby returns the same answers as the primary after
-#   inserts, COPY, TRUNCATE, VACUUM FULL and SET ACCESS METHOD;
+#   inserts, COPY, TRUNCATE, VACUUM FULL, VACUUM and SET ACCESS METHOD;
 # - everything runs with data checksums on.
 
 use strict;
@@ -108,6 +108,20 @@ $primary->safe_psql('postgres', q{
 	VACUUM FULL committed;
 });
 same_on_standby('VACUUM FULL');
+
+$primary->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO more SELECT i, 'aborted' FROM generate_series(1, 100) i;
+	ROLLBACK;
+	VACUUM (FREEZE) committed;
+	VACUUM more;
+});
+push @checks, q{SELECT relallvisible FROM pg_class WHERE relname = 'committed'};
+same_on_standby('VACUUM');
+is($standby->safe_psql('postgres',
+		q{SELECT count(*) FROM pax_page_stats('committed')}),
+	$standby->safe_psql('postgres', q{SELECT relallvisible FROM pg_class WHERE relname = 'committed'}),
+	'standby: every page of the frozen table is all-visible');
 
 $primary->safe_psql('postgres', q{
 	ALTER TABLE copied SET ACCESS METHOD heap;
