@@ -15,7 +15,9 @@ EXTENSIONS = pax_am sjis_direct deform_cache
 REGRESS = \
 	pax_am_basic \
 	sjis_direct_basic \
-	deform_cache_basic
+	deform_cache_basic \
+	deform_cache_errors \
+	deform_cache_jit
 REGRESS_OPTS = --dbname=pax_am_regression
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
