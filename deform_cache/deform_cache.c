@@ -75,6 +75,7 @@
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "commands/defrem.h"
+#include "executor/execExpr.h"
 #include "executor/executor.h"
 #include "executor/nodeAgg.h"
 #include "fmgr.h"
@@ -811,13 +812,40 @@ typedef struct DCBuild
 	int			parent_id;
 } DCBuild;
 
-/* Wrap one ExprState of node (NULL and already wrapped ones are skipped). */
+/*
+ * Return whether evaluating state can deform a slot: it has a step that
+ * fetches attributes (EEOP_*_FETCHSOME) or reads a whole row.
+ */
+static bool
+dc_expr_deforms(ExprState *state)
+{
+	for (int i = 0; i < state->steps_len; i++)
+	{
+		switch (ExecEvalStepOp(state, &state->steps[i]))
+		{
+			case EEOP_INNER_FETCHSOME:
+			case EEOP_OUTER_FETCHSOME:
+			case EEOP_SCAN_FETCHSOME:
+			case EEOP_WHOLEROW:
+				return true;
+			default:
+				break;
+		}
+	}
+	return false;
+}
+
+/*
+ * Wrap one ExprState of node.  NULL ones, already wrapped ones and those
+ * that never deform (no wrapper cost for them) are skipped.
+ */
 static void
 dc_wrap_expr(DCBuild *b, DCNode *node, ExprState *state)
 {
 	DCExpr	   *e;
 
-	if (state == NULL || state->evalfunc == dc_eval)
+	if (state == NULL || state->evalfunc == dc_eval ||
+		!dc_expr_deforms(state))
 		return;
 	e = palloc(sizeof(DCExpr));
 	e->state = state;
