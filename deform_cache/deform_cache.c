@@ -146,7 +146,12 @@ typedef struct DCExpr
 	ExprState  *state;
 	ExprStateEvalFunc orig;		/* the evalfunc we call */
 	DCNode	   *node;			/* the node that evaluates it */
+	int			fetches;		/* DC_FETCH_* of the slots it reads */
 } DCExpr;
+
+#define DC_FETCH_SCAN	0x01
+#define DC_FETCH_OUTER	0x02
+#define DC_FETCH_INNER	0x04
 
 /* one wrapped per-tuple memory context */
 typedef struct DCContext
@@ -446,7 +451,8 @@ dc_expr_lookup(DCStatement *stmt, ExprState *state)
 
 /*
  * dc_eval is the evalfunc of every wrapped ExprState: call the original and
- * count how far the expression context's slots got deformed meanwhile.
+ * count how far the slots it fetches from (scan, outer, inner tuple of the
+ * expression context) got deformed meanwhile.
  *
  * The original may replace state->evalfunc on its first call (interpreted
  * expressions check their validity once, JIT-compiled ones look up their
@@ -457,24 +463,27 @@ dc_eval(ExprState *state, ExprContext *econtext, bool *isNull)
 {
 	DCStatement *stmt = dc_active;
 	DCExpr	   *e = dc_expr_lookup(stmt, state);
-	TupleTableSlot *slot[3] = {NULL, NULL, NULL};
-	AttrNumber	nvalid[3] = {0, 0, 0};
-	int64		offset[3] = {0, 0, 0};
+	TupleTableSlot *slot[3];
+	AttrNumber	nvalid[3];
+	int64		offset[3];
+	int			n = 0;
 	Datum		result;
 
 	if (econtext)
 	{
-		slot[0] = econtext->ecxt_scantuple;
-		slot[1] = econtext->ecxt_outertuple;
-		slot[2] = econtext->ecxt_innertuple;
-		for (int i = 0; i < 3; i++)
-		{
-			if (slot[i] == NULL)
-				continue;
-			nvalid[i] = slot[i]->tts_nvalid;
-			if (nvalid[i] > 0)
-				offset[i] = dc_slot_offset(slot[i]);
-		}
+		if (e->fetches & DC_FETCH_SCAN)
+			slot[n++] = econtext->ecxt_scantuple;
+		if (e->fetches & DC_FETCH_OUTER)
+			slot[n++] = econtext->ecxt_outertuple;
+		if (e->fetches & DC_FETCH_INNER)
+			slot[n++] = econtext->ecxt_innertuple;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (slot[i] == NULL)
+			continue;
+		nvalid[i] = slot[i]->tts_nvalid;
+		offset[i] = nvalid[i] > 0 ? dc_slot_offset(slot[i]) : 0;
 	}
 
 	result = e->orig(state, econtext, isNull);
@@ -485,7 +494,7 @@ dc_eval(ExprState *state, ExprContext *econtext, bool *isNull)
 		state->evalfunc = dc_eval;
 	}
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < n; i++)
 	{
 		if (slot[i] == NULL || slot[i]->tts_nvalid <= nvalid[i])
 			continue;
@@ -813,26 +822,36 @@ typedef struct DCBuild
 } DCBuild;
 
 /*
- * Return whether evaluating state can deform a slot: it has a step that
- * fetches attributes (EEOP_*_FETCHSOME) or reads a whole row.
+ * Return the DC_FETCH_* flags of the slots evaluating state can deform: those
+ * of its EEOP_*_FETCHSOME steps, all three for a whole-row Var.  0 means it
+ * never deforms.
  */
-static bool
-dc_expr_deforms(ExprState *state)
+static int
+dc_expr_fetches(ExprState *state)
 {
+	int			fetches = 0;
+
 	for (int i = 0; i < state->steps_len; i++)
 	{
 		switch (ExecEvalStepOp(state, &state->steps[i]))
 		{
-			case EEOP_INNER_FETCHSOME:
-			case EEOP_OUTER_FETCHSOME:
 			case EEOP_SCAN_FETCHSOME:
+				fetches |= DC_FETCH_SCAN;
+				break;
+			case EEOP_OUTER_FETCHSOME:
+				fetches |= DC_FETCH_OUTER;
+				break;
+			case EEOP_INNER_FETCHSOME:
+				fetches |= DC_FETCH_INNER;
+				break;
 			case EEOP_WHOLEROW:
-				return true;
+				fetches |= DC_FETCH_SCAN | DC_FETCH_OUTER | DC_FETCH_INNER;
+				break;
 			default:
 				break;
 		}
 	}
-	return false;
+	return fetches;
 }
 
 /*
@@ -843,14 +862,18 @@ static void
 dc_wrap_expr(DCBuild *b, DCNode *node, ExprState *state)
 {
 	DCExpr	   *e;
+	int			fetches;
 
-	if (state == NULL || state->evalfunc == dc_eval ||
-		!dc_expr_deforms(state))
+	if (state == NULL || state->evalfunc == dc_eval)
+		return;
+	fetches = dc_expr_fetches(state);
+	if (fetches == 0)
 		return;
 	e = palloc(sizeof(DCExpr));
 	e->state = state;
 	e->orig = state->evalfunc;
 	e->node = node;
+	e->fetches = fetches;
 	state->evalfunc = dc_eval;
 	b->exprs = lappend(b->exprs, e);
 }
@@ -1260,6 +1283,35 @@ dc_ExecutorStart(QueryDesc *queryDesc, int eflags)
 }
 
 /*
+ * Return whether a plan node always returns its own virtual result slot,
+ * which cannot be deformed: then the DestReceiver needs no proxy.  True of
+ * nodes that project through ExecProject whenever they have a projection.
+ */
+static bool
+dc_output_is_virtual(PlanState *ps)
+{
+	bool		is_scan;
+
+	if (ps->ps_ProjInfo == NULL || ps->ps_ResultTupleSlot == NULL ||
+		ps->ps_ResultTupleSlot->tts_ops != &TTSOpsVirtual)
+		return false;
+	(void) dc_node_type(ps->plan, &is_scan);
+	if (is_scan)
+		return !IsA(ps, CustomScanState);	/* ExecScan projects */
+	switch (nodeTag(ps))
+	{
+		case T_ResultState:
+		case T_NestLoopState:
+		case T_MergeJoinState:
+		case T_HashJoinState:
+		case T_AggState:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
  * ExecutorRun hook: keep the nesting level, and proxy the DestReceiver of
  * the instrumented statement.
  */
@@ -1279,7 +1331,8 @@ dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 		return;
 	}
 
-	if (stmt && stmt->queryDesc == queryDesc)
+	if (stmt && stmt->queryDesc == queryDesc &&
+		!dc_output_is_virtual(queryDesc->planstate))
 	{
 		DCDest	   *d = &stmt->dest;
 
