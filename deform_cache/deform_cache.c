@@ -187,6 +187,7 @@ typedef struct DCStatement
 	uint32		hashmask;
 	DCContext  *contexts;
 	bool		jit_deform;		/* expressions were JIT-compiled with deform */
+	bool		running;		/* inside its ExecutorRun or ExecutorFinish */
 	bool		readout;		/* ran one of our SQL functions */
 	DCDest		dest;
 	MemoryContextCallback on_delete;
@@ -433,20 +434,26 @@ dc_count_deform(DCStatement *stmt, DCNode *node, TupleTableSlot *slot,
 		owner->slot_mixed = true;
 }
 
-/* Find the DCExpr of a wrapped ExprState. */
+/* Find the DCExpr of a wrapped ExprState of the active statement. */
 static inline DCExpr *
 dc_expr_lookup(DCStatement *stmt, ExprState *state)
 {
 	uint32		h = (uint32) (((uintptr_t) state >> 3) * 0x9E3779B1u);
 
-	for (;;)
+	if (likely(stmt != NULL))
 	{
-		DCExpr	   *e = stmt->hash[h & stmt->hashmask];
+		for (uint32 i = 0; i <= stmt->hashmask; i++, h++)
+		{
+			DCExpr	   *e = stmt->hash[h & stmt->hashmask];
 
-		if (e->state == state)
-			return e;
-		h++;
+			if (likely(e != NULL && e->state == state))
+				return e;
+			if (e == NULL)
+				break;
+		}
 	}
+	elog(ERROR, "deform_cache: expression is not instrumented");
+	return NULL;				/* keep compiler quiet */
 }
 
 /*
@@ -1346,6 +1353,8 @@ dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 		queryDesc->dest = &d->pub;
 	}
 
+	if (stmt && stmt->queryDesc == queryDesc)
+		stmt->running = true;
 	dc_nesting_level++;
 	PG_TRY();
 	{
@@ -1358,6 +1367,8 @@ dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 	{
 		dc_nesting_level--;
 		queryDesc->dest = dest;
+		if (stmt && stmt->queryDesc == queryDesc)
+			stmt->running = false;
 	}
 	PG_END_TRY();
 }
@@ -1368,7 +1379,9 @@ dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 static void
 dc_ExecutorFinish(QueryDesc *queryDesc)
 {
-	if (!dc_track && dc_active == NULL)
+	DCStatement *stmt = dc_active;
+
+	if (!dc_track && stmt == NULL)
 	{
 		if (prev_ExecutorFinish)
 			prev_ExecutorFinish(queryDesc);
@@ -1377,6 +1390,8 @@ dc_ExecutorFinish(QueryDesc *queryDesc)
 		return;
 	}
 
+	if (stmt && stmt->queryDesc == queryDesc)
+		stmt->running = true;
 	dc_nesting_level++;
 	PG_TRY();
 	{
@@ -1388,6 +1403,8 @@ dc_ExecutorFinish(QueryDesc *queryDesc)
 	PG_FINALLY();
 	{
 		dc_nesting_level--;
+		if (stmt && stmt->queryDesc == queryDesc)
+			stmt->running = false;
 	}
 	PG_END_TRY();
 }
@@ -1431,11 +1448,15 @@ PG_FUNCTION_INFO_V1(deform_cache_relations_1_0);
 PG_FUNCTION_INFO_V1(deform_cache_reset_1_0);
 PG_FUNCTION_INFO_V1(deform_cache_info_1_0);
 
-/* A statement that reads our counters does not replace them. */
+/*
+ * A statement that reads our counters does not replace them.  The caller is
+ * the instrumented statement (or nested in it) only while that one runs; an
+ * instrumented cursor between two fetches is left alone.
+ */
 static void
 dc_mark_readout(void)
 {
-	if (dc_active)
+	if (dc_active && dc_active->running)
 		dc_active->readout = true;
 }
 
