@@ -73,6 +73,9 @@ FROM deform_cache_last ORDER BY node_id;
 BEGIN;
 DECLARE cur CURSOR FOR SELECT b FROM dc_err;
 FETCH 10 FROM cur \g /dev/null
+-- reading the counters meanwhile is not counted and does not disturb it
+SELECT node_id, node_type FROM deform_cache_last;
+SELECT * FROM deform_cache_info();
 FETCH 5 FROM cur \g /dev/null
 CLOSE cur;
 COMMIT;
