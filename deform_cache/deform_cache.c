@@ -181,8 +181,6 @@ typedef struct DCStatement
 	QueryDesc  *queryDesc;
 	int			nnodes;
 	DCNode	  **nodes;			/* in EXPLAIN order; nodes[0] is the root */
-	int			nexprs;
-	DCExpr	   *exprs;
 	DCExpr	  **hash;			/* open addressing on ExprState address */
 	uint32		hashmask;
 	DCContext  *contexts;
@@ -1075,8 +1073,7 @@ dc_instrument(QueryDesc *queryDesc)
 	}
 
 	/* the ExprState lookup table, at most half full */
-	stmt->nexprs = list_length(b.exprs);
-	for (size = 16; size < 2 * (uint32) stmt->nexprs; size *= 2)
+	for (size = 16; size < 2 * (uint32) list_length(b.exprs); size *= 2)
 		;
 	stmt->hash = palloc0(sizeof(DCExpr *) * size);
 	stmt->hashmask = size - 1;
