@@ -140,18 +140,27 @@ typedef struct DCNode
 	DCCounters	c;
 } DCNode;
 
+/* the last slot a deformer charged, and its owner (slots never move) */
+typedef struct DCOwnerCache
+{
+	TupleTableSlot *slot;
+	DCNode	   *owner;
+} DCOwnerCache;
+
 /* one wrapped ExprState */
 typedef struct DCExpr
 {
 	ExprState  *state;
 	ExprStateEvalFunc orig;		/* the evalfunc we call */
 	DCNode	   *node;			/* the node that evaluates it */
-	int			fetches;		/* DC_FETCH_* of the slots it reads */
+	int			nslots;			/* how many expression context slots ... */
+	uint16		slotoff[3];		/* ... it reads, by offset in ExprContext */
+	DCOwnerCache cache;
 } DCExpr;
 
-#define DC_FETCH_SCAN	0x01
-#define DC_FETCH_OUTER	0x02
-#define DC_FETCH_INNER	0x04
+/* the slot of an ExprContext at offset off */
+#define DC_ECXT_SLOT(econtext, off) \
+	(*(TupleTableSlot **) ((char *) (econtext) + (off)))
 
 /* one wrapped per-tuple memory context */
 typedef struct DCContext
@@ -174,6 +183,7 @@ typedef struct DCDest
 	DestReceiver pub;			/* first: passed as self */
 	DestReceiver *orig;
 	struct DCStatement *stmt;
+	DCOwnerCache cache;
 } DCDest;
 
 typedef struct DCStatement
@@ -405,15 +415,26 @@ dc_slot_owner(DCStatement *stmt, DCNode *node, TupleTableSlot *slot)
 
 /*
  * Charge the growth of slot's tts_nvalid from nvalid/offset (read before the
- * deforming call) to the slot's owner; node is the node that deformed it.
+ * deforming call) to the slot's owner; node is the node that deformed it,
+ * cache its memory of the last owner it looked up.
  */
-static void
-dc_count_deform(DCStatement *stmt, DCNode *node, TupleTableSlot *slot,
-				AttrNumber nvalid, int64 offset)
+static inline void
+dc_count_deform(DCStatement *stmt, DCNode *node, DCOwnerCache *cache,
+				TupleTableSlot *slot, AttrNumber nvalid, int64 offset)
 {
-	DCNode	   *owner = dc_slot_owner(stmt, node, slot);
-	DCCounters *c = &owner->c;
+	DCNode	   *owner;
+	DCCounters *c;
 	int64		after = dc_slot_offset(slot);
+
+	if (likely(cache->slot == slot))
+		owner = cache->owner;
+	else
+	{
+		owner = dc_slot_owner(stmt, node, slot);
+		cache->slot = slot;
+		cache->owner = owner;
+	}
+	c = &owner->c;
 
 	c->deform_calls++;
 	if (nvalid == 0)
@@ -454,9 +475,57 @@ dc_expr_lookup(DCStatement *stmt, ExprState *state)
 	return NULL;				/* keep compiler quiet */
 }
 
+/* Call the original evalfunc; adopt and rewrap a replacement it installs. */
+static inline Datum
+dc_eval_orig(DCExpr *e, ExprState *state, ExprContext *econtext, bool *isNull)
+{
+	Datum		result = e->orig(state, econtext, isNull);
+
+	if (unlikely(state->evalfunc != dc_eval))
+	{
+		e->orig = state->evalfunc;
+		state->evalfunc = dc_eval;
+	}
+	return result;
+}
+
+/* dc_eval for expressions that read more than one slot (joins). */
+static pg_noinline Datum
+dc_eval_slots(DCStatement *stmt, DCExpr *e, ExprState *state,
+			  ExprContext *econtext, bool *isNull)
+{
+	TupleTableSlot *slot[3];
+	AttrNumber	nvalid[3];
+	int64		offset[3];
+	Datum		result;
+
+	for (int i = 0; i < e->nslots; i++)
+	{
+		slot[i] = econtext ? DC_ECXT_SLOT(econtext, e->slotoff[i]) : NULL;
+		if (slot[i] == NULL)
+			continue;
+		nvalid[i] = slot[i]->tts_nvalid;
+		offset[i] = nvalid[i] > 0 ? dc_slot_offset(slot[i]) : 0;
+	}
+
+	result = dc_eval_orig(e, state, econtext, isNull);
+
+	for (int i = 0; i < e->nslots; i++)
+	{
+		if (slot[i] == NULL || slot[i]->tts_nvalid <= nvalid[i])
+			continue;
+		/* the same slot in two roles is counted once */
+		if ((i > 0 && slot[i] == slot[0]) || (i > 1 && slot[i] == slot[1]))
+			continue;
+		dc_count_deform(stmt, e->node, &e->cache, slot[i], nvalid[i],
+						offset[i]);
+	}
+	return result;
+}
+
 /*
  * dc_eval is the evalfunc of every wrapped ExprState: call the original and
- * count how far the slots it fetches from (scan, outer, inner tuple of the
+ * count how far the slots it fetches from (scan, outer or inner tuple of the
  * expression context) got deformed meanwhile.
  *
  * The original may replace state->evalfunc on its first call (interpreted
@@ -468,46 +537,24 @@ dc_eval(ExprState *state, ExprContext *econtext, bool *isNull)
 {
 	DCStatement *stmt = dc_active;
 	DCExpr	   *e = dc_expr_lookup(stmt, state);
-	TupleTableSlot *slot[3];
-	AttrNumber	nvalid[3];
-	int64		offset[3];
-	int			n = 0;
+	TupleTableSlot *slot;
+	AttrNumber	nvalid;
+	int64		offset;
 	Datum		result;
 
-	if (econtext)
-	{
-		if (e->fetches & DC_FETCH_SCAN)
-			slot[n++] = econtext->ecxt_scantuple;
-		if (e->fetches & DC_FETCH_OUTER)
-			slot[n++] = econtext->ecxt_outertuple;
-		if (e->fetches & DC_FETCH_INNER)
-			slot[n++] = econtext->ecxt_innertuple;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		if (slot[i] == NULL)
-			continue;
-		nvalid[i] = slot[i]->tts_nvalid;
-		offset[i] = nvalid[i] > 0 ? dc_slot_offset(slot[i]) : 0;
-	}
+	if (unlikely(e->nslots != 1 || econtext == NULL))
+		return dc_eval_slots(stmt, e, state, econtext, isNull);
 
-	result = e->orig(state, econtext, isNull);
+	slot = DC_ECXT_SLOT(econtext, e->slotoff[0]);
+	if (unlikely(slot == NULL))
+		return dc_eval_orig(e, state, econtext, isNull);
+	nvalid = slot->tts_nvalid;
+	offset = nvalid > 0 ? dc_slot_offset(slot) : 0;
 
-	if (unlikely(state->evalfunc != dc_eval))
-	{
-		e->orig = state->evalfunc;
-		state->evalfunc = dc_eval;
-	}
+	result = dc_eval_orig(e, state, econtext, isNull);
 
-	for (int i = 0; i < n; i++)
-	{
-		if (slot[i] == NULL || slot[i]->tts_nvalid <= nvalid[i])
-			continue;
-		/* the same slot in two roles is counted once */
-		if ((i > 0 && slot[i] == slot[0]) || (i > 1 && slot[i] == slot[1]))
-			continue;
-		dc_count_deform(stmt, e->node, slot[i], nvalid[i], offset[i]);
-	}
+	if (slot->tts_nvalid > nvalid)
+		dc_count_deform(stmt, e->node, &e->cache, slot, nvalid, offset);
 	return result;
 }
 
@@ -522,7 +569,8 @@ dc_receive_slot(TupleTableSlot *slot, DestReceiver *self)
 
 	ok = d->orig->receiveSlot(slot, d->orig);
 	if (slot->tts_nvalid > nvalid)
-		dc_count_deform(d->stmt, d->stmt->nodes[0], slot, nvalid, offset);
+		dc_count_deform(d->stmt, d->stmt->nodes[0], &d->cache, slot, nvalid,
+						offset);
 	return ok;
 }
 
@@ -827,36 +875,45 @@ typedef struct DCBuild
 } DCBuild;
 
 /*
- * Return the DC_FETCH_* flags of the slots evaluating state can deform: those
- * of its EEOP_*_FETCHSOME steps, all three for a whole-row Var.  0 means it
- * never deforms.
+ * Find the expression context slots evaluating e->state can deform: those of
+ * its EEOP_*_FETCHSOME steps, all three for a whole-row Var.  Set e->nslots
+ * (0 if it never deforms) and e->slotoff.
  */
-static int
-dc_expr_fetches(ExprState *state)
+static void
+dc_expr_slots(DCExpr *e)
 {
-	int			fetches = 0;
+	ExprState  *state = e->state;
+	bool		scan = false;
+	bool		outer = false;
+	bool		inner = false;
 
 	for (int i = 0; i < state->steps_len; i++)
 	{
 		switch (ExecEvalStepOp(state, &state->steps[i]))
 		{
 			case EEOP_SCAN_FETCHSOME:
-				fetches |= DC_FETCH_SCAN;
+				scan = true;
 				break;
 			case EEOP_OUTER_FETCHSOME:
-				fetches |= DC_FETCH_OUTER;
+				outer = true;
 				break;
 			case EEOP_INNER_FETCHSOME:
-				fetches |= DC_FETCH_INNER;
+				inner = true;
 				break;
 			case EEOP_WHOLEROW:
-				fetches |= DC_FETCH_SCAN | DC_FETCH_OUTER | DC_FETCH_INNER;
+				scan = outer = inner = true;
 				break;
 			default:
 				break;
 		}
 	}
-	return fetches;
+	e->nslots = 0;
+	if (scan)
+		e->slotoff[e->nslots++] = offsetof(ExprContext, ecxt_scantuple);
+	if (outer)
+		e->slotoff[e->nslots++] = offsetof(ExprContext, ecxt_outertuple);
+	if (inner)
+		e->slotoff[e->nslots++] = offsetof(ExprContext, ecxt_innertuple);
 }
 
 /*
@@ -867,18 +924,19 @@ static void
 dc_wrap_expr(DCBuild *b, DCNode *node, ExprState *state)
 {
 	DCExpr	   *e;
-	int			fetches;
 
 	if (state == NULL || state->evalfunc == dc_eval)
 		return;
-	fetches = dc_expr_fetches(state);
-	if (fetches == 0)
-		return;
-	e = palloc(sizeof(DCExpr));
+	e = palloc0(sizeof(DCExpr));
 	e->state = state;
+	dc_expr_slots(e);
+	if (e->nslots == 0)
+	{
+		pfree(e);
+		return;
+	}
 	e->orig = state->evalfunc;
 	e->node = node;
-	e->fetches = fetches;
 	state->evalfunc = dc_eval;
 	b->exprs = lappend(b->exprs, e);
 }
@@ -1347,6 +1405,7 @@ dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 		d->pub.mydest = dest->mydest;
 		d->orig = dest;
 		d->stmt = stmt;
+		d->cache.slot = NULL;
 		queryDesc->dest = &d->pub;
 	}
 
