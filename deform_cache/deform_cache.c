@@ -23,10 +23,11 @@
  * per-slot copy of the ops breaks every heap scan on its first tuple.  We
  * watch tts_nvalid instead, around the two places tuples get deformed from:
  *
- *	- every ExprState of a node (qual, projection, join quals, hash keys,
- *	  aggregate transition input, ...): ExprState.evalfunc is replaced by
- *	  dc_eval, which reads tts_nvalid of the expression context's scan, outer
- *	  and inner slots before and after calling the original.  This works for
+ *	- every ExprState of a node that fetches attributes (qual, projection,
+ *	  join quals, hash keys, aggregate transition input, ...):
+ *	  ExprState.evalfunc is replaced by dc_eval, which reads tts_nvalid of the
+ *	  expression context slots the expression fetches from (scan, outer,
+ *	  inner) before and after calling the original.  This works for
  *	  any slot type (pax's too) and also sees JIT-compiled deform, which
  *	  updates tts_nvalid like slot_getsomeattrs does.
  *	- the statement's DestReceiver (client output, COPY TO, CREATE TABLE AS,
