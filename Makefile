@@ -22,7 +22,9 @@ REGRESS = \
 	sjis_direct_valid \
 	sjis_direct_invalid \
 	sjis_direct_database \
-	deform_cache_basic
+	deform_cache_basic \
+	deform_cache_errors \
+	deform_cache_jit
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
 ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))
