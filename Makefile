@@ -24,7 +24,8 @@ REGRESS = \
 	sjis_direct_database \
 	deform_cache_basic \
 	deform_cache_errors \
-	deform_cache_jit
+	deform_cache_jit \
+	deform_cache_pax
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
 ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))

@@ -73,6 +73,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "commands/defrem.h"
@@ -82,6 +84,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "jit/jit.h"
+#include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/memnodes.h"
 #include "nodes/nodeFuncs.h"
@@ -319,6 +322,10 @@ _PG_init(void)
 							 NULL);
 	MarkGUCPrefixReserved("deform_cache");
 
+	/* scans that form rows without deforming report through this */
+	*find_rendezvous_variable(DEFORM_CACHE_REPORT_READ) =
+		(void *) DeformCacheReportRead;
+
 	DeformCacheRegisterSlotOps(&TTSOpsVirtual, "Virtual");
 	DeformCacheRegisterSlotOps(&TTSOpsHeapTuple, "HeapTuple");
 	DeformCacheRegisterSlotOps(&TTSOpsMinimalTuple, "MinimalTuple");
@@ -362,13 +369,86 @@ DeformCacheRegisterSlotOps(const TupleTableSlotOps *ops, const char *name)
 		dc_nslot_types++;
 }
 
-/* Return the registered name of a slot type, or "other". */
+/*
+ * DeformCacheReportRead counts a row that a scan node formed by reading
+ * natts columns (the highest being max_attno) straight from its storage,
+ * without deforming a tuple: PaxScan reports its projected columns this
+ * way, as one deform call of natts attributes.  Callable from other
+ * modules through the rendezvous variable DEFORM_CACHE_REPORT_READ; it
+ * costs a comparison when no statement is instrumented.
+ */
+void
+DeformCacheReportRead(PlanState *ps, int natts, int max_attno)
+{
+	DCStatement *stmt = dc_active;
+	static DCNode *last = NULL;
+	DCNode	   *node = NULL;
+	DCCounters *c;
+
+	if (likely(stmt == NULL) || !stmt->running)
+		return;
+	if (last != NULL && last->ps == ps)
+		node = last;
+	else
+	{
+		for (int i = 0; i < stmt->nnodes; i++)
+			if (stmt->nodes[i]->ps == ps)
+			{
+				node = stmt->nodes[i];
+				break;
+			}
+		if (node == NULL)
+			return;
+		last = node;
+	}
+	c = &node->c;
+	c->deform_calls++;
+	c->tuples++;
+	c->attributes += natts;
+	c->bytes_unknown = true;
+	if (max_attno > c->max_attribute)
+		c->max_attribute = max_attno;
+	/* the row lands in the scan's virtual slot */
+	if (node->slot_ops == NULL)
+		node->slot_ops = &TTSOpsVirtual;
+	else if (node->slot_ops != &TTSOpsVirtual)
+		node->slot_mixed = true;
+}
+
+/*
+ * Return the registered name of a slot type, or "other".
+ *
+ * The first unknown slot type makes us look for pax_am's slot type, which
+ * is in the same bundle: if pax_am is installed, its TTSOpsPaxTuple is
+ * named "PaxTuple" (pax_am does not depend on deform_cache being loaded).
+ */
 static const char *
 dc_slot_type_name(const TupleTableSlotOps *ops)
 {
+	static bool pax_looked_up = false;
+
 	for (int i = 0; i < dc_nslot_types; i++)
 		if (dc_slot_types[i].ops == ops)
 			return dc_slot_types[i].name;
+	if (!pax_looked_up)
+	{
+		char		path[MAXPGPATH];
+		struct stat st;
+		void	   *paxops = NULL;
+
+		pax_looked_up = true;
+		get_pkglib_path(my_exec_path, path);
+		strlcat(path, "/pax_am" DLSUFFIX, sizeof(path));
+		if (stat(path, &st) == 0)
+			paxops = (void *) load_external_function(path, "TTSOpsPaxTuple",
+													 false, NULL);
+		if (paxops)
+		{
+			DeformCacheRegisterSlotOps((const TupleTableSlotOps *) paxops,
+									   "PaxTuple");
+			return dc_slot_type_name(ops);
+		}
+	}
 	return "other";
 }
 

@@ -29,6 +29,25 @@
 typedef void (*DeformCacheRegisterSlotOps_fn) (const TupleTableSlotOps *ops,
 											   const char *name);
 
+/*
+ * A scan that forms rows without deforming tuples (PaxScan) reports each
+ * row it forms, with how many columns it read and the highest attribute
+ * number among them.  deform_cache puts a pointer to this function in the
+ * rendezvous variable of this name when it is loaded:
+ *
+ *		DeformCacheReportRead_fn *report = (DeformCacheReportRead_fn *)
+ *			find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
+ *		if (*report)
+ *			(*report) (planstate, natts, max_attno);
+ */
+#define DEFORM_CACHE_REPORT_READ "deform_cache_report_read"
+
+typedef void (*DeformCacheReportRead_fn) (struct PlanState *ps, int natts,
+										  int max_attno);
+
+extern PGDLLEXPORT void DeformCacheReportRead(struct PlanState *ps, int natts,
+											  int max_attno);
+
 extern PGDLLEXPORT void DeformCacheRegisterSlotOps(const TupleTableSlotOps *ops,
 												   const char *name);
 

@@ -72,6 +72,7 @@
 #include "utils/spccache.h"
 
 #include "pax_am.h"
+#include "../deform_cache/deform_cache.h"
 
 /* btree operator families with fast paths (stable OIDs, pg_opfamily.dat) */
 #define PAX_CHAR_BTREE_FAM		429
@@ -1332,6 +1333,9 @@ typedef struct PaxScanState
 	int			cur;			/* index into sel of the last row returned */
 	ScanDirection dir;
 
+	int			max_attno;		/* highest column read, one-based */
+	DeformCacheReportRead_fn report;	/* deform_cache, if loaded */
+
 	PaxScanShared *shared;		/* parallel scans */
 	uint64		rows_removed;
 	uint64		pages_skipped;
@@ -1360,8 +1364,13 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 
 	state->projected = palloc(sizeof(int) * Max(list_length(projected), 1));
 	foreach(lc, projected)
+	{
 		state->projected[i++] = lfirst_int(lc) - 1;
+		state->max_attno = Max(state->max_attno, lfirst_int(lc));
+	}
 	state->nprojected = i;
+	state->report = *(DeformCacheReportRead_fn *)
+		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
 
 	state->predcxt = AllocSetContextCreate(estate->es_query_cxt,
 										   "PaxScan predicate values",
@@ -1543,6 +1552,8 @@ PaxScanNext(ScanState *ss)
 						  slot->tts_values, slot->tts_isnull);
 	}
 	ExecStoreVirtualTuple(slot);
+	if (state->report)
+		state->report(&ss->ps, state->nprojected, state->max_attno);
 	ItemPointerSet(&slot->tts_tid, state->scan->rs_cblock, row + 1);
 	slot->tts_tableOid = RelationGetRelid(ss->ss_currentRelation);
 	return slot;
