@@ -341,6 +341,7 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 									   TupleTableSlot *slot);
 
 extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
+extern void PaxScanFinish(PaxScanDesc scan);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
 extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 								  const uint16 *cand, int ncand);

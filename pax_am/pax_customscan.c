@@ -1322,6 +1322,8 @@ typedef struct PaxScanState
 	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
 	int		   *projected;		/* zero-based columns to read */
 	int			nprojected;
+	int		   *runs;			/* the same as [from, to) runs, pairwise */
+	int			nruns;
 	PaxScanDesc scan;
 	bool		started;		/* predicate values evaluated */
 	PaxLayoutCache lcache;
@@ -1369,6 +1371,23 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 		state->max_attno = Max(state->max_attno, lfirst_int(lc));
 	}
 	state->nprojected = i;
+
+	/* contiguous columns are read by one call */
+	state->runs = palloc(sizeof(int) * 2 * Max(i, 1));
+	state->nruns = 0;
+	for (int k = 0; k < state->nprojected; k++)
+	{
+		int			attno = state->projected[k];
+
+		if (state->nruns > 0 && state->runs[2 * state->nruns - 1] == attno)
+			state->runs[2 * state->nruns - 1] = attno + 1;
+		else
+		{
+			state->runs[2 * state->nruns] = attno;
+			state->runs[2 * state->nruns + 1] = attno + 1;
+			state->nruns++;
+		}
+	}
 	state->report = *(DeformCacheReportRead_fn *)
 		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
 
@@ -1448,11 +1467,7 @@ PaxScanNextPage(PaxScanState *state)
 
 		if (blkno == InvalidBlockNumber)
 		{
-			if (BufferIsValid(scan->rs_cbuf))
-				ReleaseBuffer(scan->rs_cbuf);
-			scan->rs_cbuf = InvalidBuffer;
-			scan->rs_cblock = InvalidBlockNumber;
-			scan->rs_inited = false;
+			PaxScanFinish(scan);
 			return false;
 		}
 		page = PaxScanLockPage(scan, blkno);
@@ -1544,13 +1559,10 @@ PaxScanNext(ScanState *ss)
 	page = BufferGetPage(state->scan->rs_cbuf);
 	/* columns not read stay NULL (set once in PaxScanBegin) */
 	ExecClearTuple(slot);
-	for (int i = 0; i < state->nprojected; i++)
-	{
-		int			attno = state->projected[i];
-
-		PaxPageFillValues(tupdesc, page, state->layout, row, attno, attno + 1,
+	for (int i = 0; i < state->nruns; i++)
+		PaxPageFillValues(tupdesc, page, state->layout, row,
+						  state->runs[2 * i], state->runs[2 * i + 1],
 						  slot->tts_values, slot->tts_isnull);
-	}
 	ExecStoreVirtualTuple(slot);
 	if (state->report)
 		state->report(&ss->ps, state->nprojected, state->max_attno);

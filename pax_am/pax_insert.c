@@ -420,6 +420,25 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 }
 
 /*
+ * PaxRowsPerPageGuess guesses, a little high, how many rows like this one
+ * a page holds, so that a page's shape is chosen looking at about the rows
+ * that will go on it (wide rows: a handful, not PAX_MAX_CAPACITY).
+ */
+static int
+PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
+{
+	Size		bytes = PAX_ROWHDR_SIZE + row->varbytes;
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		bytes += att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+	}
+	return Min(PAX_MAX_CAPACITY, (int) (BLCKSZ * 5 / 4 / bytes) + 4);
+}
+
+/*
  * PaxNewPage adds a page to the relation and returns it exclusively locked.
  */
 static Buffer
@@ -535,7 +554,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		else
 		{
 			PaxPageShape shape;
-			int			ahead = Min(nrows - next, PAX_MAX_CAPACITY);
+			int			ahead = Min(nrows - next, PaxRowsPerPageGuess(tupdesc, &rows[next]));
 
 			/*
 			 * Shape the page for the rows that will go on it: when fewer fit

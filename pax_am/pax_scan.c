@@ -279,6 +279,20 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 }
 
 /*
+ * PaxScanFinish drops the current page at the end of a scan and rewinds,
+ * so the next fetch starts over.
+ */
+void
+PaxScanFinish(PaxScanDesc scan)
+{
+	if (BufferIsValid(scan->rs_cbuf))
+		ReleaseBuffer(scan->rs_cbuf);
+	scan->rs_cbuf = InvalidBuffer;
+	scan->rs_cblock = InvalidBlockNumber;
+	scan->rs_inited = false;
+}
+
+/*
  * PaxScanNextBlock returns the next block to read in the given direction,
  * or InvalidBlockNumber at the end of the scan.
  */
@@ -352,11 +366,7 @@ PaxScanNextRow(PaxScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
 		blkno = PaxScanNextBlock(scan, direction);
 		if (blkno == InvalidBlockNumber)
 		{
-			if (BufferIsValid(scan->rs_cbuf))
-				ReleaseBuffer(scan->rs_cbuf);
-			scan->rs_cbuf = InvalidBuffer;
-			scan->rs_cblock = InvalidBlockNumber;
-			scan->rs_inited = false;
+			PaxScanFinish(scan);
 			ExecClearTuple(slot);
 			return false;
 		}
@@ -616,11 +626,7 @@ pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
 
 	if (!BlockNumberIsValid(blkno))
 	{
-		if (BufferIsValid(scan->rs_cbuf))
-			ReleaseBuffer(scan->rs_cbuf);
-		scan->rs_cbuf = InvalidBuffer;
-		scan->rs_cblock = InvalidBlockNumber;
-		scan->rs_inited = false;
+		PaxScanFinish(scan);
 		return false;
 	}
 	PaxScanCollectPage(scan, blkno);
