@@ -72,6 +72,20 @@ SELECT q AS query, pg_temp.best_ms(format(q, 'demo_heap')) AS heap_ms, pg_temp.b
                ('SELECT count(*) FROM %s')) AS v(q);
 
 \echo
+\echo '=== deform_cache: what reaching column 31 costs, per plan node ==='
+LOAD 'deform_cache';
+SET deform_cache.track = on;
+SELECT count(x) FROM (SELECT c31 AS x FROM demo_heap OFFSET 0) s;
+SELECT node_type, access_method, slot_type, tuples_deformed, attributes_deformed,
+       round(attributes_deformed::numeric / greatest(tuples_deformed, 1), 1) AS per_tuple
+  FROM deform_cache_last WHERE relid IS NOT NULL;
+SELECT count(x) FROM (SELECT c31 AS x FROM demo_pax OFFSET 0) s;
+SELECT node_type, access_method, slot_type, tuples_deformed, attributes_deformed,
+       round(attributes_deformed::numeric / greatest(tuples_deformed, 1), 1) AS per_tuple
+  FROM deform_cache_last WHERE relid IS NOT NULL;
+RESET deform_cache.track;
+
+\echo
 \echo '=== sjis_direct: EUC_JP <-> SJIS, byte for byte the built-in conversion, faster ==='
 SELECT encode((sjis_direct.convert_with('pg_catalog.euc_jp_to_sjis', 'EUC_JP', 'SJIS',
                                        '\x414243c6fccbdcb8eca5c6a5ada5b9a5c8', false)).result, 'hex') AS builtin_sjis,
