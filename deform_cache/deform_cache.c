@@ -201,6 +201,7 @@ typedef struct DCStatement
 	bool		jit_deform;		/* expressions were JIT-compiled with deform */
 	bool		running;		/* inside its ExecutorRun or ExecutorFinish */
 	bool		readout;		/* ran one of our SQL functions */
+	DCNode	   *report_last;	/* node DeformCacheReportRead last charged */
 	DCDest		dest;
 	MemoryContextCallback on_delete;
 } DCStatement;
@@ -381,14 +382,14 @@ void
 DeformCacheReportRead(PlanState *ps, int natts, int max_attno)
 {
 	DCStatement *stmt = dc_active;
-	static DCNode *last = NULL;
 	DCNode	   *node = NULL;
 	DCCounters *c;
 
 	if (likely(stmt == NULL) || !stmt->running)
 		return;
-	if (last != NULL && last->ps == ps)
-		node = last;
+	/* the cache lives in the statement: nodes die with their statement */
+	if (stmt->report_last != NULL && stmt->report_last->ps == ps)
+		node = stmt->report_last;
 	else
 	{
 		for (int i = 0; i < stmt->nnodes; i++)
@@ -399,7 +400,7 @@ DeformCacheReportRead(PlanState *ps, int natts, int max_attno)
 			}
 		if (node == NULL)
 			return;
-		last = node;
+		stmt->report_last = node;
 	}
 	c = &node->c;
 	c->deform_calls++;
