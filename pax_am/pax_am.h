@@ -205,20 +205,9 @@ typedef struct PaxScanDescData
 
 	/* parallel scans */
 	ParallelBlockTableScanWorkerData *rs_pbsw;
-
-	/* ANALYZE and TABLESAMPLE */
-	BlockNumber rs_sampleblock;
 } PaxScanDescData;
 
 typedef PaxScanDescData *PaxScanDesc;
-
-/* Index fetch state. */
-typedef struct PaxIndexFetchData
-{
-	IndexFetchTableData xs_base;
-	Buffer		xs_cbuf;
-	PaxLayoutCache xs_lcache;
-} PaxIndexFetchData;
 
 /*
  * PaxTupleTableSlot: a slot whose values are read straight from a pinned
@@ -271,7 +260,6 @@ extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
 extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
 							   MemoryContext mcxt);
 extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
-extern bool PaxPageIsPax(Page page);
 extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
 							 int row, int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,

@@ -587,23 +587,6 @@ PaxStrategyHolds(int strategy, int cmp)
 	}
 }
 
-/* Read an integer-like fixed-width value as int64. */
-static inline int64
-PaxReadInt(const char *p, int attlen, bool isunsigned)
-{
-	switch (attlen)
-	{
-		case 1:
-			return (uint8) *p;
-		case 2:
-			return *(const int16 *) p;
-		case 4:
-			return isunsigned ? (int64) *(const uint32 *) p : (int64) *(const int32 *) p;
-		default:
-			return *(const int64 *) p;
-	}
-}
-
 /*
  * PaxFilterIntCmp keeps the rows of sel whose integer value satisfies
  * "value strategy c"; one loop per width and strategy, so the compiler

@@ -169,22 +169,6 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	opaque->pax_version = PAX_PAGE_VERSION;
 }
 
-/*
- * PaxPageIsPax tells whether an initialised page carries the pax special
- * space.
- */
-bool
-PaxPageIsPax(Page page)
-{
-	PaxPageOpaque opaque;
-
-	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)))
-		return false;
-	opaque = PaxPageGetOpaque(page);
-	return opaque->pax_magic == PAX_PAGE_MAGIC &&
-		opaque->pax_version == PAX_PAGE_VERSION;
-}
-
 static void PaxPageCorrupted(Relation rel, BlockNumber blkno,
 							 const char *detail) pg_attribute_noreturn();
 

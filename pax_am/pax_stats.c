@@ -226,19 +226,16 @@ pax_page_columns(PG_FUNCTION_ARGS)
 				(col->attlen > 0 ? col->attlen : PAX_VAROFF_SIZE);
 		if (col->data && col->attlen < 0)
 		{
-			Datum	   *vals = palloc(sizeof(Datum) * (i + 1));
-			bool	   *isnull = palloc(sizeof(bool) * (i + 1));
-
 			for (int r = 0; r < hdr->pp_nrows; r++)
 			{
-				PaxPageFillValues(tupdesc, page, layout, r, i, i + 1, vals, isnull);
-				if (!isnull[i])
+				bool		isnull;
+				Datum		value = PaxPageGetValue(page, layout, r, i, &isnull);
+
+				if (!isnull)
 					varbytes += col->attlen == -1 ?
-						VARSIZE_ANY(DatumGetPointer(vals[i])) :
-						strlen(DatumGetCString(vals[i])) + 1;
+						VARSIZE_ANY(DatumGetPointer(value)) :
+						strlen(DatumGetCString(value)) + 1;
 			}
-			pfree(vals);
-			pfree(isnull);
 		}
 
 		values[0] = Int32GetDatum(i + 1);
