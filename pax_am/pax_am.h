@@ -52,6 +52,12 @@
 /* Null bitmaps for all nullable columns while they take at most this much. */
 #define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
 
+/*
+ * t_infomask2 bit free in heap: the row slot was reclaimed by VACUUM and
+ * holds no row.
+ */
+#define PAX_ROW_UNUSED		0x1000
+
 /* Size of an offset into the value area (varlena and cstring columns). */
 #define PAX_VAROFF_SIZE		sizeof(uint16)
 
@@ -186,6 +192,20 @@ typedef struct PaxPageShape
 	bits8	   *zone;
 } PaxPageShape;
 
+/*
+ * PaxRowInit: what a new row version starts with besides xmin and cmin
+ * (pax_modify.c): the xmax and infomask bits an UPDATE carries over from
+ * the old version (HEAP_UPDATED, key-share lockers), or the speculative
+ * token of INSERT ... ON CONFLICT in place of the self-pointing t_ctid.
+ */
+typedef struct PaxRowInit
+{
+	TransactionId xmax;			/* xmax, or InvalidTransactionId */
+	uint16		infomask;		/* t_infomask (HEAP_XMAX_INVALID if no xmax) */
+	uint16		infomask2;		/* t_infomask2 bits besides natts */
+	uint32		spectoken;		/* speculative insertion token, or 0 */
+} PaxRowInit;
+
 /* Scan state: the table AM scan descriptor of pax. */
 typedef struct PaxScanDescData
 {
@@ -230,6 +250,20 @@ typedef struct PaxTupleTableSlot
 		char		bytes[PAX_ROWHDR_SIZE];
 	}			rowhdr;			/* row header of a materialised row */
 } PaxTupleTableSlot;
+
+/*
+ * PaxRowTuple points a HeapTupleData at a row header, so heap's visibility
+ * routines run on it unchanged.
+ */
+static inline void
+PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
+			BlockNumber blkno, int row)
+{
+	tuple->t_data = PaxRowHeader(page, rowhdrs, row);
+	tuple->t_len = PAX_ROWHDR_SIZE;
+	tuple->t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tuple->t_self, blkno, row + 1);
+}
 
 /* ----------------------------------------------------------------
  * Externs
@@ -279,6 +313,9 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 							 int ntuples, CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);
 extern void pax_finish_bulk_insert(Relation relation, int options);
+extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 const PaxRowInit *init, HeapTuple oldtup);
 extern void pax_relation_copy_for_cluster(Relation OldTable,
 										  Relation NewTable,
 										  Relation OldIndex, bool use_sort,
@@ -288,6 +325,61 @@ extern void pax_relation_copy_for_cluster(Relation OldTable,
 										  double *num_tuples,
 										  double *tups_vacuumed,
 										  double *tups_recently_dead);
+
+/* pax_index.c */
+extern IndexFetchTableData *pax_index_fetch_begin(Relation rel);
+extern void pax_index_fetch_reset(IndexFetchTableData *scan);
+extern void pax_index_fetch_end(IndexFetchTableData *scan);
+extern bool pax_index_fetch_tuple(struct IndexFetchTableData *scan,
+								  ItemPointer tid, Snapshot snapshot,
+								  TupleTableSlot *slot, bool *call_again,
+								  bool *all_dead);
+extern TransactionId pax_index_delete_tuples(Relation rel,
+											 TM_IndexDeleteOp *delstate);
+extern double pax_index_build_range_scan(Relation tableRelation,
+										 Relation indexRelation,
+										 struct IndexInfo *indexInfo,
+										 bool allow_sync, bool anyvisible,
+										 bool progress,
+										 BlockNumber start_blockno,
+										 BlockNumber numblocks,
+										 IndexBuildCallback callback,
+										 void *callback_state,
+										 TableScanDesc scan);
+extern void pax_index_validate_scan(Relation tableRelation,
+									Relation indexRelation,
+									struct IndexInfo *indexInfo,
+									Snapshot snapshot,
+									struct ValidateIndexState *state);
+
+/* pax_modify.c */
+extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
+								  CommandId cid, Snapshot snapshot,
+								  Snapshot crosscheck, bool wait,
+								  TM_FailureData *tmfd, bool changingPart);
+extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
+								  TupleTableSlot *slot, CommandId cid,
+								  Snapshot snapshot, Snapshot crosscheck,
+								  bool wait, TM_FailureData *tmfd,
+								  LockTupleMode *lockmode,
+								  bool *update_indexes);
+extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot,
+								CommandId cid, LockTupleMode mode,
+								LockWaitPolicy wait_policy, uint8 flags,
+								TM_FailureData *tmfd);
+extern void pax_tuple_insert_speculative(Relation relation,
+										 TupleTableSlot *slot, CommandId cid,
+										 int options,
+										 struct BulkInsertStateData *bistate,
+										 uint32 specToken);
+extern void pax_tuple_complete_speculative(Relation relation,
+										   TupleTableSlot *slot,
+										   uint32 specToken, bool succeeded);
+extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
+extern HeapTupleHeader PaxReadRowHeader(Relation rel, Buffer buffer,
+										ItemPointer tid);
+extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
 
 /* pax_vacuum.c */
 extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,

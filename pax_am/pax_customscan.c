@@ -1132,6 +1132,10 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	double		npass;
 	Cost		form_cost;
 
+	/* a sequential scan, which enable_seqscan = off discourages */
+	if (!enable_seqscan)
+		startup_cost += disable_cost;
+
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	disk_run_cost = spc_seq_page_cost * rel->pages;
 
@@ -1346,6 +1350,18 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	List	   *projected = linitial(cscan->custom_private);
 	ListCell   *lc;
 	int			i = 0;
+
+	/*
+	 * An EvalPlanQual recheck hands the scan a row in a pax slot, not in our
+	 * virtual scan slot: the projection and quals, compiled for a virtual
+	 * slot whose values are always all there, must deform it instead.
+	 */
+	if (estate->es_epq_active != NULL)
+	{
+		node->ss.ps.scanopsfixed = false;
+		ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
+		node->ss.ps.qual = ExecInitQual(cscan->scan.plan.qual, &node->ss.ps);
+	}
 
 	state->projected = palloc(sizeof(int) * Max(list_length(projected), 1));
 	foreach(lc, projected)

@@ -5,10 +5,10 @@
  *
  * This file is a thin adapter in TableAmRoutine order, in the manner of
  * heapam_handler.c: the work lives in the concern files (pax_insert.c,
- * pax_scan.c, pax_slot.c, pax_page.c).  Operations not built yet (UPDATE,
- * DELETE, row locks, indexes, VACUUM, CLUSTER) raise
- * ERRCODE_FEATURE_NOT_SUPPORTED through PaxNotSupported(), so a pax table
- * never silently returns a wrong answer.
+ * pax_scan.c, pax_slot.c, pax_page.c, pax_modify.c, pax_index.c,
+ * pax_vacuum.c).  Operations not built raise ERRCODE_FEATURE_NOT_SUPPORTED
+ * through PaxNotSupported(), so a pax table never silently returns a wrong
+ * answer.
  *
  * pax_am/pax_handler.c
  *
@@ -69,108 +69,6 @@ pax_slot_callbacks(Relation relation)
  * Table scan callbacks
  * ------------------------------------------------------------------------
  */
-
-/* ------------------------------------------------------------------------
- * Index scan callbacks
- * ------------------------------------------------------------------------
- */
-
-static IndexFetchTableData *
-pax_index_fetch_begin(Relation rel)
-{
-	PaxNotSupported("index scans");
-}
-
-static void
-pax_index_fetch_reset(IndexFetchTableData *scan)
-{
-	PaxNotSupported("index scans");
-}
-
-static void
-pax_index_fetch_end(IndexFetchTableData *scan)
-{
-	PaxNotSupported("index scans");
-}
-
-static bool
-pax_index_fetch_tuple(struct IndexFetchTableData *scan,
-					  ItemPointer tid,
-					  Snapshot snapshot,
-					  TupleTableSlot *slot,
-					  bool *call_again, bool *all_dead)
-{
-	PaxNotSupported("index scans");
-}
-
-
-/* ------------------------------------------------------------------------
- * Callbacks for non-modifying operations on individual tuples
- * ------------------------------------------------------------------------
- */
-
-/*
- * pax_get_latest_tid leaves the TID as it is: until UPDATE is built no row
- * has a newer version.
- */
-static void
-pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
-{
-}
-
-static TransactionId
-pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
-{
-	PaxNotSupported("index tuple deletion");
-}
-
-
-/* ------------------------------------------------------------------------
- * Functions for manipulations of physical tuples
- * ------------------------------------------------------------------------
- */
-
-static void
-pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
-							 CommandId cid, int options,
-							 BulkInsertState bistate, uint32 specToken)
-{
-	PaxNotSupported("INSERT ... ON CONFLICT");
-}
-
-static void
-pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
-							   uint32 specToken, bool succeeded)
-{
-	PaxNotSupported("INSERT ... ON CONFLICT");
-}
-
-static TM_Result
-pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
-				 Snapshot snapshot, Snapshot crosscheck, bool wait,
-				 TM_FailureData *tmfd, bool changingPart)
-{
-	PaxNotSupported("DELETE");
-}
-
-static TM_Result
-pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
-				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
-				 bool wait, TM_FailureData *tmfd,
-				 LockTupleMode *lockmode, bool *update_indexes)
-{
-	PaxNotSupported("UPDATE");
-}
-
-static TM_Result
-pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
-			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
-			   LockWaitPolicy wait_policy, uint8 flags,
-			   TM_FailureData *tmfd)
-{
-	PaxNotSupported("row locks");
-}
-
 
 /* ------------------------------------------------------------------------
  * DDL related callbacks
@@ -255,33 +153,6 @@ pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	RelationDropStorage(rel);
 	smgrclose(dstrel);
 }
-
-static double
-pax_index_build_range_scan(Relation tableRelation,
-						   Relation indexRelation,
-						   IndexInfo *indexInfo,
-						   bool allow_sync,
-						   bool anyvisible,
-						   bool progress,
-						   BlockNumber start_blockno,
-						   BlockNumber numblocks,
-						   IndexBuildCallback callback,
-						   void *callback_state,
-						   TableScanDesc scan)
-{
-	PaxNotSupported("indexes");
-}
-
-static void
-pax_index_validate_scan(Relation tableRelation,
-						Relation indexRelation,
-						IndexInfo *indexInfo,
-						Snapshot snapshot,
-						ValidateIndexState *state)
-{
-	PaxNotSupported("indexes");
-}
-
 
 /* ------------------------------------------------------------------------
  * Miscellaneous callbacks

@@ -56,6 +56,7 @@ typedef struct PaxRow
 	Size		varbytes;		/* value area bytes, alignment padding included */
 	TupleTableSlot *slot;		/* where the TID goes, or NULL */
 	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
+	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
 } PaxRow;
 
 /* Backend-local insert hints, kept in rd_amcache (lost on relcache reset). */
@@ -147,7 +148,8 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
  * needs.  Arrays are allocated in the current memory context.
  */
 static void
-PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
+PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
+			  HeapTuple oldtup, PaxRow *row)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	int			natts = tupdesc->natts;
@@ -158,6 +160,7 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
 	slot_getallattrs(slot);
 	row->slot = slot;
 	row->srchdr = NULL;
+	row->init = NULL;
 	row->values = slot->tts_values;
 	row->isnull = slot->tts_isnull;
 
@@ -185,8 +188,10 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
 	 * expanded and indirect datums) go through a heap tuple: forming it
 	 * flattens expanded datums, and heap's TOAST code compresses values
 	 * and moves them to our TOAST relation until the row is small enough.
+	 * The old version of an updated row (oldtup) has external values: the
+	 * TOAST code keeps those the new version shares and deletes the others.
 	 */
-	if (external ||
+	if (external || oldtup != NULL ||
 		(OidIsValid(rel->rd_rel->reltoastrelid) &&
 		 MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(natts)) + datasize >
 		 TOAST_TUPLE_THRESHOLD))
@@ -194,7 +199,7 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options, PaxRow *row)
 		HeapTuple	tuple = heap_form_tuple(tupdesc, row->values, row->isnull);
 
 		if (OidIsValid(rel->rd_rel->reltoastrelid))
-			tuple = heap_toast_insert_or_update(rel, tuple, NULL, options);
+			tuple = heap_toast_insert_or_update(rel, tuple, oldtup, options);
 		row->values = palloc(natts * sizeof(Datum));
 		row->isnull = palloc(natts * sizeof(bool));
 		heap_deform_tuple(tuple, tupdesc, row->values, row->isnull);
@@ -262,9 +267,19 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		HeapTupleHeaderSetCmin(rowhdr, cid);
 		HeapTupleHeaderSetXmax(rowhdr, 0);
 		HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+		if (row->init)
+		{
+			/* a new row version: HEAP_UPDATED and carried-over lockers */
+			rowhdr->t_infomask = row->init->infomask;
+			rowhdr->t_infomask2 |= row->init->infomask2;
+			HeapTupleHeaderSetXmax(rowhdr, row->init->xmax);
+		}
 	}
 	rowhdr->t_hoff = PAX_ROWHDR_SIZE;
-	ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
+	if (row->init && row->init->spectoken != 0)
+		HeapTupleHeaderSetSpeculativeToken(rowhdr, row->init->spectoken);
+	else
+		ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
 
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
@@ -627,13 +642,31 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 {
 	PaxRow		row;
 
-	PaxPrepareRow(relation, slot, options, &row);
+	PaxPrepareRow(relation, slot, options, NULL, &row);
 
 	/* as heap_insert: a conflict check against the whole relation */
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
 	PaxInsertRows(relation, &row, 1, cid, options, bistate);
 	pgstat_count_heap_insert(relation, 1);
+}
+
+/*
+ * PaxInsertVersion inserts the slot's row as a new row version: with the
+ * xmax and flags of init (HEAP_UPDATED for an UPDATE, the speculative
+ * token of INSERT ... ON CONFLICT), toasting it against oldtup, the old
+ * version, when that has external values.  Sets the slot's TID.  The
+ * caller holds no buffer lock and does the SSI and statistics work.
+ */
+void
+PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
+				 int options, const PaxRowInit *init, HeapTuple oldtup)
+{
+	PaxRow		row;
+
+	PaxPrepareRow(relation, slot, options, oldtup, &row);
+	row.init = init;
+	PaxInsertRows(relation, &row, 1, cid, options, NULL);
 }
 
 void
@@ -649,7 +682,7 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	oldcxt = MemoryContextSwitchTo(cxt);
 	rows = palloc(ntuples * sizeof(PaxRow));
 	for (int i = 0; i < ntuples; i++)
-		PaxPrepareRow(relation, slots[i], options, &rows[i]);
+		PaxPrepareRow(relation, slots[i], options, NULL, &rows[i]);
 
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
@@ -754,7 +787,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			}
 
 			PaxSlotStoreRow(slot, OldTable, buffer, blkno, r);
-			PaxPrepareRow(NewTable, slot, 0, &rows[nkeep]);
+			PaxPrepareRow(NewTable, slot, 0, NULL, &rows[nkeep]);
 			rows[nkeep].values = memcpy(palloc(tupdesc->natts * sizeof(Datum)),
 										rows[nkeep].values,
 										tupdesc->natts * sizeof(Datum));

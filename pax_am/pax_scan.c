@@ -35,20 +35,6 @@
 #include "pax_am.h"
 
 /*
- * PaxRowTuple points a HeapTupleData at a row header, so heap's visibility
- * routines can run on it.
- */
-static inline void
-PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
-			BlockNumber blkno, int row)
-{
-	tuple->t_data = PaxRowHeader(page, rowhdrs, row);
-	tuple->t_len = PAX_ROWHDR_SIZE;
-	tuple->t_tableOid = RelationGetRelid(rel);
-	ItemPointerSet(&tuple->t_self, blkno, row + 1);
-}
-
-/*
  * PaxScanLockPage reads block blkno into the scan (dropping the pin on the
  * previous page) and returns it share-locked, or NULL (and unlocked) for a
  * page that was never initialised, e.g. left by a crash after extension.

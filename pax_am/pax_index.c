@@ -1,0 +1,524 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_index.c
+ *	  Index support of the pax table access method: fetching rows by TID
+ *	  for index scans, building and validating indexes, and telling index
+ *	  AMs which of their entries point at dead rows.
+ *
+ * A pax row keeps its TID for life and an UPDATE always writes a new row
+ * version with new index entries (there are no HOT chains), so an index
+ * entry points at exactly one row version: a fetch looks at one row, never
+ * follows a chain, and call_again is always false.
+ *
+ * pax_am/pax_index.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/heapam_xlog.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/catalog.h"
+#include "catalog/index.h"
+#include "commands/progress.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "storage/procarray.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
+
+#include "pax_am.h"
+
+/* Index fetch state: keeps the last page pinned for the next fetch. */
+typedef struct IndexFetchPaxData
+{
+	IndexFetchTableData xs_base;
+	Buffer		xs_cbuf;		/* pinned page of the last fetch, or Invalid */
+} IndexFetchPaxData;
+
+/* ------------------------------------------------------------------------
+ * Index scans
+ * ------------------------------------------------------------------------
+ */
+
+IndexFetchTableData *
+pax_index_fetch_begin(Relation rel)
+{
+	IndexFetchPaxData *pscan = palloc0(sizeof(IndexFetchPaxData));
+
+	pscan->xs_base.rel = rel;
+	pscan->xs_cbuf = InvalidBuffer;
+	return &pscan->xs_base;
+}
+
+void
+pax_index_fetch_reset(IndexFetchTableData *scan)
+{
+	IndexFetchPaxData *pscan = (IndexFetchPaxData *) scan;
+
+	if (BufferIsValid(pscan->xs_cbuf))
+	{
+		ReleaseBuffer(pscan->xs_cbuf);
+		pscan->xs_cbuf = InvalidBuffer;
+	}
+}
+
+void
+pax_index_fetch_end(IndexFetchTableData *scan)
+{
+	pax_index_fetch_reset(scan);
+	pfree(scan);
+}
+
+/*
+ * pax_index_fetch_tuple stores in the slot the row at tid if the snapshot
+ * sees it.  *all_dead (when asked) tells the index AM that the row is dead
+ * to everyone, so it may mark its entry dead.
+ */
+bool
+pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
+					  Snapshot snapshot, TupleTableSlot *slot,
+					  bool *call_again, bool *all_dead)
+{
+	IndexFetchPaxData *pscan = (IndexFetchPaxData *) scan;
+	Relation	rel = scan->rel;
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	HeapTupleData tp;
+	bool		visible;
+
+	*call_again = false;
+	if (all_dead)
+		*all_dead = false;
+
+	if (!BufferIsValid(pscan->xs_cbuf) ||
+		BufferGetBlockNumber(pscan->xs_cbuf) != blkno)
+		pscan->xs_cbuf = ReleaseAndReadBuffer(pscan->xs_cbuf, rel, blkno);
+
+	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
+	tp.t_data = PaxReadRowHeader(rel, pscan->xs_cbuf, tid);
+	if (tp.t_data == NULL)
+	{
+		/* the entry points at a slot VACUUM has not refilled yet */
+		LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
+		if (all_dead)
+			*all_dead = true;
+		return false;
+	}
+	tp.t_len = PAX_ROWHDR_SIZE;
+	tp.t_tableOid = RelationGetRelid(rel);
+	tp.t_self = *tid;
+
+	visible = HeapTupleSatisfiesVisibility(&tp, snapshot, pscan->xs_cbuf);
+	HeapCheckForSerializableConflictOut(visible, rel, &tp, pscan->xs_cbuf,
+										snapshot);
+	if (visible)
+		PredicateLockTID(rel, tid, snapshot, HeapTupleHeaderGetXmin(tp.t_data));
+	else if (all_dead)
+		*all_dead = HeapTupleIsSurelyDead(&tp, GlobalVisTestFor(rel));
+	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
+
+	if (visible)
+		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno,
+						ItemPointerGetOffsetNumber(tid) - 1);
+	return visible;
+}
+
+/* ------------------------------------------------------------------------
+ * Index entry deletion (btree's simple and bottom-up deletion)
+ * ------------------------------------------------------------------------
+ */
+
+static int
+PaxDeltidCompare(const void *a, const void *b)
+{
+	return ItemPointerCompare(&((TM_IndexDelete *) a)->tid,
+							  &((TM_IndexDelete *) b)->tid);
+}
+
+/*
+ * pax_index_delete_tuples marks the entries whose rows are dead to
+ * everyone as deletable and returns the newest xid among the rows so
+ * removed, for the index AM's recovery conflict horizon.  Bottom-up
+ * deletion asks for at least bottomupfreespace bytes; we check every
+ * candidate, which is cheap without HOT chains.
+ */
+TransactionId
+pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	TransactionId latest = InvalidTransactionId;
+	GlobalVisState *vistest = GlobalVisTestFor(rel);
+	Buffer		buffer = InvalidBuffer;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+
+	/* visit each page once: deltids in TID order */
+	qsort(delstate->deltids, delstate->ndeltids, sizeof(TM_IndexDelete),
+		  PaxDeltidCompare);
+
+	for (int i = 0; i < delstate->ndeltids; i++)
+	{
+		TM_IndexDelete *del = &delstate->deltids[i];
+		TM_IndexStatus *status = &delstate->status[del->id];
+		BlockNumber blkno = ItemPointerGetBlockNumber(&del->tid);
+		HeapTupleData tp;
+		bool		dead;
+
+		if (blkno >= nblocks)
+			continue;
+		if (!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno)
+		{
+			if (BufferIsValid(buffer))
+				UnlockReleaseBuffer(buffer);
+			buffer = ReadBuffer(rel, blkno);
+			LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		}
+		tp.t_data = PaxReadRowHeader(rel, buffer, &del->tid);
+		if (tp.t_data == NULL)
+		{
+			/* a reclaimed slot: its row's xid horizon was logged then */
+			status->knowndeletable = true;
+			continue;
+		}
+		tp.t_len = PAX_ROWHDR_SIZE;
+		tp.t_tableOid = RelationGetRelid(rel);
+		tp.t_self = del->tid;
+
+		dead = status->knowndeletable ||
+			HeapTupleIsSurelyDead(&tp, vistest);
+		if (!dead)
+			continue;
+		status->knowndeletable = true;
+		HeapTupleHeaderAdvanceLatestRemovedXid(tp.t_data, &latest);
+	}
+	if (BufferIsValid(buffer))
+		UnlockReleaseBuffer(buffer);
+
+	/* the index AM expects deltids back in its order of ids: TID order works */
+	return latest;
+}
+
+/* ------------------------------------------------------------------------
+ * Building indexes
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * PaxBuildDecision decides, under the page's share lock, whether a row
+ * goes into an index being built with SnapshotAny and whether it counts
+ * as alive, as heap's build does; returns the xid to wait for (then
+ * decide again) when a concurrent transaction's insert or delete must end
+ * first for a uniqueness check.
+ */
+static TransactionId
+PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
+				 TransactionId oldest_xmin, bool anyvisible,
+				 bool checking_uniqueness, bool *index_it, bool *alive,
+				 double *reltuples)
+{
+	TransactionId xwait;
+
+	*index_it = true;
+	*alive = true;
+	switch (HeapTupleSatisfiesVacuum(tp, oldest_xmin, buffer))
+	{
+		case HEAPTUPLE_DEAD:
+			*index_it = false;
+			*alive = false;
+			break;
+		case HEAPTUPLE_LIVE:
+			*reltuples += 1;
+			break;
+		case HEAPTUPLE_RECENTLY_DEAD:
+			/* older snapshots may still see it: index it */
+			*alive = false;
+			break;
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			if (anyvisible)
+			{
+				*reltuples += 1;
+				break;
+			}
+			xwait = HeapTupleHeaderGetXmin(tp->t_data);
+			if (!TransactionIdIsCurrentTransactionId(xwait))
+			{
+				if (!IsSystemRelation(rel))
+					elog(WARNING, "concurrent insert in progress within table \"%s\"",
+						 RelationGetRelationName(rel));
+				if (checking_uniqueness)
+					return xwait;
+			}
+			*reltuples += 1;
+			break;
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			*alive = false;
+			if (anyvisible)
+			{
+				*reltuples += 1;
+				break;
+			}
+			xwait = HeapTupleHeaderGetUpdateXid(tp->t_data);
+			if (!TransactionIdIsCurrentTransactionId(xwait))
+			{
+				if (!IsSystemRelation(rel))
+					elog(WARNING, "concurrent delete in progress within table \"%s\"",
+						 RelationGetRelationName(rel));
+				if (checking_uniqueness)
+					return xwait;
+				*reltuples += 1;
+			}
+			break;
+		default:
+			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
+	}
+	return InvalidTransactionId;
+}
+
+/*
+ * pax_index_build_range_scan feeds the index build callback every row of
+ * blocks [start_blockno, start_blockno + numblocks) the index must hold:
+ * with an MVCC snapshot (CREATE INDEX CONCURRENTLY, parallel builds of
+ * one) the rows it sees; otherwise every row not yet dead to everyone,
+ * flagged alive or not.  Partial indexes' predicates and expression
+ * columns are evaluated on a pax slot.  Returns the live row count.
+ */
+double
+pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
+						   IndexInfo *indexInfo, bool allow_sync,
+						   bool anyvisible, bool progress,
+						   BlockNumber start_blockno, BlockNumber numblocks,
+						   IndexBuildCallback callback, void *callback_state,
+						   TableScanDesc scan)
+{
+	bool		checking_uniqueness = indexInfo->ii_Unique ||
+		indexInfo->ii_ExclusionOps != NULL;
+	EState	   *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(tableRelation, NULL);
+	ExprState  *predicate;
+	Snapshot	snapshot;
+	bool		unregister = false;
+	TransactionId oldest_xmin = InvalidTransactionId;
+	PaxScanDesc pscan;
+	BlockNumber blkno;
+	BlockNumber done = 0;
+	double		reltuples = 0;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	/* a serial build of a non-concurrent index gets its rows with SnapshotAny */
+	Assert(!(anyvisible && checking_uniqueness));
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
+
+	if (scan == NULL)
+	{
+		if (IsBootstrapProcessingMode() || indexInfo->ii_Concurrent)
+		{
+			snapshot = RegisterSnapshot(GetTransactionSnapshot());
+			unregister = true;
+		}
+		else
+			snapshot = SnapshotAny;
+		scan = table_beginscan_strat(tableRelation, snapshot, 0, NULL, true,
+									 allow_sync);
+	}
+	else
+		snapshot = scan->rs_snapshot;
+	if (!IsMVCCSnapshot(snapshot))
+		oldest_xmin = GetOldestNonRemovableTransactionId(tableRelation);
+
+	pscan = (PaxScanDesc) scan;
+	if (scan->rs_parallel == NULL &&
+		(start_blockno != 0 || numblocks != InvalidBlockNumber))
+	{
+		pscan->rs_startblock = start_blockno;
+		pscan->rs_numblocks = numblocks;
+	}
+	if (progress)
+		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL,
+									 scan->rs_parallel ?
+									 ((ParallelBlockTableScanDesc) scan->rs_parallel)->phs_nblocks :
+									 pscan->rs_nblocks);
+
+	while ((blkno = PaxScanNextBlock(pscan, ForwardScanDirection)) !=
+		   InvalidBlockNumber)
+	{
+		Page		page = PaxScanLockPage(pscan, blkno);
+		Buffer		buffer = pscan->rs_cbuf;
+		uint16		rowhdrs;
+		int			nrows;
+
+		if (progress)
+			pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, ++done);
+		if (page == NULL)
+			continue;
+		rowhdrs = PaxPageRowHeaders(tableRelation, page, blkno);
+		nrows = PaxPageGetHeader(page)->pp_nrows;
+
+		for (int row = 0; row < nrows; row++)
+		{
+			HeapTupleData tp;
+			bool		index_it;
+			bool		alive;
+
+			PaxRowTuple(&tp, tableRelation, page, rowhdrs, blkno, row);
+			if (tp.t_data->t_infomask2 & PAX_ROW_UNUSED)
+				continue;
+			if (IsMVCCSnapshot(snapshot))
+			{
+				index_it = HeapTupleSatisfiesVisibility(&tp, snapshot, buffer);
+				alive = true;
+				if (index_it)
+					reltuples += 1;
+			}
+			else
+			{
+				TransactionId xwait;
+
+				xwait = PaxBuildDecision(tableRelation, &tp, buffer,
+										 oldest_xmin, anyvisible,
+										 checking_uniqueness, &index_it,
+										 &alive, &reltuples);
+				if (TransactionIdIsValid(xwait))
+				{
+					/* wait for it, then look at the row again */
+					LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+					XactLockTableWait(xwait, tableRelation, &tp.t_self,
+									  XLTW_InsertIndexUnique);
+					CHECK_FOR_INTERRUPTS();
+					LockBuffer(buffer, BUFFER_LOCK_SHARE);
+					row--;
+					continue;
+				}
+			}
+			if (!index_it)
+				continue;
+
+			/* values are read with the pin only; the lock is for headers */
+			LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+			MemoryContextReset(econtext->ecxt_per_tuple_memory);
+			PaxSlotStoreRow(slot, tableRelation, buffer, blkno, row);
+			if (predicate == NULL || ExecQual(predicate, econtext))
+			{
+				FormIndexDatum(indexInfo, slot, estate, values, isnull);
+				callback(indexRelation, &slot->tts_tid, values, isnull, alive,
+						 callback_state);
+			}
+			LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		}
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+	}
+
+	table_endscan(scan);
+	if (unregister)
+		UnregisterSnapshot(snapshot);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+
+	/* these may have been pointing to the now-gone estate */
+	indexInfo->ii_ExpressionsState = NIL;
+	indexInfo->ii_PredicateState = NULL;
+	return reltuples;
+}
+
+/*
+ * pax_index_validate_scan is the second table pass of CREATE INDEX
+ * CONCURRENTLY: every row the snapshot sees whose TID the index (its TIDs
+ * sorted in state->tuplesort) lacks is inserted into the index.
+ */
+void
+pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
+						IndexInfo *indexInfo, Snapshot snapshot,
+						ValidateIndexState *state)
+{
+	EState	   *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(tableRelation, NULL);
+	ExprState  *predicate;
+	TableScanDesc scan;
+	PaxScanDesc pscan;
+	BlockNumber blkno;
+	ItemPointerData indexcursor;
+	bool		have_index = false;
+	bool		index_done = false;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
+	ItemPointerSetInvalid(&indexcursor);
+
+	scan = table_beginscan_strat(tableRelation, snapshot, 0, NULL, true, false);
+	pscan = (PaxScanDesc) scan;
+	pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL, pscan->rs_nblocks);
+
+	while ((blkno = PaxScanNextBlock(pscan, ForwardScanDirection)) !=
+		   InvalidBlockNumber)
+	{
+		Page		page = PaxScanLockPage(pscan, blkno);
+		uint16		rowhdrs;
+
+		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, blkno + 1);
+		if (page == NULL)
+			continue;
+		rowhdrs = PaxPageRowHeaders(tableRelation, page, blkno);
+		PaxScanCollectVisible(pscan, page, rowhdrs, NULL, 0);
+		LockBuffer(pscan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+
+		for (int k = 0; k < pscan->rs_nvis; k++)
+		{
+			ItemPointerData tid;
+
+			ItemPointerSet(&tid, blkno, pscan->rs_vis[k] + 1);
+
+			/* advance the sorted index TIDs up to this row */
+			while (!index_done &&
+				   (!have_index || ItemPointerCompare(&indexcursor, &tid) < 0))
+			{
+				Datum		ts_val;
+				bool		ts_isnull;
+
+				have_index = tuplesort_getdatum(state->tuplesort, true,
+												&ts_val, &ts_isnull, NULL);
+				if (!have_index)
+				{
+					index_done = true;
+					break;
+				}
+				Assert(!ts_isnull);
+				itemptr_decode(&indexcursor, DatumGetInt64(ts_val));
+#ifndef USE_FLOAT8_BYVAL
+				pfree(DatumGetPointer(ts_val));
+#endif
+			}
+			if (have_index && ItemPointerEquals(&indexcursor, &tid))
+				continue;		/* already in the index */
+
+			MemoryContextReset(econtext->ecxt_per_tuple_memory);
+			PaxSlotStoreRow(slot, tableRelation, pscan->rs_cbuf, blkno,
+							pscan->rs_vis[k]);
+			if (predicate != NULL && !ExecQual(predicate, econtext))
+				continue;
+			FormIndexDatum(indexInfo, slot, estate, values, isnull);
+			index_insert(indexRelation, values, isnull, &tid, tableRelation,
+						 indexInfo->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+						 false, indexInfo);
+			state->tups_inserted += 1;
+		}
+	}
+
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	indexInfo->ii_ExpressionsState = NIL;
+	indexInfo->ii_PredicateState = NULL;
+}

@@ -1,0 +1,1495 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_modify.c
+ *	  Changing stored rows: DELETE, UPDATE, row locks, speculative insertion.
+ *
+ * Row headers are HeapTupleHeaderData, so the rules are heap's (see
+ * src/backend/access/heap/README.tuplock): an updater or locker stores its
+ * xid, or a MultiXactId standing for several, as xmax, with infomask bits
+ * giving the strength; HeapTupleSatisfiesUpdate says what the current
+ * holders mean for us; a waiter queues on the heavyweight tuple lock, then
+ * on the holders' transactions.  An UPDATE writes a new row version where
+ * the insert path puts it and points the old version's t_ctid at it.
+ * There are no HOT chains: every update inserts index entries.
+ *
+ * A KEY SHARE lock (foreign key checks) is compatible with an update
+ * that keeps the key: the locker locks the old version and, following
+ * t_ctid, every newer one (PaxLockUpdatedChain, heap's
+ * heap_lock_updated_tuple), so the key it protects cannot go away in a
+ * later version either.
+ *
+ * WAL: each change is one generic WAL record.  A change on a page marked
+ * all-visible first clears PD_ALL_VISIBLE and the visibility map bits in a
+ * record of its own (PaxClearAllVisible): generic WAL cannot carry the map
+ * page.
+ *
+ * Locking: at most one buffer lock at a time; a visibility map page is
+ * pinned before the buffer lock is taken, as heap does.
+ *
+ * pax_am/pax_modify.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/heapam_xlog.h"
+#include "access/heaptoast.h"
+#include "access/multixact.h"
+#include "access/rmgr.h"
+#include "access/visibilitymap.h"
+#include "access/xact.h"
+#include "access/xloginsert.h"
+#include "catalog/catalog.h"
+#include "miscadmin.h"
+#include "nodes/bitmapset.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "storage/procarray.h"
+#include "utils/datum.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/snapmgr.h"
+
+#include "pax_am.h"
+
+/*
+ * Per tuple lock mode: the heavyweight lock a waiter takes, and the
+ * multixact statuses of a locker and of an updater (-1: cannot update).
+ */
+static const struct
+{
+	LOCKMODE	hwlock;
+	int			lockstatus;
+	int			updstatus;
+}			PaxLockModes[MaxLockTupleMode + 1] =
+{
+	{AccessShareLock, MultiXactStatusForKeyShare, -1},
+	{RowShareLock, MultiXactStatusForShare, -1},
+	{ExclusiveLock, MultiXactStatusForNoKeyUpdate, MultiXactStatusNoKeyUpdate},
+	{AccessExclusiveLock, MultiXactStatusForUpdate, MultiXactStatusUpdate}
+};
+
+/* A row being changed: its pinned, exclusively locked page. */
+typedef struct PaxTarget
+{
+	Relation	rel;
+	Buffer		buffer;
+	Buffer		vmbuffer;		/* pinned map page, or InvalidBuffer */
+	Page		page;
+	HeapTupleData tuple;		/* t_data points into the page */
+	bool		have_tuple_lock;
+	LockTupleMode tuplock_mode;
+	bool		noop;			/* we already hold a lock strong enough */
+	bool		checked_lockers;	/* lockers were waited for or checked */
+	bool		locker_remains; /* ... and some are still running */
+} PaxTarget;
+
+static void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
+							 uint16 infomask2, CommandId cid, bool iscombo,
+							 const ItemPointerData *ctid);
+static void PaxComputeNewXmax(TransactionId xmax, uint16 infomask,
+							  uint16 infomask2, TransactionId xid,
+							  LockTupleMode mode, bool is_update,
+							  TransactionId *new_xmax, uint16 *new_infomask,
+							  uint16 *new_infomask2);
+
+/* ----------------------------------------------------------------
+ * Lock modes and multixacts
+ * ----------------------------------------------------------------
+ */
+
+static LockTupleMode
+PaxModeOfStatus(MultiXactStatus status)
+{
+	switch (status)
+	{
+		case MultiXactStatusForKeyShare:
+			return LockTupleKeyShare;
+		case MultiXactStatusForShare:
+			return LockTupleShare;
+		case MultiXactStatusForNoKeyUpdate:
+		case MultiXactStatusNoKeyUpdate:
+			return LockTupleNoKeyExclusive;
+		case MultiXactStatusForUpdate:
+		case MultiXactStatusUpdate:
+			return LockTupleExclusive;
+	}
+	elog(ERROR, "invalid multixact status %d", (int) status);
+	return LockTupleExclusive;	/* keep compiler quiet */
+}
+
+static MultiXactStatus
+PaxStatusFor(LockTupleMode mode, bool is_update)
+{
+	int			status = is_update ? PaxLockModes[mode].updstatus :
+		PaxLockModes[mode].lockstatus;
+
+	if (status < 0)
+		elog(ERROR, "invalid lock tuple mode %d", (int) mode);
+	return (MultiXactStatus) status;
+}
+
+/* The status a single-xid xmax holds, from its infomask bits. */
+static MultiXactStatus
+PaxXmaxStatus(uint16 infomask, uint16 infomask2)
+{
+	if (HEAP_XMAX_IS_LOCKED_ONLY(infomask))
+	{
+		if (HEAP_XMAX_IS_KEYSHR_LOCKED(infomask))
+			return MultiXactStatusForKeyShare;
+		if (HEAP_XMAX_IS_SHR_LOCKED(infomask))
+			return MultiXactStatusForShare;
+		return (infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusForUpdate : MultiXactStatusForNoKeyUpdate;
+	}
+	return (infomask2 & HEAP_KEYS_UPDATED) ?
+		MultiXactStatusUpdate : MultiXactStatusNoKeyUpdate;
+}
+
+/*
+ * PaxHolderConflicts tells whether a holder of `status` keeps us from
+ * taking `mode`, by the tuple lock conflict table.
+ */
+static bool
+PaxHolderConflicts(MultiXactStatus status, LockTupleMode mode)
+{
+	return DoLockModesConflict(PaxLockModes[PaxModeOfStatus(status)].hwlock,
+							   PaxLockModes[mode].hwlock);
+}
+
+/*
+ * PaxMultiConflicts tells whether a member of a multixact xmax, other than
+ * our own transaction, conflicts with `mode` and still matters (a live
+ * locker, an updater that did not abort), and reports the strongest mode
+ * our own transaction holds in it (-1 if none).
+ */
+static bool
+PaxMultiConflicts(MultiXactId multi, uint16 infomask, LockTupleMode mode,
+				  int *own_mode)
+{
+	MultiXactMember *members;
+	int			nmembers;
+	bool		conflict = false;
+
+	*own_mode = -1;
+	nmembers = GetMultiXactIdMembers(multi, &members, false,
+									 HEAP_XMAX_IS_LOCKED_ONLY(infomask));
+	for (int i = 0; i < nmembers; i++)
+	{
+		TransactionId xid = members[i].xid;
+		MultiXactStatus status = members[i].status;
+
+		if (TransactionIdIsCurrentTransactionId(xid))
+		{
+			*own_mode = Max(*own_mode, (int) PaxModeOfStatus(status));
+			continue;
+		}
+		if (conflict || !PaxHolderConflicts(status, mode))
+			continue;
+		if (ISUPDATE_from_mxstatus(status) ?
+			!TransactionIdDidAbort(xid) : TransactionIdIsInProgress(xid))
+			conflict = true;
+	}
+	if (nmembers > 0)
+		pfree(members);
+	return conflict;
+}
+
+/*
+ * PaxMultiWait waits for the members of a multixact that conflict with
+ * `mode` (without blocking unless wait_policy is LockWaitBlock: then it
+ * returns false at the first it would have to wait for, or errors for
+ * LockWaitError), and counts in *remaining the members still running,
+ * our own included.
+ */
+static bool
+PaxMultiWait(PaxTarget *t, MultiXactId multi, uint16 infomask,
+			 LockTupleMode mode, LockWaitPolicy wait_policy, XLTW_Oper oper,
+			 int *remaining)
+{
+	MultiXactMember *members;
+	int			nmembers;
+	bool		ok = true;
+
+	*remaining = 0;
+	nmembers = GetMultiXactIdMembers(multi, &members, false,
+									 HEAP_XMAX_IS_LOCKED_ONLY(infomask));
+	for (int i = 0; i < nmembers && ok; i++)
+	{
+		TransactionId xid = members[i].xid;
+
+		if (TransactionIdIsCurrentTransactionId(xid))
+		{
+			(*remaining)++;
+			continue;
+		}
+		if (!PaxHolderConflicts(members[i].status, mode))
+		{
+			if (TransactionIdIsInProgress(xid))
+				(*remaining)++;
+			continue;
+		}
+		if (wait_policy == LockWaitBlock)
+			XactLockTableWait(xid, t->rel, &t->tuple.t_self, oper);
+		else if (!ConditionalXactLockTableWait(xid))
+		{
+			if (wait_policy == LockWaitError)
+				ereport(ERROR,
+						(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+						 errmsg("could not obtain lock on row in relation \"%s\"",
+								RelationGetRelationName(t->rel))));
+			ok = false;
+		}
+	}
+	if (nmembers > 0)
+		pfree(members);
+	return ok;
+}
+
+/* The updating member of a multixact that has one, else invalid. */
+static TransactionId
+PaxMultiUpdater(MultiXactId multi)
+{
+	MultiXactMember *members;
+	int			nmembers;
+	TransactionId updater = InvalidTransactionId;
+
+	nmembers = GetMultiXactIdMembers(multi, &members, false, false);
+	for (int i = 0; i < nmembers; i++)
+		if (ISUPDATE_from_mxstatus(members[i].status))
+			updater = members[i].xid;
+	if (nmembers > 0)
+		pfree(members);
+	return updater;
+}
+
+/* The infomask bits of a multixact we just made, from its members. */
+static void
+PaxMultiHintBits(MultiXactId multi, uint16 *infomask, uint16 *infomask2)
+{
+	MultiXactMember *members;
+	int			nmembers;
+	LockTupleMode strongest = LockTupleKeyShare;
+	bool		has_update = false;
+	uint16		bits = HEAP_XMAX_IS_MULTI;
+	uint16		bits2 = 0;
+
+	nmembers = GetMultiXactIdMembers(multi, &members, false, false);
+	for (int i = 0; i < nmembers; i++)
+	{
+		MultiXactStatus status = members[i].status;
+
+		strongest = Max(strongest, PaxModeOfStatus(status));
+		if (ISUPDATE_from_mxstatus(status))
+			has_update = true;
+		if (status == MultiXactStatusForUpdate ||
+			status == MultiXactStatusUpdate)
+			bits2 |= HEAP_KEYS_UPDATED;
+	}
+	if (nmembers > 0)
+		pfree(members);
+
+	if (strongest >= LockTupleNoKeyExclusive)
+		bits |= HEAP_XMAX_EXCL_LOCK;
+	else if (strongest == LockTupleShare)
+		bits |= HEAP_XMAX_SHR_LOCK;
+	else
+		bits |= HEAP_XMAX_KEYSHR_LOCK;
+	if (!has_update)
+		bits |= HEAP_XMAX_LOCK_ONLY;
+	*infomask = bits;
+	*infomask2 = bits2;
+}
+
+/*
+ * PaxComputeNewXmax computes the xmax and infomask bits of a row after our
+ * transaction (xid) takes `mode` on it, as a lock or (is_update) as an
+ * update or delete, keeping the holders that still matter: the new xmax is
+ * our xid alone, or a multixact of us and them.  May create a multixact.
+ */
+static void
+PaxComputeNewXmax(TransactionId xmax, uint16 infomask, uint16 infomask2,
+				  TransactionId xid, LockTupleMode mode, bool is_update,
+				  TransactionId *new_xmax, uint16 *new_infomask,
+				  uint16 *new_infomask2)
+{
+	MultiXactStatus new_status;
+
+	for (;;)
+	{
+		*new_infomask = 0;
+		*new_infomask2 = 0;
+
+		if (infomask & HEAP_XMAX_INVALID)
+		{
+			/* no holder: our xid alone */
+			*new_xmax = xid;
+			if (is_update)
+			{
+				if (mode == LockTupleExclusive)
+					*new_infomask2 |= HEAP_KEYS_UPDATED;
+				return;
+			}
+			*new_infomask |= HEAP_XMAX_LOCK_ONLY;
+			switch (mode)
+			{
+				case LockTupleKeyShare:
+					*new_infomask |= HEAP_XMAX_KEYSHR_LOCK;
+					break;
+				case LockTupleShare:
+					*new_infomask |= HEAP_XMAX_SHR_LOCK;
+					break;
+				case LockTupleNoKeyExclusive:
+					*new_infomask |= HEAP_XMAX_EXCL_LOCK;
+					break;
+				case LockTupleExclusive:
+					*new_infomask |= HEAP_XMAX_EXCL_LOCK;
+					*new_infomask2 |= HEAP_KEYS_UPDATED;
+					break;
+			}
+			return;
+		}
+
+		new_status = PaxStatusFor(mode, is_update);
+
+		if (infomask & HEAP_XMAX_IS_MULTI)
+		{
+			/* a multixact of lockers all gone, or of an aborted updater */
+			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)) &&
+				(HEAP_XMAX_IS_LOCKED_ONLY(infomask) ||
+				 !TransactionIdDidCommit(PaxMultiUpdater(xmax))))
+			{
+				infomask = (infomask & ~HEAP_XMAX_IS_MULTI) | HEAP_XMAX_INVALID;
+				continue;
+			}
+			*new_xmax = MultiXactIdExpand((MultiXactId) xmax, xid, new_status);
+			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
+			return;
+		}
+
+		if (!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
+			((infomask & HEAP_XMAX_COMMITTED) || TransactionIdDidCommit(xmax)))
+		{
+			/* a committed updater stays the updater */
+			*new_xmax = MultiXactIdCreate(xmax, PaxXmaxStatus(infomask, infomask2),
+										  xid, new_status);
+			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
+			return;
+		}
+
+		if (!(infomask & HEAP_XMAX_COMMITTED) && TransactionIdIsInProgress(xmax))
+		{
+			MultiXactStatus old_status = PaxXmaxStatus(infomask, infomask2);
+
+			if (TransactionIdEquals(xmax, xid))
+			{
+				/* our own lock: keep the stronger of both */
+				mode = Max(mode, PaxModeOfStatus(old_status));
+				infomask |= HEAP_XMAX_INVALID;
+				continue;
+			}
+			*new_xmax = MultiXactIdCreate(xmax, old_status, xid, new_status);
+			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
+			return;
+		}
+
+		/* the holder ended (a locker, or an aborted updater) */
+		infomask |= HEAP_XMAX_INVALID;
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Targets: a row's page, pinned and locked
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxReadRowHeader returns the header of the row at tid on the buffer's
+ * page (pinned and locked by the caller), or NULL if there is no such row.
+ */
+HeapTupleHeader
+PaxReadRowHeader(Relation rel, Buffer buffer, ItemPointer tid)
+{
+	Page		page = BufferGetPage(buffer);
+	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	uint16		rowhdrs;
+	HeapTupleHeader hdr;
+
+	if (PageIsNew(page) || row < 0)
+		return NULL;
+	rowhdrs = PaxPageRowHeaders(rel, page, BufferGetBlockNumber(buffer));
+	if (row >= PaxPageGetHeader(page)->pp_nrows)
+		return NULL;
+	hdr = PaxRowHeader(page, rowhdrs, row);
+	if (hdr->t_infomask2 & PAX_ROW_UNUSED)
+		return NULL;
+	return hdr;
+}
+
+/*
+ * PaxTargetTryOpen pins and exclusively locks the page of the row at tid;
+ * returns false, holding nothing, if there is no such row.
+ */
+static bool
+PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+
+	memset(t, 0, sizeof(PaxTarget));
+	if (blkno >= RelationGetNumberOfBlocks(rel))
+		return false;
+	t->rel = rel;
+	t->buffer = ReadBuffer(rel, blkno);
+	t->vmbuffer = InvalidBuffer;
+	t->page = BufferGetPage(t->buffer);
+	if (PageIsAllVisible(t->page))
+		visibilitymap_pin(rel, blkno, &t->vmbuffer);
+	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+
+	t->tuple.t_data = PaxReadRowHeader(rel, t->buffer, tid);
+	if (t->tuple.t_data == NULL)
+	{
+		UnlockReleaseBuffer(t->buffer);
+		if (BufferIsValid(t->vmbuffer))
+			ReleaseBuffer(t->vmbuffer);
+		return false;
+	}
+	t->tuple.t_len = PAX_ROWHDR_SIZE;
+	t->tuple.t_tableOid = RelationGetRelid(rel);
+	t->tuple.t_self = *tid;
+	return true;
+}
+
+/* PaxTargetOpen is PaxTargetTryOpen for a row that must exist. */
+static void
+PaxTargetOpen(Relation rel, ItemPointer tid, PaxTarget *t)
+{
+	if (!PaxTargetTryOpen(rel, tid, t))
+		elog(ERROR, "pax row (%u,%u) of relation \"%s\" does not exist",
+			 ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
+			 RelationGetRelationName(rel));
+}
+
+/* PaxTargetClose drops the target's locks and pins; the buffer is unlocked. */
+static void
+PaxTargetClose(PaxTarget *t)
+{
+	ReleaseBuffer(t->buffer);
+	if (BufferIsValid(t->vmbuffer))
+		ReleaseBuffer(t->vmbuffer);
+	if (t->have_tuple_lock)
+		UnlockTuple(t->rel, &t->tuple.t_self,
+					PaxLockModes[t->tuplock_mode].hwlock);
+}
+
+/*
+ * PaxTargetTuplock takes the heavyweight tuple lock that orders waiters,
+ * following wait_policy; false when it is not free and we must not wait.
+ * The buffer is unlocked.
+ */
+static bool
+PaxTargetTuplock(PaxTarget *t, LockTupleMode mode, LockWaitPolicy wait_policy)
+{
+	LOCKMODE	hw = PaxLockModes[mode].hwlock;
+
+	if (t->have_tuple_lock)
+		return true;
+	if (wait_policy == LockWaitBlock)
+		LockTuple(t->rel, &t->tuple.t_self, hw);
+	else if (!ConditionalLockTuple(t->rel, &t->tuple.t_self, hw))
+	{
+		if (wait_policy == LockWaitError)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("could not obtain lock on row in relation \"%s\"",
+							RelationGetRelationName(t->rel))));
+		return false;
+	}
+	t->have_tuple_lock = true;
+	t->tuplock_mode = mode;
+	return true;
+}
+
+/* UpdateXmaxHintBits of heap: hint a finished single-xid xmax. */
+static void
+PaxXmaxHint(PaxTarget *t, TransactionId xid)
+{
+	HeapTupleHeader hdr = t->tuple.t_data;
+
+	if (hdr->t_infomask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID))
+		return;
+	if (!HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask) &&
+		TransactionIdDidCommit(xid))
+		HeapTupleSetHintBits(hdr, t->buffer, HEAP_XMAX_COMMITTED, xid);
+	else
+		HeapTupleSetHintBits(hdr, t->buffer, HEAP_XMAX_INVALID,
+							 InvalidTransactionId);
+}
+
+static bool
+PaxXmaxChanged(HeapTupleHeader hdr, TransactionId xwait, uint16 infomask)
+{
+	const uint16 interesting =
+		HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_LOCK_MASK;
+
+	return (hdr->t_infomask & interesting) != (infomask & interesting) ||
+		!TransactionIdEquals(HeapTupleHeaderGetRawXmax(hdr), xwait);
+}
+
+/*
+ * PaxTestHolder is heap's test_lockmode_for_conflict: what a holder of
+ * `status` on a newer version means for our taking `mode` on it.
+ */
+static TM_Result
+PaxTestHolder(MultiXactStatus status, TransactionId xid, LockTupleMode mode,
+			  HeapTuple tp, bool *needwait)
+{
+	*needwait = false;
+	if (TransactionIdIsCurrentTransactionId(xid))
+		return TM_SelfModified;
+	if (TransactionIdIsInProgress(xid))
+	{
+		*needwait = PaxHolderConflicts(status, mode);
+		return TM_Ok;
+	}
+	if (TransactionIdDidAbort(xid) || !TransactionIdDidCommit(xid) ||
+		!ISUPDATE_from_mxstatus(status) || !PaxHolderConflicts(status, mode))
+		return TM_Ok;
+	return ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid) ?
+		TM_Deleted : TM_Updated;
+}
+
+/*
+ * PaxLockUpdatedChain takes `mode` on every version newer than the one
+ * whose xmax and t_ctid are given (an updater we did not wait for, or
+ * waited for), as heap_lock_updated_tuple does, so a lock taken on an old
+ * version holds for the versions its updater made.
+ */
+static TM_Result
+PaxLockUpdatedChain(Relation rel, uint16 prior_infomask,
+					TransactionId prior_raw_xmax,
+					const ItemPointerData *prior_ctid, LockTupleMode mode)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	TransactionId prior_xmax;
+	ItemPointerData tid = *prior_ctid;
+
+	if (ItemPointerIndicatesMovedPartitions(prior_ctid))
+		return TM_Ok;
+	MultiXactIdSetOldestMember();
+	prior_xmax = (prior_infomask & HEAP_XMAX_IS_MULTI) ?
+		PaxMultiUpdater(prior_raw_xmax) : prior_raw_xmax;
+
+	for (;;)
+	{
+		PaxTarget	t;
+		HeapTupleHeader hdr;
+		TM_Result	result = TM_Ok;
+		bool		needwait = false;
+		bool		done;
+
+		if (!PaxTargetTryOpen(rel, &tid, &t))
+			return TM_Ok;
+		hdr = t.tuple.t_data;
+retry:
+		CHECK_FOR_INTERRUPTS();
+		if ((TransactionIdIsValid(prior_xmax) &&
+			 !TransactionIdEquals(HeapTupleHeaderGetXmin(hdr), prior_xmax)) ||
+			TransactionIdDidAbort(HeapTupleHeaderGetXmin(hdr)))
+		{
+			/* the chain ends here */
+			LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+			PaxTargetClose(&t);
+			return TM_Ok;
+		}
+
+		if (!(hdr->t_infomask & HEAP_XMAX_INVALID))
+		{
+			TransactionId raw = HeapTupleHeaderGetRawXmax(hdr);
+			TransactionId waitfor = InvalidTransactionId;
+
+			if (hdr->t_infomask & HEAP_XMAX_IS_MULTI)
+			{
+				MultiXactMember *members;
+				int			nmembers;
+
+				nmembers = GetMultiXactIdMembers(raw, &members, false,
+												 HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask));
+				for (int i = 0; i < nmembers; i++)
+				{
+					result = PaxTestHolder(members[i].status, members[i].xid,
+										   mode, &t.tuple, &needwait);
+					if (needwait)
+						waitfor = members[i].xid;
+					if (result != TM_Ok || needwait)
+						break;
+				}
+				if (nmembers > 0)
+					pfree(members);
+			}
+			else
+			{
+				result = PaxTestHolder(PaxXmaxStatus(hdr->t_infomask,
+													 hdr->t_infomask2),
+									   raw, mode, &t.tuple, &needwait);
+				if (needwait)
+					waitfor = raw;
+			}
+			if (needwait)
+			{
+				LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+				XactLockTableWait(waitfor, rel, &t.tuple.t_self,
+								  XLTW_LockUpdated);
+				LockBuffer(t.buffer, BUFFER_LOCK_EXCLUSIVE);
+				goto retry;
+			}
+			if (result != TM_Ok && result != TM_SelfModified)
+			{
+				LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+				PaxTargetClose(&t);
+				return result;
+			}
+		}
+
+		/* already ours (TM_SelfModified): on to the next version */
+		if (result == TM_Ok)
+		{
+			TransactionId new_xmax;
+			uint16		im,
+						im2;
+
+			PaxComputeNewXmax(HeapTupleHeaderGetRawXmax(hdr), hdr->t_infomask,
+							  hdr->t_infomask2, xid, mode, false,
+							  &new_xmax, &im, &im2);
+			PaxTargetSetXmax(&t, new_xmax, im, im2, InvalidCommandId, false,
+							 NULL);
+		}
+
+		done = (hdr->t_infomask & HEAP_XMAX_INVALID) ||
+			HeapTupleHeaderIndicatesMovedPartitions(hdr) ||
+			ItemPointerEquals(&t.tuple.t_self, &hdr->t_ctid) ||
+			HeapTupleHeaderIsOnlyLocked(hdr);
+		if (!done)
+		{
+			prior_xmax = HeapTupleHeaderGetUpdateXid(hdr);
+			tid = hdr->t_ctid;
+		}
+		LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+		PaxTargetClose(&t);
+		if (done)
+			return TM_Ok;
+	}
+}
+
+/*
+ * PaxTargetAcquire decides whether our transaction may take `mode` on the
+ * target row (is_update: to update or delete it), waiting for the holders
+ * that conflict as wait_policy allows.  Returns TM_Ok with the buffer
+ * exclusively locked and t->noop set if we hold a strong enough lock
+ * already, or the failure, with *tmfd filled and the buffer still locked.
+ * nowait_modified: return TM_BeingModified instead of waiting (the
+ * wait = false of table_tuple_delete/update).
+ */
+static TM_Result
+PaxTargetAcquire(PaxTarget *t, CommandId cid, LockTupleMode mode,
+				 bool is_update, LockWaitPolicy wait_policy,
+				 bool nowait_modified, bool follow_updates,
+				 Snapshot crosscheck, TM_FailureData *tmfd)
+{
+	HeapTuple	tp = &t->tuple;
+	XLTW_Oper	oper = !is_update ? XLTW_Lock :
+		mode == LockTupleExclusive ? XLTW_Delete : XLTW_Update;
+	bool		first = true;
+	TM_Result	result;
+
+retry:
+	/* the page became all-visible while we were not looking */
+	if (!BufferIsValid(t->vmbuffer) && PageIsAllVisible(t->page))
+	{
+		LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+		visibilitymap_pin(t->rel, ItemPointerGetBlockNumber(&tp->t_self),
+						  &t->vmbuffer);
+		LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	}
+	t->checked_lockers = t->locker_remains = false;
+
+	result = HeapTupleSatisfiesUpdate(tp, cid, t->buffer);
+	if (result == TM_Invisible)
+		return result;
+
+	if (result == TM_BeingModified && nowait_modified)
+		goto failed;
+
+	if (result == TM_BeingModified ||
+		(!is_update && (result == TM_Updated || result == TM_Deleted)))
+	{
+		TransactionId xwait = HeapTupleHeaderGetRawXmax(tp->t_data);
+		uint16		infomask = tp->t_data->t_infomask;
+		uint16		infomask2 = tp->t_data->t_infomask2;
+		bool		multi = (infomask & HEAP_XMAX_IS_MULTI) != 0;
+		int			own_mode = -1;
+		bool		sleep;
+
+		if (multi)
+			sleep = PaxMultiConflicts(xwait, infomask, mode, &own_mode);
+		else if (TransactionIdIsCurrentTransactionId(xwait))
+		{
+			own_mode = PaxModeOfStatus(PaxXmaxStatus(infomask, infomask2));
+			sleep = false;
+		}
+		else
+			sleep = PaxHolderConflicts(PaxXmaxStatus(infomask, infomask2),
+									   mode);
+
+		/* a lock of ours at least as strong: nothing to do */
+		if (first && !is_update && own_mode >= (int) mode)
+		{
+			t->noop = true;
+			return TM_Ok;
+		}
+		first = false;
+
+		if (sleep && result != TM_BeingModified)
+			goto failed;		/* committed update or delete */
+
+		/*
+		 * KEY SHARE beside an update that kept the key: lock the newer
+		 * versions too, then make sure the row is still in that state.
+		 */
+		if (!sleep && mode == LockTupleKeyShare &&
+			!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
+			!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+		{
+			ItemPointerData ctid = tp->t_data->t_ctid;
+
+			LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+			if (follow_updates)
+			{
+				result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid,
+											 mode);
+				if (result != TM_Ok)
+				{
+					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+					goto failed;
+				}
+			}
+			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			if (PaxXmaxChanged(tp->t_data, xwait, infomask) ||
+				(tp->t_data->t_infomask2 & HEAP_KEYS_UPDATED))
+				goto retry;
+		}
+
+		if (sleep)
+		{
+			LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+
+			/* our own weaker lock in a multixact: upgrade without queueing */
+			if (own_mode < 0 && !PaxTargetTuplock(t, mode, wait_policy))
+			{
+				LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+				result = TM_WouldBlock;
+				goto failed;
+			}
+			if (multi)
+			{
+				int			remain;
+
+				if (!PaxMultiWait(t, xwait, infomask, mode, wait_policy, oper,
+								  &remain))
+				{
+					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+					result = TM_WouldBlock;
+					goto failed;
+				}
+				t->checked_lockers = true;
+				t->locker_remains = remain != 0;
+			}
+			else
+			{
+				if (wait_policy == LockWaitBlock)
+					XactLockTableWait(xwait, t->rel, &tp->t_self, oper);
+				else if (!ConditionalXactLockTableWait(xwait))
+				{
+					if (wait_policy == LockWaitError)
+						ereport(ERROR,
+								(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+								 errmsg("could not obtain lock on row in relation \"%s\"",
+										RelationGetRelationName(t->rel))));
+					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+					result = TM_WouldBlock;
+					goto failed;
+				}
+				t->checked_lockers = true;
+			}
+
+			if (follow_updates && !HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
+				!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+			{
+				ItemPointerData ctid = tp->t_data->t_ctid;
+
+				result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid,
+											 mode);
+				if (result != TM_Ok)
+				{
+					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+					goto failed;
+				}
+			}
+
+			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			if (PaxXmaxChanged(tp->t_data, xwait, infomask))
+				goto retry;
+			if (!multi)
+				PaxXmaxHint(t, xwait);
+		}
+		else if (!multi)
+		{
+			/* a compatible single holder stays, beside us */
+			t->checked_lockers = true;
+			t->locker_remains = true;
+		}
+
+		if (!sleep ||
+			(tp->t_data->t_infomask & HEAP_XMAX_INVALID) ||
+			HEAP_XMAX_IS_LOCKED_ONLY(tp->t_data->t_infomask) ||
+			HeapTupleHeaderIsOnlyLocked(tp->t_data))
+			result = TM_Ok;
+		else if (!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+			result = TM_Updated;
+		else
+			result = TM_Deleted;
+	}
+
+failed:
+	if (result == TM_Ok && crosscheck != InvalidSnapshot &&
+		!HeapTupleSatisfiesVisibility(tp, crosscheck, t->buffer))
+		result = TM_Updated;
+
+	if (result != TM_Ok)
+	{
+		tmfd->ctid = tp->t_data->t_ctid;
+		tmfd->xmax = HeapTupleHeaderGetUpdateXid(tp->t_data);
+		tmfd->cmax = result == TM_SelfModified ?
+			HeapTupleHeaderGetCmax(tp->t_data) : InvalidCommandId;
+	}
+	return result;
+}
+
+/*
+ * PaxClearAllVisible clears PD_ALL_VISIBLE and the visibility map bits of
+ * the target's page before a change that makes a row not visible to all.
+ * The caller holds the buffer exclusively locked and the map page pinned.
+ *
+ * Generic WAL cannot log the map page, so the clearing is logged as heap's
+ * XLOG_HEAP_DELETE with XLH_DELETE_ALL_VISIBLE_CLEARED, whose redo clears
+ * the map bits before it looks at the block, and with a forced full-page
+ * image of our page, so that redo restores the image instead of applying
+ * heap's change to it.  The change itself follows in a record of its own;
+ * a crash between the two leaves a page merely no longer all-visible.
+ */
+void
+PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
+{
+	Page		page = BufferGetPage(buffer);
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+
+	Assert(BufferIsValid(vmbuffer));
+	START_CRIT_SECTION();
+	PageClearAllVisible(page);
+	visibilitymap_clear(rel, blkno, vmbuffer, VISIBILITYMAP_VALID_BITS);
+	MarkBufferDirty(buffer);
+	if (RelationNeedsWAL(rel))
+	{
+		xl_heap_delete xlrec;
+		XLogRecPtr	recptr;
+
+		memset(&xlrec, 0, sizeof(xlrec));
+		xlrec.xmax = InvalidTransactionId;
+		xlrec.offnum = FirstOffsetNumber;
+		xlrec.flags = XLH_DELETE_ALL_VISIBLE_CLEARED;
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, SizeOfHeapDelete);
+		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
+		recptr = XLogInsert(RM_HEAP_ID, XLOG_HEAP_DELETE);
+		PageSetLSN(page, recptr);
+	}
+	END_CRIT_SECTION();
+}
+
+/*
+ * PaxTargetSetXmax stores a new xmax and its infomask bits in the target
+ * row, and with a valid cid its cmax, and with ctid its t_ctid, in one
+ * generic WAL record.  The buffer is exclusively locked.
+ */
+static void
+PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
+				 uint16 infomask2, CommandId cid, bool iscombo,
+				 const ItemPointerData *ctid)
+{
+	GenericXLogState *state;
+	Page		copy;
+	HeapTupleHeader hdr;
+
+	if (PageIsAllVisible(t->page))
+		PaxClearAllVisible(t->rel, t->buffer, t->vmbuffer);
+
+	state = GenericXLogStart(t->rel);
+	copy = GenericXLogRegisterBuffer(state, t->buffer, 0);
+	hdr = (HeapTupleHeader) (copy + ((char *) t->tuple.t_data - (char *) t->page));
+	hdr->t_infomask &= ~HEAP_XMAX_BITS;
+	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	hdr->t_infomask |= infomask;
+	hdr->t_infomask2 |= infomask2;
+	HeapTupleHeaderSetXmax(hdr, xmax);
+	if (cid != InvalidCommandId)
+		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
+	if (ctid)
+		hdr->t_ctid = *ctid;
+	GenericXLogFinish(state);
+}
+
+/*
+ * PaxTargetOldTuple forms the target row as a heap tuple when its TOAST
+ * values matter (the relation has a TOAST table and the row has values
+ * stored there), for heap's TOAST code; else returns NULL.  Values are
+ * read with the page pinned (they never move while the row exists).
+ */
+static HeapTuple
+PaxTargetOldTuple(PaxTarget *t)
+{
+	TupleDesc	tupdesc = RelationGetDescr(t->rel);
+	PaxLayoutCache cache;
+	PaxPageLayout *layout;
+	Datum	   *values;
+	bool	   *isnull;
+	bool		external = false;
+	HeapTuple	tuple = NULL;
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+
+	if (!OidIsValid(t->rel->rd_rel->reltoastrelid))
+		return NULL;
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
+							  BufferGetBlockNumber(t->buffer), &cache);
+	values = palloc(tupdesc->natts * sizeof(Datum));
+	isnull = palloc(tupdesc->natts * sizeof(bool));
+	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts,
+					  values, isnull);
+	for (int i = 0; i < tupdesc->natts && !external; i++)
+		external = !isnull[i] && TupleDescAttr(tupdesc, i)->attlen == -1 &&
+			VARATT_IS_EXTERNAL_ONDISK(DatumGetPointer(values[i]));
+	if (external)
+	{
+		tuple = heap_form_tuple(tupdesc, values, isnull);
+		tuple->t_self = t->tuple.t_self;
+		tuple->t_tableOid = RelationGetRelid(t->rel);
+	}
+	pfree(values);
+	pfree(isnull);
+	PaxLayoutCacheFree(&cache);
+	return tuple;
+}
+
+/*
+ * PaxTargetForChange acquires the target row for an update or delete
+ * (`what`): on TM_Ok the page stays locked, after the SSI conflict check
+ * (safe without a recheck: the page stays locked until the change is made);
+ * otherwise the target is closed and the outcome returned.
+ */
+static TM_Result
+PaxTargetForChange(PaxTarget *t, CommandId cid, LockTupleMode mode, bool wait,
+				   Snapshot crosscheck, TM_FailureData *tmfd, const char *what)
+{
+	TM_Result	result;
+
+	result = PaxTargetAcquire(t, cid, mode, true, LockWaitBlock, !wait, false,
+							  crosscheck, tmfd);
+	if (result == TM_Invisible)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to %s invisible tuple", what)));
+	if (result != TM_Ok)
+	{
+		LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+		PaxTargetClose(t);
+		return result;
+	}
+	CheckForSerializableConflictIn(t->rel, &t->tuple.t_self,
+								   BufferGetBlockNumber(t->buffer));
+	return TM_Ok;
+}
+
+/* ------------------------------------------------------------------------
+ * DELETE
+ * ------------------------------------------------------------------------
+ */
+
+TM_Result
+pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
+				 Snapshot snapshot, Snapshot crosscheck, bool wait,
+				 TM_FailureData *tmfd, bool changingPart)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	PaxTarget	t;
+	TM_Result	result;
+	TransactionId new_xmax;
+	uint16		new_infomask,
+				new_infomask2;
+	bool		iscombo;
+	ItemPointerData ctid;
+	HeapTuple	oldtup;
+
+	if (IsInParallelMode())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("cannot delete tuples during a parallel operation")));
+
+	PaxTargetOpen(relation, tid, &t);
+	result = PaxTargetForChange(&t, cid, LockTupleExclusive, wait, crosscheck,
+								tmfd, "delete");
+	if (result != TM_Ok)
+		return result;
+
+	HeapTupleHeaderAdjustCmax(t.tuple.t_data, &cid, &iscombo);
+	MultiXactIdSetOldestMember();
+	PaxComputeNewXmax(HeapTupleHeaderGetRawXmax(t.tuple.t_data),
+					  t.tuple.t_data->t_infomask, t.tuple.t_data->t_infomask2,
+					  xid, LockTupleExclusive, true,
+					  &new_xmax, &new_infomask, &new_infomask2);
+	oldtup = PaxTargetOldTuple(&t);
+
+	ctid = *tid;
+	if (changingPart)
+		ItemPointerSetMovedPartitions(&ctid);
+	PaxTargetSetXmax(&t, new_xmax, new_infomask, new_infomask2, cid, iscombo,
+					 &ctid);
+	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+
+	/* the row's TOAST values go with it (deleted by our transaction) */
+	if (oldtup)
+		heap_toast_delete(relation, oldtup, false);
+
+	PaxTargetClose(&t);
+	pgstat_count_heap_delete(relation);
+	return TM_Ok;
+}
+
+/* ------------------------------------------------------------------------
+ * UPDATE
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * PaxKeyChanged tells whether the new values change a column some unique
+ * index or foreign key could reference (heap's "key" columns): then the
+ * update takes LockTupleExclusive, else LockTupleNoKeyExclusive.
+ */
+static bool
+PaxKeyChanged(PaxTarget *t, TupleTableSlot *slot)
+{
+	Relation	rel = t->rel;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	PaxLayoutCache cache;
+	PaxPageLayout *layout = NULL;
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	bool		changed = false;
+	int			k = -1;
+
+	while (!changed && (k = bms_next_member(keys, k)) >= 0)
+	{
+		int			attno = k + FirstLowInvalidHeapAttributeNumber;
+		Form_pg_attribute att;
+		Datum		oldval;
+		bool		oldnull;
+
+		if (attno <= 0)
+			continue;			/* system columns never change */
+		if (layout == NULL)
+		{
+			PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+			layout = PaxPageGetLayout(rel, tupdesc, t->page,
+									  BufferGetBlockNumber(t->buffer), &cache);
+		}
+		att = TupleDescAttr(tupdesc, attno - 1);
+		if (attno <= layout->natts)
+			oldval = PaxPageGetValue(t->page, layout, row, attno - 1, &oldnull);
+		else
+			oldval = getmissingattr(tupdesc, attno, &oldnull);
+		if (oldnull != slot->tts_isnull[attno - 1])
+			changed = true;
+		else if (!oldnull)
+			changed = !datumIsEqual(oldval, slot->tts_values[attno - 1],
+									att->attbyval, att->attlen);
+	}
+	if (layout)
+		PaxLayoutCacheFree(&cache);
+	bms_free(keys);
+	return changed;
+}
+
+TM_Result
+pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
+				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+				 bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
+				 bool *update_indexes)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	PaxTarget	t;
+	TM_Result	result;
+	HeapTupleHeader old;
+	TransactionId xmax_old,
+				xmax_lock;
+	uint16		im_old,
+				im2_old,
+				im_lock,
+				im2_lock;
+	PaxRowInit	init;
+	CommandId	cmax = cid;
+	bool		iscombo;
+	HeapTuple	oldtup;
+	ItemPointerData newtid;
+
+	if (IsInParallelMode())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("cannot update tuples during a parallel operation")));
+
+	slot_getallattrs(slot);
+	PaxTargetOpen(relation, otid, &t);
+	*lockmode = PaxKeyChanged(&t, slot) ? LockTupleExclusive :
+		LockTupleNoKeyExclusive;
+	if (*lockmode == LockTupleNoKeyExclusive)
+		MultiXactIdSetOldestMember();
+
+	result = PaxTargetForChange(&t, cid, *lockmode, wait, crosscheck, tmfd,
+								"update");
+	if (result != TM_Ok)
+		return result;
+
+	old = t.tuple.t_data;
+	MultiXactIdSetOldestMember();
+	PaxComputeNewXmax(HeapTupleHeaderGetRawXmax(old), old->t_infomask,
+					  old->t_infomask2, xid, *lockmode, true,
+					  &xmax_old, &im_old, &im2_old);
+
+	/*
+	 * The new version keeps the KEY SHARE lockers that remain (an update
+	 * that keeps the key lets them stay), as heap does.
+	 */
+	memset(&init, 0, sizeof(init));
+	if ((old->t_infomask & HEAP_XMAX_INVALID) ||
+		(t.checked_lockers && !t.locker_remains))
+		init.xmax = InvalidTransactionId;
+	else
+		init.xmax = HeapTupleHeaderGetRawXmax(old);
+	if (!TransactionIdIsValid(init.xmax))
+		init.infomask = HEAP_XMAX_INVALID;
+	else if (old->t_infomask & HEAP_XMAX_IS_MULTI)
+		PaxMultiHintBits(init.xmax, &init.infomask, &init.infomask2);
+	else
+		init.infomask = HEAP_XMAX_KEYSHR_LOCK | HEAP_XMAX_LOCK_ONLY;
+	init.infomask |= HEAP_UPDATED;
+
+	HeapTupleHeaderAdjustCmax(old, &cmax, &iscombo);
+	oldtup = PaxTargetOldTuple(&t);
+
+	/*
+	 * The new version goes where the insert path puts it, which needs the
+	 * page unlocked: meanwhile the old version is marked locked by us, so
+	 * nobody else updates, deletes or locks it exclusively.
+	 */
+	PaxComputeNewXmax(HeapTupleHeaderGetRawXmax(old), old->t_infomask,
+					  old->t_infomask2, xid, *lockmode, false,
+					  &xmax_lock, &im_lock, &im2_lock);
+	PaxTargetSetXmax(&t, xmax_lock, im_lock, im2_lock, cmax, iscombo,
+					 &t.tuple.t_self);
+	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+
+	PaxInsertVersion(relation, slot, cid, 0, &init, oldtup);
+	newtid = slot->tts_tid;
+
+	LockBuffer(t.buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetSetXmax(&t, xmax_old, im_old, im2_old, cmax, iscombo, &newtid);
+	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+	PaxTargetClose(&t);
+
+	pgstat_count_heap_update(relation, false);
+	*update_indexes = true;
+	return TM_Ok;
+}
+
+/* ------------------------------------------------------------------------
+ * Row locks
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * PaxFollowUpdate walks the update chain from tmfd->ctid to the newest
+ * version (the TUPLE_LOCK_FLAG_FIND_LAST_VERSION case of table_tuple_lock),
+ * as heapam_tuple_lock does: sets *tid to the version to lock next and
+ * returns TM_Ok, or the outcome when there is none.
+ */
+static TM_Result
+PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
+				LockWaitPolicy wait_policy, TM_FailureData *tmfd)
+{
+	TransactionId prior_xmax = tmfd->xmax;
+	ItemPointerData next = tmfd->ctid;
+	SnapshotData dirty;
+
+	InitDirtySnapshot(dirty);
+	for (;;)
+	{
+		Buffer		buffer;
+		HeapTupleData tp;
+		bool		visible;
+
+		if (ItemPointerIndicatesMovedPartitions(&next))
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
+		if (ItemPointerGetBlockNumber(&next) >= RelationGetNumberOfBlocks(rel))
+			return TM_Deleted;
+
+		buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(&next));
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		tp.t_data = PaxReadRowHeader(rel, buffer, &next);
+		if (tp.t_data == NULL ||
+			!TransactionIdEquals(HeapTupleHeaderGetXmin(tp.t_data), prior_xmax))
+		{
+			UnlockReleaseBuffer(buffer);
+			return TM_Deleted;
+		}
+		tp.t_len = PAX_ROWHDR_SIZE;
+		tp.t_tableOid = RelationGetRelid(rel);
+		tp.t_self = next;
+		visible = HeapTupleSatisfiesVisibility(&tp, &dirty, buffer);
+		if (visible)
+		{
+			CommandId	cmin = HeapTupleHeaderGetCmin(tp.t_data);
+
+			UnlockReleaseBuffer(buffer);
+			/* the inserter of this version is still running: wait */
+			if (TransactionIdIsValid(dirty.xmin))
+			{
+				if (wait_policy == LockWaitBlock)
+					XactLockTableWait(dirty.xmin, rel, &next,
+									  XLTW_FetchUpdated);
+				else if (!ConditionalXactLockTableWait(dirty.xmin))
+				{
+					if (wait_policy == LockWaitError)
+						ereport(ERROR,
+								(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+								 errmsg("could not obtain lock on row in relation \"%s\"",
+										RelationGetRelationName(rel))));
+					return TM_WouldBlock;
+				}
+				continue;
+			}
+			if (TransactionIdIsCurrentTransactionId(prior_xmax) && cmin >= cid)
+			{
+				tmfd->xmax = prior_xmax;
+				tmfd->cmax = cmin;
+				return TM_SelfModified;
+			}
+			*tid = next;
+			return TM_Ok;
+		}
+
+		/* not visible even to a dirty snapshot: follow it if updated */
+		if (ItemPointerEquals(&tp.t_self, &tp.t_data->t_ctid) ||
+			HeapTupleHeaderIsOnlyLocked(tp.t_data))
+		{
+			UnlockReleaseBuffer(buffer);
+			return TM_Deleted;
+		}
+		next = tp.t_data->t_ctid;
+		prior_xmax = HeapTupleHeaderGetUpdateXid(tp.t_data);
+		UnlockReleaseBuffer(buffer);
+	}
+}
+
+TM_Result
+pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
+			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+			   LockWaitPolicy wait_policy, uint8 flags, TM_FailureData *tmfd)
+{
+	PaxTarget	t;
+	TM_Result	result;
+
+	tmfd->traversed = false;
+	for (;;)
+	{
+		PaxTargetOpen(relation, tid, &t);
+		result = PaxTargetAcquire(&t, cid, mode, false, wait_policy, false,
+								  (flags & TUPLE_LOCK_FLAG_LOCK_UPDATE_IN_PROGRESS) != 0,
+								  InvalidSnapshot, tmfd);
+		if (result == TM_Ok && !t.noop)
+		{
+			TransactionId xmax;
+			uint16		im,
+						im2;
+
+			MultiXactIdSetOldestMember();
+			PaxComputeNewXmax(HeapTupleHeaderGetRawXmax(t.tuple.t_data),
+							  t.tuple.t_data->t_infomask,
+							  t.tuple.t_data->t_infomask2,
+							  GetCurrentTransactionId(), mode, false,
+							  &xmax, &im, &im2);
+			/* a lock beside a kept updater leaves t_ctid at the new version */
+			PaxTargetSetXmax(&t, xmax, im, im2, InvalidCommandId, false,
+							 HEAP_XMAX_IS_LOCKED_ONLY(im) ? &t.tuple.t_self : NULL);
+		}
+		LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+
+		if (result == TM_Updated &&
+			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION) &&
+			!ItemPointerEquals(&tmfd->ctid, tid))
+		{
+			PaxTargetClose(&t);
+			result = PaxFollowUpdate(relation, tid, cid, wait_policy, tmfd);
+			if (result != TM_Ok)
+				return result;
+			tmfd->traversed = true;
+			continue;
+		}
+		break;
+	}
+
+	PaxSlotStoreRow(slot, relation, t.buffer, ItemPointerGetBlockNumber(tid),
+					ItemPointerGetOffsetNumber(tid) - 1);
+	PaxTargetClose(&t);
+	return result;
+}
+
+/* ------------------------------------------------------------------------
+ * Speculative insertion (INSERT ... ON CONFLICT)
+ * ------------------------------------------------------------------------
+ */
+
+void
+pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 BulkInsertState bistate, uint32 specToken)
+{
+	PaxRowInit	init;
+
+	memset(&init, 0, sizeof(init));
+	init.infomask = HEAP_XMAX_INVALID;
+	init.spectoken = specToken;
+
+	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
+	PaxInsertVersion(relation, slot, cid, options | HEAP_INSERT_SPECULATIVE,
+					 &init, NULL);
+	pgstat_count_heap_insert(relation, 1);
+}
+
+/*
+ * pax_tuple_complete_speculative ends a speculative insertion: on success
+ * the row's t_ctid points at itself again, like any row's; on failure the
+ * row is killed (xmin invalid: invisible to everyone, removable by VACUUM
+ * at once) and its TOAST values deleted, as heap_abort_speculative does.
+ */
+void
+pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
+							   uint32 specToken, bool succeeded)
+{
+	ItemPointer tid = &slot->tts_tid;
+	PaxTarget	t;
+	GenericXLogState *state;
+	Page		copy;
+	HeapTupleHeader hdr;
+	HeapTuple	oldtup = NULL;
+
+	PaxTargetOpen(relation, tid, &t);
+	if (!HeapTupleHeaderIsSpeculative(t.tuple.t_data))
+		elog(ERROR, "pax row (%u,%u) is not a speculative insertion",
+			 ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid));
+	if (!succeeded)
+		oldtup = PaxTargetOldTuple(&t);
+
+	if (!succeeded && PageIsAllVisible(t.page))
+		PaxClearAllVisible(relation, t.buffer, t.vmbuffer);
+	state = GenericXLogStart(relation);
+	copy = GenericXLogRegisterBuffer(state, t.buffer, 0);
+	hdr = (HeapTupleHeader) (copy + ((char *) t.tuple.t_data - (char *) t.page));
+	hdr->t_ctid = *tid;
+	if (!succeeded)
+	{
+		hdr->t_infomask &= ~HEAP_XMAX_BITS;
+		hdr->t_infomask |= HEAP_XMAX_INVALID;
+		hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+		HeapTupleHeaderSetXmin(hdr, InvalidTransactionId);
+	}
+	GenericXLogFinish(state);
+	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+
+	if (oldtup)
+		heap_toast_delete(relation, oldtup, true);
+	PaxTargetClose(&t);
+	if (!succeeded)
+		pgstat_count_heap_delete(relation);
+}
+
+/* ------------------------------------------------------------------------
+ * Following update chains
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * pax_get_latest_tid follows the update chain from *tid and leaves in it
+ * the newest version visible to the scan's snapshot (currtid_byrelname,
+ * WHERE CURRENT OF), as heap_get_latest_tid does.
+ */
+void
+pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
+{
+	Relation	rel = sscan->rs_rd;
+	Snapshot	snapshot = sscan->rs_snapshot;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	ItemPointerData ctid = *tid;
+	TransactionId prior_xmax = InvalidTransactionId;
+
+	for (;;)
+	{
+		Buffer		buffer;
+		HeapTupleData tp;
+		bool		valid;
+
+		if (ItemPointerGetBlockNumber(&ctid) >= nblocks)
+			break;
+		buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(&ctid));
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		tp.t_data = PaxReadRowHeader(rel, buffer, &ctid);
+		if (tp.t_data == NULL ||
+			(TransactionIdIsValid(prior_xmax) &&
+			 !TransactionIdEquals(prior_xmax, HeapTupleHeaderGetXmin(tp.t_data))))
+		{
+			UnlockReleaseBuffer(buffer);
+			break;
+		}
+		tp.t_len = PAX_ROWHDR_SIZE;
+		tp.t_tableOid = RelationGetRelid(rel);
+		tp.t_self = ctid;
+		valid = HeapTupleSatisfiesVisibility(&tp, snapshot, buffer);
+		HeapCheckForSerializableConflictOut(valid, rel, &tp, buffer, snapshot);
+		if (valid)
+			*tid = ctid;
+		if ((tp.t_data->t_infomask & HEAP_XMAX_INVALID) ||
+			HeapTupleHeaderIsOnlyLocked(tp.t_data) ||
+			HeapTupleHeaderIndicatesMovedPartitions(tp.t_data) ||
+			ItemPointerEquals(&tp.t_self, &tp.t_data->t_ctid))
+		{
+			UnlockReleaseBuffer(buffer);
+			break;
+		}
+		ctid = tp.t_data->t_ctid;
+		prior_xmax = HeapTupleHeaderGetUpdateXid(tp.t_data);
+		UnlockReleaseBuffer(buffer);
+	}
+}
