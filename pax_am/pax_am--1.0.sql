@@ -29,5 +29,13 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pax_page_columns'
 LANGUAGE C STRICT PARALLEL SAFE;
 
+-- Verification of a pax table (and its indexes): one row per problem found
+CREATE FUNCTION pax_verify(rel regclass, check_indexes bool DEFAULT true,
+    OUT blkno bigint, OUT "row" int, OUT attnum int, OUT msg text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'pax_verify'
+LANGUAGE C STRICT PARALLEL RESTRICTED;
+
 REVOKE ALL ON FUNCTION pax_page_stats(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION pax_page_columns(regclass, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION pax_verify(regclass, bool) FROM PUBLIC;

@@ -33,10 +33,11 @@ PG_FUNCTION_INFO_V1(pax_page_stats);
 PG_FUNCTION_INFO_V1(pax_page_columns);
 
 /*
- * PaxOpenForStats opens a relation for the layout functions, checking that
- * it is a pax table the user may read.
+ * PaxOpenForStats opens a relation for the layout and verification
+ * functions with AccessShareLock, checking that it is a pax table the user
+ * may read.
  */
-static Relation
+Relation
 PaxOpenForStats(Oid relid)
 {
 	Relation	rel = relation_open(relid, AccessShareLock);

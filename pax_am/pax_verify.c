@@ -1,0 +1,1010 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_verify.c
+ *	  pax_verify(): check a pax relation for corruption, one row per problem.
+ *
+ * Modelled on contrib/amcheck's verify_heapam: every page is read under a
+ * buffer share lock through a bulk-read ring, and every problem found
+ * becomes a result row (blkno, row, attnum, msg) instead of an error, so
+ * one call reports every broken page of a table.  Nothing here calls the
+ * readers of pax_page.c, which raise ERRCODE_DATA_CORRUPTED: their checks
+ * are repeated so that each failure can be reported and skipped.
+ *
+ * What is checked, per page:
+ *	 - the header and special space: page size and layout version, special
+ *	   space position, magic and version, natts, capacity, nrows, the order
+ *	   of pd_lower, pd_upper and pd_special, and pd_lower against the layout
+ *	   the column directory implies.  A page failing any of these gets one
+ *	   row and no further checks: nothing on it can be located safely.
+ *	 - the column directory: no null bitmap or zone map for an absent
+ *	   column, zone maps only on zone-eligible columns and at most
+ *	   PAX_MAX_ZONES of them, ZONESET only with ZONE, HASNULL only with a
+ *	   null bitmap, zone min <= max;
+ *	 - every row header not marked PAX_ROW_UNUSED: t_hoff, natts,
+ *	   contradictory infomask bits, xmin and xmax within the valid range of
+ *	   transaction IDs (multixact IDs for a multi xmax), t_ctid inside the
+ *	   relation;
+ *	 - every stored value of those rows: NULLs only in columns marked
+ *	   HASNULL, variable-length values inside the value area with a sane
+ *	   varlena header (or a terminating NUL for cstrings), every non-null
+ *	   value of a zone-mapped column within the zone map (by the type's
+ *	   btree comparison function).
+ * and, with check_indexes, every entry of every valid index whose AM can
+ * be scanned with no keys through amgettuple points at a stored row.
+ *
+ * A page the buffer manager would refuse to read (its own header check or
+ * checksum fails: ReadBuffer raises "invalid page") is checked from a
+ * private copy read with smgrread when the block is not in shared buffers,
+ * so it too becomes rows rather than an error.
+ *
+ * Row headers are not checked against the commit log: only the bounds of
+ * the IDs are, which never needs clog (whose lookups can fail on corrupt
+ * IDs).  Concurrent inserts and relation extension are allowed (we hold
+ * AccessShareLock): the cached ID bounds and block count are refreshed
+ * before a value is reported as out of range.
+ *
+ * pax_am/pax_verify.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "access/multixact.h"
+#include "access/relation.h"
+#include "access/toast_compression.h"
+#include "access/transam.h"
+#include "access/xlog.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/checksum.h"
+#include "storage/lwlock.h"
+#include "storage/smgr.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/typcache.h"
+
+#include "pax_am.h"
+
+PG_FUNCTION_INFO_V1(pax_verify);
+
+/* Columns of pax_verify's result. */
+#define PAX_VERIFY_COLS		4
+
+/* The largest valid va_rawsize of a varlena. */
+#define PAX_VARLENA_SIZE_LIMIT	0x3FFFFFFF
+
+/* Running state of one pax_verify call. */
+typedef struct PaxVerifyContext
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	BlockNumber nblocks;		/* refreshed when a TID points past it */
+	BufferAccessStrategy bstrategy;
+
+	/* valid transaction ID range, refreshed when an ID falls outside */
+	FullTransactionId next_fxid;
+	TransactionId next_xid;
+	FullTransactionId oldest_fxid;	/* oldest datfrozenxid of the cluster */
+	FullTransactionId relfrozenfxid;	/* 0:0 when relfrozenxid is not
+										 * normal */
+	TransactionId relfrozenxid;
+
+	/* valid multixact ID range */
+	MultiXactId relminmxid;
+	MultiXactId oldest_mxact;
+	MultiXactId next_mxact;
+
+	/* layout of the current page, sized for the relation's natts */
+	PaxPageLayout *layout;
+	bool	   *zone_ok;		/* per column: zone map may be compared */
+
+	/* where we are, for the report */
+	BlockNumber blkno;
+	int			row;			/* row index, -1 for page-level problems */
+	int			attnum;			/* zero-based column, -1 for none */
+
+	int64		nproblems;		/* rows reported so far */
+	PGAlignedBlock copy;		/* a block read around the buffer manager */
+	ReturnSetInfo *rsinfo;
+} PaxVerifyContext;
+
+static void PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
+			pg_attribute_printf(2, 3);
+
+/*
+ * PaxVerifyReport adds one problem at the current position to the result.
+ */
+static void
+PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
+{
+	Datum		values[PAX_VERIFY_COLS];
+	bool		nulls[PAX_VERIFY_COLS] = {0};
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	for (;;)
+	{
+		va_list		args;
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&msg, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&msg, needed);
+	}
+
+	values[0] = Int64GetDatum((int64) ctx->blkno);
+	values[1] = Int32GetDatum(ctx->row + 1);
+	nulls[1] = ctx->row < 0;
+	values[2] = Int32GetDatum(ctx->attnum + 1);
+	nulls[2] = ctx->attnum < 0;
+	values[3] = CStringGetTextDatum(msg.data);
+	tuplestore_putvalues(ctx->rsinfo->setResult, ctx->rsinfo->setDesc,
+						 values, nulls);
+	pfree(DatumGetPointer(values[3]));
+	pfree(msg.data);
+	ctx->nproblems++;
+}
+
+/* ----------------------------------------------------------------
+ * Transaction ID bounds
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyFullXid widens a 32-bit xid to the full xid it stands for,
+ * taking it to lie within 2^31 of the next xid.  An xid that would fall
+ * before the first epoch (possible only when corrupt) becomes the first
+ * normal xid, older than any horizon of a running cluster.
+ */
+static FullTransactionId
+PaxVerifyFullXid(const PaxVerifyContext *ctx, TransactionId xid)
+{
+	uint64		next = U64FromFullTransactionId(ctx->next_fxid);
+	int32		age = (int32) (ctx->next_xid - xid);
+
+	if (!TransactionIdIsNormal(xid))
+		return FullTransactionIdFromEpochAndXid(0, xid);
+	if (age > 0 && next - FirstNormalTransactionId < (uint64) age)
+		return FirstNormalFullTransactionId;
+	return FullTransactionIdFromU64(next - (int64) age);
+}
+
+/*
+ * PaxVerifyReadXidRange caches the cluster's next xid and oldest
+ * datfrozenxid, and the widened relfrozenxid.
+ */
+static void
+PaxVerifyReadXidRange(PaxVerifyContext *ctx)
+{
+	TransactionId oldest;
+
+	LWLockAcquire(XidGenLock, LW_SHARED);
+	ctx->next_fxid = ShmemVariableCache->nextXid;
+	oldest = ShmemVariableCache->oldestXid;
+	LWLockRelease(XidGenLock);
+
+	ctx->next_xid = XidFromFullTransactionId(ctx->next_fxid);
+	ctx->oldest_fxid = PaxVerifyFullXid(ctx, oldest);
+	ctx->relfrozenfxid = PaxVerifyFullXid(ctx, ctx->relfrozenxid);
+}
+
+typedef enum PaxXidBounds
+{
+	PAX_XID_OK,
+	PAX_XID_IN_FUTURE,			/* >= next xid */
+	PAX_XID_BEFORE_CLUSTER,		/* < oldest datfrozenxid */
+	PAX_XID_BEFORE_REL			/* < relfrozenxid */
+} PaxXidBounds;
+
+/*
+ * PaxVerifyXidBounds places a normal xid against the cached range,
+ * re-reading the range once before calling it out of bounds (it only
+ * moves forward, and the row was written after the xid was assigned).
+ */
+static PaxXidBounds
+PaxVerifyXidBounds(PaxVerifyContext *ctx, TransactionId xid,
+				   FullTransactionId *fxid)
+{
+	for (int attempt = 0;; attempt++)
+	{
+		PaxXidBounds result = PAX_XID_OK;
+
+		*fxid = PaxVerifyFullXid(ctx, xid);
+		if (FullTransactionIdFollowsOrEquals(*fxid, ctx->next_fxid))
+			result = PAX_XID_IN_FUTURE;
+		else if (FullTransactionIdPrecedes(*fxid, ctx->oldest_fxid))
+			result = PAX_XID_BEFORE_CLUSTER;
+		else if (TransactionIdIsNormal(ctx->relfrozenxid) &&
+				 FullTransactionIdPrecedes(*fxid, ctx->relfrozenfxid))
+			result = PAX_XID_BEFORE_REL;
+		if (result == PAX_XID_OK || attempt > 0)
+			return result;
+		PaxVerifyReadXidRange(ctx);
+	}
+}
+
+/*
+ * PaxVerifyXid reports a normal xid (what names it: "xmin", "xmax") that
+ * lies in the future or, unless only the future matters (the row's hint
+ * bits say the xid is never looked up again), before the relation's or the
+ * cluster's freeze horizon.
+ */
+static void
+PaxVerifyXid(PaxVerifyContext *ctx, const char *what, TransactionId xid,
+			 bool future_only)
+{
+	FullTransactionId fxid;
+
+	if (!TransactionIdIsNormal(xid))
+		return;
+	switch (PaxVerifyXidBounds(ctx, xid, &fxid))
+	{
+		case PAX_XID_OK:
+			break;
+		case PAX_XID_IN_FUTURE:
+			PaxVerifyReport(ctx, "%s %u equals or exceeds next valid transaction ID %u:%u",
+							what, xid,
+							EpochFromFullTransactionId(ctx->next_fxid),
+							XidFromFullTransactionId(ctx->next_fxid));
+			break;
+		case PAX_XID_BEFORE_CLUSTER:
+			if (!future_only)
+				PaxVerifyReport(ctx, "%s %u precedes oldest valid transaction ID %u:%u",
+								what, xid,
+								EpochFromFullTransactionId(ctx->oldest_fxid),
+								XidFromFullTransactionId(ctx->oldest_fxid));
+			break;
+		case PAX_XID_BEFORE_REL:
+			if (!future_only)
+				PaxVerifyReport(ctx, "%s %u precedes relation freeze threshold %u:%u",
+								what, xid,
+								EpochFromFullTransactionId(ctx->relfrozenfxid),
+								XidFromFullTransactionId(ctx->relfrozenfxid));
+			break;
+	}
+}
+
+/*
+ * PaxVerifyMulti reports a multixact xmax outside relminmxid .. next
+ * multixact ID (and the cluster's oldest), re-reading the range once.
+ */
+static void
+PaxVerifyMulti(PaxVerifyContext *ctx, MultiXactId multi)
+{
+	if (!MultiXactIdIsValid(multi))
+	{
+		PaxVerifyReport(ctx, "multixact xmax is invalid");
+		return;
+	}
+	for (int attempt = 0; attempt < 2; attempt++)
+	{
+		if (attempt > 0)
+			ReadMultiXactIdRange(&ctx->oldest_mxact, &ctx->next_mxact);
+		if (MultiXactIdPrecedesOrEquals(ctx->next_mxact, multi))
+			continue;
+		if (MultiXactIdIsValid(ctx->relminmxid) &&
+			MultiXactIdPrecedes(multi, ctx->relminmxid))
+		{
+			PaxVerifyReport(ctx, "multixact xmax %u precedes relation minimum multixact ID %u",
+							multi, ctx->relminmxid);
+			return;
+		}
+		if (MultiXactIdPrecedes(multi, ctx->oldest_mxact))
+			continue;
+		return;
+	}
+	if (MultiXactIdPrecedesOrEquals(ctx->next_mxact, multi))
+		PaxVerifyReport(ctx, "multixact xmax %u equals or exceeds next valid multixact ID %u",
+						multi, ctx->next_mxact);
+	else
+		PaxVerifyReport(ctx, "multixact xmax %u precedes oldest valid multixact ID %u",
+						multi, ctx->oldest_mxact);
+}
+
+/* ----------------------------------------------------------------
+ * Zone-mapped values
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyCompare compares two values of a zone-mapped column with its
+ * type's btree comparison function.
+ */
+static int
+PaxVerifyCompare(Form_pg_attribute att, Datum a, Datum b)
+{
+	TypeCacheEntry *tc = lookup_type_cache(att->atttypid,
+										   TYPECACHE_CMP_PROC_FINFO);
+
+	return DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
+										   att->attcollation, a, b));
+}
+
+/*
+ * PaxVerifyZoneText renders a zone-eligible value for a message, through
+ * the type's output function where that cannot fail on any bit pattern.
+ */
+static char *
+PaxVerifyZoneText(Form_pg_attribute att, Datum value)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+
+	if ((att->atttypid == TIMESTAMPOID || att->atttypid == TIMESTAMPTZOID) &&
+		!TIMESTAMP_NOT_FINITE(DatumGetTimestamp(value)) &&
+		!IS_VALID_TIMESTAMP(DatumGetTimestamp(value)))
+		return psprintf("(invalid timestamp " INT64_FORMAT ")",
+						DatumGetInt64(value));
+	if (att->atttypid == DATEOID &&
+		!DATE_NOT_FINITE(DatumGetDateADT(value)) &&
+		!IS_VALID_DATE(DatumGetDateADT(value)))
+		return psprintf("(invalid date %d)", DatumGetInt32(value));
+	getTypeOutputInfo(att->atttypid, &outfunc, &isvarlena);
+	return OidOutputFunctionCall(outfunc, value);
+}
+
+/*
+ * PaxVerifyZone checks a non-null value of a zone-mapped column against
+ * the page's zone map.
+ */
+static void
+PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
+{
+	Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+	PaxZone    *zone = (PaxZone *) (page + ctx->layout->zones) +
+		ctx->layout->cols[i].zone;
+
+	if (!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_ZONESET), i))
+	{
+		PaxVerifyReport(ctx, "zone map is not set, but the row has value %s",
+						PaxVerifyZoneText(att, value));
+		return;
+	}
+	if (PaxVerifyCompare(att, zone->min, value) > 0 ||
+		PaxVerifyCompare(att, value, zone->max) > 0)
+		PaxVerifyReport(ctx, "value %s is outside the zone map [%s, %s]",
+						PaxVerifyZoneText(att, value),
+						PaxVerifyZoneText(att, zone->min),
+						PaxVerifyZoneText(att, zone->max));
+}
+
+/* ----------------------------------------------------------------
+ * Page header and column directory
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyPageHeader checks what locating anything on the page depends
+ * on and computes ctx->layout.  On the first failure it reports one
+ * problem (when `report`) and returns false: the rest of the page cannot
+ * be trusted.  Only fields at fixed offsets are read before they are
+ * known to be in range.
+ */
+static bool
+PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PaxPageOpaque opaque;
+	uint16		special = BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData));
+	PaxPageShape shape;
+	bits8	   *maps;
+	int			maplen;
+	uint16		lower;
+
+#define PAGE_PROBLEM(...) \
+	do { \
+		if (report) \
+			PaxVerifyReport(ctx, __VA_ARGS__); \
+		return false; \
+	} while (0)
+
+	if (PageGetPageSize(page) != BLCKSZ ||
+		PageGetPageLayoutVersion(page) != PG_PAGE_LAYOUT_VERSION)
+		PAGE_PROBLEM("page size %u or page layout version %u is invalid",
+					 (unsigned) PageGetPageSize(page),
+					 (unsigned) PageGetPageLayoutVersion(page));
+	if (phdr->pd_special != special)
+		PAGE_PROBLEM("special space begins at offset %u, expected %u",
+					 phdr->pd_special, special);
+	opaque = (PaxPageOpaque) (page + special);
+	if (opaque->pax_magic != PAX_PAGE_MAGIC)
+		PAGE_PROBLEM("magic number 0x%04X is not the pax magic number 0x%04X",
+					 opaque->pax_magic, PAX_PAGE_MAGIC);
+	if (opaque->pax_version != PAX_PAGE_VERSION)
+		PAGE_PROBLEM("pax page version %u is not %u",
+					 opaque->pax_version, PAX_PAGE_VERSION);
+	if (hdr->pp_natts > ctx->tupdesc->natts)
+		PAGE_PROBLEM("page has %u columns, more than the relation's %d",
+					 hdr->pp_natts, ctx->tupdesc->natts);
+	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY)
+		PAGE_PROBLEM("capacity %u is not in the range 1 .. %d",
+					 hdr->pp_capacity, PAX_MAX_CAPACITY);
+	if (hdr->pp_nrows > hdr->pp_capacity)
+		PAGE_PROBLEM("row count %u exceeds capacity %u",
+					 hdr->pp_nrows, hdr->pp_capacity);
+	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
+		PAGE_PROBLEM("pd_lower %u, pd_upper %u and pd_special %u are out of order",
+					 phdr->pd_lower, phdr->pd_upper, phdr->pd_special);
+
+	/* natts is in range, so the directory lies within the page */
+	maplen = PaxDirMapLen(hdr->pp_natts);
+	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+	shape.natts = hdr->pp_natts;
+	shape.capacity = hdr->pp_capacity;
+	shape.absent = maps;
+	shape.nullmap = maps + maplen;
+	shape.zone = maps + 2 * maplen;
+	lower = PaxLayoutSize(ctx->tupdesc, &shape, ctx->layout);
+	if (lower != phdr->pd_lower)
+	{
+		if (lower > BLCKSZ)
+			PAGE_PROBLEM("column directory describes minipages that do not fit a page");
+		PAGE_PROBLEM("pd_lower %u does not match the end %u of the minipages the column directory describes",
+					 phdr->pd_lower, lower);
+	}
+	return true;
+
+#undef PAGE_PROBLEM
+}
+
+/*
+ * PaxVerifyDirectory checks the column directory bits that the layout does
+ * not depend on, and the zone maps' own order, deciding per column whether
+ * its zone map can be compared with its values.
+ */
+static void
+PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
+{
+	PaxPageLayout *layout = ctx->layout;
+	bits8	   *absent = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+	bits8	   *nullmap = PaxPageGetDirMap(page, PAX_DIR_NULLMAP);
+	bits8	   *zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+
+	if (layout->nzones > PAX_MAX_ZONES)
+		PaxVerifyReport(ctx, "page has %d zone maps, more than %d",
+						layout->nzones, PAX_MAX_ZONES);
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+
+		ctx->attnum = i;
+		ctx->zone_ok[i] = false;
+		if (PaxBitIsSet(absent, i) &&
+			(PaxBitIsSet(nullmap, i) || PaxBitIsSet(zone, i)))
+			PaxVerifyReport(ctx, "column without minipage has a null bitmap or zone map");
+		if (PaxBitIsSet(hasnull, i) && !PaxBitIsSet(nullmap, i))
+			PaxVerifyReport(ctx, "column is marked as having nulls but has no null bitmap");
+		if (PaxBitIsSet(zoneset, i) && !PaxBitIsSet(zone, i))
+			PaxVerifyReport(ctx, "column without zone map has its zone map marked set");
+		if (!PaxBitIsSet(zone, i) || att->attisdropped)
+			continue;			/* a dropped column's zone map is unused */
+		if (!PaxZoneEligible(att))
+		{
+			PaxVerifyReport(ctx, "column of type %s has a zone map",
+							format_type_be(att->atttypid));
+			continue;
+		}
+		if (PaxBitIsSet(absent, i) ||
+			!OidIsValid(lookup_type_cache(att->atttypid,
+										  TYPECACHE_CMP_PROC_FINFO)->cmp_proc))
+			continue;
+		ctx->zone_ok[i] = true;
+		if (PaxBitIsSet(zoneset, i))
+		{
+			PaxZone    *z = (PaxZone *) (page + layout->zones) + layout->cols[i].zone;
+
+			if (PaxVerifyCompare(att, z->min, z->max) > 0)
+				PaxVerifyReport(ctx, "zone map min %s is greater than its max %s",
+								PaxVerifyZoneText(att, z->min),
+								PaxVerifyZoneText(att, z->max));
+		}
+	}
+	ctx->attnum = -1;
+}
+
+/* ----------------------------------------------------------------
+ * Row headers
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyRowHeader checks one row header: its layout fields, its
+ * infomask, its transaction IDs and its t_ctid.
+ */
+static void
+PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint16		infomask = tup->t_infomask;
+	uint16		infomask2 = tup->t_infomask2;
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(tup);
+	BlockNumber ctid_blk = ItemPointerGetBlockNumberNoCheck(&tup->t_ctid);
+	OffsetNumber ctid_off = ItemPointerGetOffsetNumberNoCheck(&tup->t_ctid);
+
+	if (tup->t_hoff != PAX_ROWHDR_SIZE)
+		PaxVerifyReport(ctx, "row header size t_hoff %u is not %u",
+						tup->t_hoff, (unsigned) PAX_ROWHDR_SIZE);
+	if (HeapTupleHeaderGetNatts(tup) != hdr->pp_natts)
+		PaxVerifyReport(ctx, "row header has %u columns, the page %u",
+						HeapTupleHeaderGetNatts(tup), hdr->pp_natts);
+
+	/* infomask contradictions */
+	if (infomask & HEAP_MOVED)
+		PaxVerifyReport(ctx, "row is marked as moved by old-style VACUUM FULL");
+	if ((infomask & HEAP_XMAX_COMMITTED) && (infomask & HEAP_XMAX_INVALID))
+		PaxVerifyReport(ctx, "xmax is marked both committed and invalid");
+	if ((infomask & HEAP_XMAX_COMMITTED) && (infomask & HEAP_XMAX_IS_MULTI))
+		PaxVerifyReport(ctx, "multixact xmax should not be marked committed");
+	if ((infomask & HEAP_XMAX_LOCK_ONLY) && (infomask2 & HEAP_KEYS_UPDATED))
+		PaxVerifyReport(ctx, "row is marked as only locked, but also claims key columns were updated");
+
+	/*
+	 * xmin: a frozen row's raw xmin is never looked up again, and neither
+	 * is an aborted one's (VACUUM lets relfrozenxid pass it), so only the
+	 * future is wrong for them.
+	 */
+	if (!HeapTupleHeaderXminFrozen(tup))
+		PaxVerifyXid(ctx, "xmin", HeapTupleHeaderGetRawXmin(tup),
+					 HeapTupleHeaderXminInvalid(tup));
+
+	/* xmax */
+	if (infomask & HEAP_XMAX_IS_MULTI)
+		PaxVerifyMulti(ctx, (MultiXactId) xmax);
+	else
+		PaxVerifyXid(ctx, "xmax", xmax, (infomask & HEAP_XMAX_INVALID) != 0);
+
+	/* t_ctid: the row itself, or a row slot of a block of the relation */
+	if (ctid_off == SpecTokenOffsetNumber)
+		return;					/* speculative insertion token */
+	if (ctid_blk >= ctx->nblocks)
+		ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
+	if (ctid_blk >= ctx->nblocks)
+		PaxVerifyReport(ctx, "t_ctid (%u,%u) points past the end of the relation (%u blocks)",
+						ctid_blk, ctid_off, ctx->nblocks);
+	else
+	{
+		/* another page's capacity is not known here: the most any has */
+		int			capacity = ctid_blk == ctx->blkno ?
+			hdr->pp_capacity : PAX_MAX_CAPACITY;
+
+		if (ctid_off < FirstOffsetNumber || ctid_off > capacity)
+			PaxVerifyReport(ctx, "t_ctid (%u,%u) points at a row slot not in the range 1 .. %d",
+							ctid_blk, ctid_off, capacity);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Values
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyVarlena checks a variable-length value at `off` (inside the
+ * value area) of a column of the given attlen and attalign.
+ */
+static void
+PaxVerifyVarlena(PaxVerifyContext *ctx, Page page, uint16 off,
+				 Form_pg_attribute att)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	char	   *p = page + off;
+	uint32		room = special - off;	/* >= 1 */
+
+	if (att->attlen == -2)
+	{
+		if (memchr(p, '\0', room) == NULL)
+			PaxVerifyReport(ctx, "cstring value at offset %u is not terminated before pd_special %u",
+							off, special);
+		return;
+	}
+
+	if (VARATT_IS_1B_E(p))
+	{
+		struct varatt_external ptr;
+		int32		rawsize;
+		uint32		extsize;
+
+		if (room < VARHDRSZ_EXTERNAL ||
+			VARTAG_1B_E(p) != VARTAG_ONDISK)
+		{
+			PaxVerifyReport(ctx, "external value at offset %u has invalid tag %u",
+							off, room < VARHDRSZ_EXTERNAL ? 0 : (unsigned) VARTAG_1B_E(p));
+			return;
+		}
+		if (room < VARHDRSZ_EXTERNAL + sizeof(ptr))
+		{
+			PaxVerifyReport(ctx, "toast pointer at offset %u ends beyond pd_special %u",
+							off, special);
+			return;
+		}
+		memcpy(&ptr, VARDATA_EXTERNAL(p), sizeof(ptr));
+		rawsize = ptr.va_rawsize;
+		extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+		if (ptr.va_toastrelid != ctx->rel->rd_rel->reltoastrelid)
+			PaxVerifyReport(ctx, "toast pointer at offset %u names relation %u, not the toast table %u",
+							off, ptr.va_toastrelid, ctx->rel->rd_rel->reltoastrelid);
+		if (rawsize < VARHDRSZ || rawsize > PAX_VARLENA_SIZE_LIMIT)
+			PaxVerifyReport(ctx, "toast value %u raw size %d is out of range",
+							ptr.va_valueid, rawsize);
+		else if (extsize > (uint32) (rawsize - VARHDRSZ))
+			PaxVerifyReport(ctx, "toast value %u external size %u exceeds raw size %d",
+							ptr.va_valueid, extsize, rawsize - VARHDRSZ);
+		else if (VARATT_EXTERNAL_IS_COMPRESSED(ptr) &&
+				 (ptr.va_extinfo >> VARLENA_EXTSIZE_BITS) >= TOAST_INVALID_COMPRESSION_ID)
+			PaxVerifyReport(ctx, "toast value %u has invalid compression method id %u",
+							ptr.va_valueid, ptr.va_extinfo >> VARLENA_EXTSIZE_BITS);
+		return;
+	}
+
+	if (VARATT_IS_1B(p))
+	{
+		if (VARSIZE_1B(p) > room)
+			PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+							off, (unsigned) VARSIZE_1B(p), special);
+		return;
+	}
+
+	/* 4-byte header: stored at the column's alignment */
+	if (att_align_nominal(off, att->attalign) != off)
+		PaxVerifyReport(ctx, "value at offset %u with a 4-byte header is not aligned",
+						off);
+	if (room < VARHDRSZ)
+	{
+		PaxVerifyReport(ctx, "value header at offset %u ends beyond pd_special %u",
+						off, special);
+		return;
+	}
+	{
+		union
+		{
+			varattrib_4b v;
+			char		bytes[VARHDRSZ_COMPRESSED];
+		}			head;
+		uint32		size;
+
+		memcpy(head.bytes, p, Min(room, VARHDRSZ_COMPRESSED));
+		size = VARSIZE_4B(&head);
+		if (size < VARHDRSZ)
+			PaxVerifyReport(ctx, "value at offset %u has length %u, less than its header",
+							off, size);
+		else if (size > room)
+			PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+							off, size, special);
+		else if (VARATT_IS_4B_C(&head))
+		{
+			uint32		raw = VARDATA_COMPRESSED_GET_EXTSIZE(&head);
+			uint32		method = VARDATA_COMPRESSED_GET_COMPRESS_METHOD(&head);
+
+			if (size < VARHDRSZ_COMPRESSED)
+				PaxVerifyReport(ctx, "compressed value at offset %u has length %u, less than its header",
+								off, size);
+			else if (raw > PAX_VARLENA_SIZE_LIMIT)
+				PaxVerifyReport(ctx, "compressed value at offset %u has raw size %u, out of range",
+								off, raw);
+			else if (method >= TOAST_INVALID_COMPRESSION_ID)
+				PaxVerifyReport(ctx, "compressed value at offset %u has invalid compression method id %u",
+								off, method);
+		}
+	}
+}
+
+/*
+ * PaxVerifyValues checks the stored values of one row.
+ */
+static void
+PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageLayout *layout = ctx->layout;
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+
+		if (col->data == 0)
+			continue;			/* absent: NULL in every row */
+		ctx->attnum = i;
+		if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row))
+		{
+			if (!PaxBitIsSet(hasnull, i))
+				PaxVerifyReport(ctx, "value is null, but the column is not marked as having nulls");
+			continue;
+		}
+		if (col->attlen > 0)
+		{
+			if (ctx->zone_ok[i])
+				PaxVerifyZone(ctx, page, i,
+							  fetch_att(page + col->data + row * col->attlen,
+										true, col->attlen));
+		}
+		else
+		{
+			uint16		off = ((uint16 *) (page + col->data))[row];
+
+			if (off < phdr->pd_upper || off >= phdr->pd_special)
+				PaxVerifyReport(ctx, "value offset %u is outside the value area %u .. %u",
+								off, phdr->pd_upper, phdr->pd_special);
+			else
+				PaxVerifyVarlena(ctx, page, off, att);
+		}
+	}
+	ctx->attnum = -1;
+}
+
+/*
+ * PaxVerifyPage checks one page, share-locked by the caller.
+ */
+static void
+PaxVerifyPage(PaxVerifyContext *ctx, Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	ctx->row = -1;
+	ctx->attnum = -1;
+	if (PageIsNew(page))
+	{
+		/* a page never initialised is all zeroes; anything else is broken */
+		for (int i = 0; i < BLCKSZ; i++)
+		{
+			if (page[i] != 0)
+			{
+				PaxVerifyReport(ctx, "page has pd_upper 0, but is not all zeroes");
+				break;
+			}
+		}
+		return;
+	}
+	if (!PaxVerifyPageHeader(ctx, page, true))
+		return;
+	PaxVerifyDirectory(ctx, page);
+
+	for (ctx->row = 0; ctx->row < hdr->pp_nrows; ctx->row++)
+	{
+		HeapTupleHeader tup = PaxRowHeader(page, ctx->layout->rowhdrs, ctx->row);
+
+		if (tup->t_infomask2 & PAX_ROW_UNUSED)
+			continue;
+		PaxVerifyRowHeader(ctx, page, tup);
+		PaxVerifyValues(ctx, page, ctx->row);
+	}
+	ctx->row = -1;
+}
+
+/*
+ * PaxVerifyReadable tells whether reading a block through the buffer
+ * manager will not fail its own page verification (ERROR "invalid page"):
+ * when the block is in shared (or local) buffers already, or when its copy
+ * on disk, read into *copy, passes PageIsVerifiedExtended.  A failing copy
+ * is read twice, in case it was caught in the middle of being written.
+ */
+static bool
+PaxVerifyReadable(PaxVerifyContext *ctx, BlockNumber blkno,
+				  PGAlignedBlock *copy)
+{
+	for (int attempt = 0; attempt < 2; attempt++)
+	{
+		if (BufferIsValid(PrefetchBuffer(ctx->rel, MAIN_FORKNUM,
+										 blkno).recent_buffer))
+			return true;
+		smgrread(RelationGetSmgr(ctx->rel), MAIN_FORKNUM, blkno, copy->data);
+		if (PageIsVerifiedExtended((Page) copy->data, blkno, 0))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * PaxVerifyUnreadable reports what is wrong with a private copy of a page
+ * the buffer manager refuses to read: a bad checksum, invalid pd_flags,
+ * and whatever the pax checks find on the copy.
+ */
+static void
+PaxVerifyUnreadable(PaxVerifyContext *ctx, Page page)
+{
+	PageHeader	phdr = (PageHeader) page;
+	int64		before = ctx->nproblems;
+
+	ctx->row = -1;
+	ctx->attnum = -1;
+	if (!PageIsNew(page) && DataChecksumsEnabled())
+	{
+		uint16		checksum = pg_checksum_page((char *) page, ctx->blkno);
+
+		if (checksum != phdr->pd_checksum)
+			PaxVerifyReport(ctx, "page checksum %u does not match its computed checksum %u",
+							phdr->pd_checksum, checksum);
+	}
+	if (phdr->pd_flags & ~PD_VALID_FLAG_BITS)
+		PaxVerifyReport(ctx, "pd_flags 0x%04X has invalid bits",
+						phdr->pd_flags);
+	PaxVerifyPage(ctx, page);
+	if (ctx->nproblems == before)
+	{
+		ctx->row = -1;
+		ctx->attnum = -1;
+		PaxVerifyReport(ctx, "page fails the buffer manager's verification");
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Indexes
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyIndexEntry checks that an index entry's TID names a stored,
+ * used row slot.  The page is read now, not taken from the page pass: the
+ * row an entry points at was stored before the entry was inserted.
+ */
+static void
+PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(tid);
+	OffsetNumber offnum = ItemPointerGetOffsetNumberNoCheck(tid);
+	Buffer		buffer;
+	Page		page;
+
+	ctx->blkno = blkno;
+	ctx->row = offnum - 1;
+	ctx->attnum = -1;
+	if (blkno >= ctx->nblocks)
+		ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
+	if (blkno >= ctx->nblocks)
+	{
+		PaxVerifyReport(ctx, "index \"%s\" has an entry pointing past the end of the relation (%u blocks)",
+						RelationGetRelationName(index), ctx->nblocks);
+		return;
+	}
+	if (!PaxVerifyReadable(ctx, blkno, &ctx->copy))
+		return;					/* reported by the page pass */
+
+	buffer = ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								ctx->bstrategy);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page))
+		PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u of an empty page",
+						RelationGetRelationName(index), offnum);
+	else if (PaxVerifyPageHeader(ctx, page, false))
+	{
+		PaxPageHeader hdr = PaxPageGetHeader(page);
+
+		if (offnum < FirstOffsetNumber || offnum > hdr->pp_nrows)
+			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u, but the page has %u rows",
+							RelationGetRelationName(index), offnum, hdr->pp_nrows);
+		else if (PaxRowHeader(page, ctx->layout->rowhdrs, offnum - 1)->t_infomask2 &
+				 PAX_ROW_UNUSED)
+			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
+							RelationGetRelationName(index), offnum);
+	}
+	/* a page with a broken header was reported by the page pass */
+	UnlockReleaseBuffer(buffer);
+}
+
+/*
+ * PaxVerifyIndexes scans every valid index of the relation that can be
+ * scanned without keys through amgettuple (btree, gist, spgist) and checks
+ * every entry's TID.
+ */
+static void
+PaxVerifyIndexes(PaxVerifyContext *ctx)
+{
+	List	   *indexes = RelationGetIndexList(ctx->rel);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+		IndexScanDesc scan;
+		ItemPointer tid;
+
+		if (!index->rd_index->indisvalid ||
+			index->rd_indam->amgettuple == NULL ||
+			!index->rd_indam->amoptionalkey)
+		{
+			index_close(index, AccessShareLock);
+			continue;
+		}
+
+		scan = index_beginscan(ctx->rel, index, SnapshotAny, 0, 0);
+		index_rescan(scan, NULL, 0, NULL, 0);
+		while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			PaxVerifyIndexEntry(ctx, index, tid);
+		}
+		index_endscan(scan);
+		index_close(index, AccessShareLock);
+	}
+	list_free(indexes);
+}
+
+/* ----------------------------------------------------------------
+ * SQL interface
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * pax_verify(rel regclass, check_indexes bool DEFAULT true,
+ *			  OUT blkno bigint, OUT row int, OUT attnum int, OUT msg text)
+ * RETURNS SETOF record
+ *
+ * One row per problem found: the block, the row (its TID offset, row
+ * index + 1; NULL for a page-level problem), the column (NULL when the
+ * problem is not one column's) and a description.  No rows: nothing found.
+ */
+Datum
+pax_verify(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	bool		check_indexes = PG_GETARG_BOOL(1);
+	PaxVerifyContext ctx;
+
+	InitMaterializedSRF(fcinfo, 0);
+	Assert(((ReturnSetInfo *) fcinfo->resultinfo)->setDesc->natts == PAX_VERIFY_COLS);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ctx.rel = PaxOpenForStats(relid);
+	ctx.tupdesc = RelationGetDescr(ctx.rel);
+
+	/* an unlogged relation has no main fork on a standby: nothing to check */
+	if (ctx.rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
+		RecoveryInProgress())
+	{
+		relation_close(ctx.rel, AccessShareLock);
+		return (Datum) 0;
+	}
+
+	ctx.nblocks = RelationGetNumberOfBlocks(ctx.rel);
+	ctx.bstrategy = GetAccessStrategy(BAS_BULKREAD);
+	ctx.layout = palloc(SizeOfPaxPageLayout(Max(ctx.tupdesc->natts, 1)));
+	ctx.zone_ok = palloc0(Max(ctx.tupdesc->natts, 1) * sizeof(bool));
+	ctx.relfrozenxid = ctx.rel->rd_rel->relfrozenxid;
+	ctx.relminmxid = ctx.rel->rd_rel->relminmxid;
+	PaxVerifyReadXidRange(&ctx);
+	ReadMultiXactIdRange(&ctx.oldest_mxact, &ctx.next_mxact);
+
+	for (BlockNumber blkno = 0; blkno < ctx.nblocks; blkno++)
+	{
+		Buffer		buffer;
+
+		CHECK_FOR_INTERRUPTS();
+		ctx.blkno = blkno;
+		if (!PaxVerifyReadable(&ctx, blkno, &ctx.copy))
+		{
+			PaxVerifyUnreadable(&ctx, (Page) ctx.copy.data);
+			continue;
+		}
+		buffer = ReadBufferExtended(ctx.rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+									ctx.bstrategy);
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		PaxVerifyPage(&ctx, BufferGetPage(buffer));
+		UnlockReleaseBuffer(buffer);
+	}
+
+	if (check_indexes)
+		PaxVerifyIndexes(&ctx);
+
+	FreeAccessStrategy(ctx.bstrategy);
+	relation_close(ctx.rel, AccessShareLock);
+	return (Datum) 0;
+}

@@ -1,0 +1,147 @@
+--
+-- pax_am_verify: pax_verify() finds nothing on healthy tables of many types
+-- and shapes (NULLs, text, wide, TOAST, COPY, VACUUM, ALTER TABLE, aborted
+-- inserts, rewrites), and errors clearly on what is not a pax table.
+-- t/005_pax_verify.pl corrupts pages on disk and checks the reports.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
+
+-- superuser-only, like the other functions of the extension
+SELECT has_function_privilege('public', 'pax_verify(regclass, bool)', 'EXECUTE') AS public_may_run;
+
+-- an empty table
+CREATE TABLE vf_empty (a int, b text) USING pax;
+
+-- many types, NULLs in every column, zone-mapped and not
+CREATE TABLE vf_types (i2 int2, i4 int, i8 bigint, o oid, f4 float4, f8 float8,
+    b bool, ch "char", d date, t time, ts timestamp, tz timestamptz,
+    n numeric, tx text, vc varchar(20), bp char(5), u uuid, nm name,
+    byt bytea, j jsonb, arr int[], iv interval) USING pax;
+INSERT INTO vf_types
+SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 30000)::int2 END,
+       CASE WHEN i % 11 = 0 THEN NULL ELSE i - 2500 END,
+       i::bigint * 1000000007, i::oid,
+       CASE WHEN i % 13 = 0 THEN 'NaN'::float4 ELSE i / 3.0 END,
+       CASE WHEN i % 17 = 0 THEN '-Infinity'::float8 ELSE -i / 7.0 END,
+       CASE WHEN i % 5 = 0 THEN NULL ELSE i % 2 = 0 END,
+       chr(65 + i % 26)::"char",
+       CASE WHEN i = 1 THEN 'infinity'::date ELSE date '2000-01-01' + i END,
+       time '00:00' + i * interval '1 second',
+       timestamp '2020-01-01' + i * interval '1 minute',
+       CASE WHEN i = 2 THEN '-infinity'::timestamptz
+            ELSE timestamptz '2020-01-01 00:00+00' + i * interval '1 hour' END,
+       i * 1.5, CASE WHEN i % 3 = 0 THEN NULL ELSE repeat('t', i % 40) END,
+       'vc' || i, 'bp' || (i % 100), md5(i::text)::uuid, 'name' || i,
+       decode(md5(i::text), 'hex'), jsonb_build_object('k', i),
+       ARRAY[i, i + 1], i * interval '1 day'
+  FROM generate_series(1, 5000) i;
+INSERT INTO vf_types DEFAULT VALUES;
+
+-- COPY (multi_insert), short and long text
+CREATE TABLE vf_copy (id int, note text) USING pax;
+COPY vf_copy FROM stdin;
+1	one
+2	\N
+3	three
+4	a somewhat longer note that is still stored inline
+\.
+INSERT INTO vf_copy SELECT i, repeat('c', i % 300) FROM generate_series(5, 3000) i;
+
+-- TOAST: compressed inline, compressed external and uncompressed external
+CREATE TABLE vf_toast (id int, big text) USING pax;
+INSERT INTO vf_toast SELECT i, repeat('compressible ', 200 * i) FROM generate_series(1, 20) i;
+INSERT INTO vf_toast SELECT 100 + i, (SELECT string_agg(md5(i::text || j::text), '') FROM generate_series(1, 150) j)
+  FROM generate_series(1, 20) i;
+ALTER TABLE vf_toast ALTER COLUMN big SET STORAGE EXTERNAL;
+INSERT INTO vf_toast SELECT 200 + i, repeat('x', 5000) FROM generate_series(1, 5) i;
+SELECT count(*) AS rows, sum(length(big)) AS chars,
+       pg_relation_size(reltoastrelid) > 0 AS toasted
+  FROM vf_toast, pg_class WHERE relname = 'vf_toast' GROUP BY reltoastrelid;
+
+-- wide: 1,600 int4 columns, mostly NULL (columns without minipages)
+\set ECHO none
+SELECT format('CREATE TABLE vf_wide (%s) USING pax',
+              string_agg(format('c%s int', k), ', ' ORDER BY k))
+  FROM generate_series(1, 1600) k \gexec
+SELECT format('INSERT INTO vf_wide SELECT %s FROM generate_series(1, 30) i',
+              string_agg(format('CASE WHEN i %% 3 = 0 AND %s > 1500 THEN NULL ELSE i + %s END', k, k), ', ' ORDER BY k))
+  FROM generate_series(1, 1600) k \gexec
+\set ECHO all
+INSERT INTO vf_wide (c1) VALUES (1), (NULL);
+
+-- aborted inserts, then VACUUM (FREEZE): relfrozenxid passes their xmins
+CREATE TABLE vf_aborted (a int, b text) USING pax;
+INSERT INTO vf_aborted SELECT i, 'kept ' || i FROM generate_series(1, 1000) i;
+BEGIN;
+INSERT INTO vf_aborted SELECT i, 'aborted ' || i FROM generate_series(1, 1000) i;
+SELECT txid_current() AS aborted_xid \gset
+ROLLBACK;
+BEGIN;
+SAVEPOINT s;
+INSERT INTO vf_aborted VALUES (-1, 'in an aborted subtransaction');
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO vf_aborted VALUES (-2, 'committed after it');
+COMMIT;
+SELECT * FROM pax_verify('vf_aborted');
+VACUUM (FREEZE) vf_aborted;
+SELECT count(*), (SELECT relfrozenxid::text::bigint > :aborted_xid
+                    FROM pg_class WHERE relname = 'vf_aborted') AS frozenxid_passed_aborted
+  FROM vf_aborted;
+
+-- VACUUM and ANALYZE on a table with all-visible pages
+CREATE TABLE vf_vacuum (a int, b text) USING pax;
+INSERT INTO vf_vacuum SELECT i, 'v' || i FROM generate_series(1, 3000) i;
+VACUUM ANALYZE vf_vacuum;
+INSERT INTO vf_vacuum SELECT i, NULL FROM generate_series(1, 100) i;
+
+-- ALTER TABLE ADD/DROP COLUMN: pages of several layouts in one table
+CREATE TABLE vf_alter (a int, b text, c float8) USING pax;
+INSERT INTO vf_alter SELECT i, 'b' || i, i FROM generate_series(1, 1000) i;
+ALTER TABLE vf_alter ADD COLUMN d int DEFAULT 7, ADD COLUMN e text;
+INSERT INTO vf_alter SELECT i, 'b' || i, i, i, 'e' || i FROM generate_series(1001, 2000) i;
+ALTER TABLE vf_alter DROP COLUMN b;
+ALTER TABLE vf_alter DROP COLUMN a;
+INSERT INTO vf_alter SELECT i, i, 'e' || i FROM generate_series(2001, 3000) i;
+SELECT count(DISTINCT natts) AS layouts FROM pax_page_stats('vf_alter');
+
+-- rewrites: VACUUM FULL and ALTER COLUMN TYPE
+CREATE TABLE vf_rewrite (a int, b text) USING pax;
+INSERT INTO vf_rewrite SELECT i, 'r' || i FROM generate_series(1, 2000) i;
+BEGIN;
+INSERT INTO vf_rewrite SELECT i, 'aborted' FROM generate_series(1, 100) i;
+ROLLBACK;
+VACUUM (FULL) vf_rewrite;
+ALTER TABLE vf_rewrite ALTER COLUMN a TYPE bigint;
+
+-- unlogged and temporary tables
+CREATE UNLOGGED TABLE vf_unlogged (a int, b text) USING pax;
+INSERT INTO vf_unlogged SELECT i, 'u' || i FROM generate_series(1, 1000) i;
+CREATE TEMP TABLE vf_temp (a int, b text) USING pax;
+INSERT INTO vf_temp SELECT i, 't' || i FROM generate_series(1, 1000) i;
+
+-- nothing found anywhere, with and without the index pass
+SELECT c.relname, pg_relation_size(c.oid) > 0 AS has_pages,
+       (SELECT count(*) FROM pax_verify(c.oid)) AS problems,
+       (SELECT count(*) FROM pax_verify(c.oid, false)) AS problems_no_indexes
+  FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+ WHERE a.amname = 'pax' AND c.relname LIKE 'vf\_%'
+ ORDER BY c.relname;
+SELECT * FROM pax_verify('vf_types');
+
+-- what is not a pax table: wrong_object_type
+CREATE TABLE vf_heap (a int) USING heap;
+CREATE INDEX vf_heap_a ON vf_heap (a);
+SELECT * FROM pax_verify('vf_heap');
+SELECT * FROM pax_verify('vf_heap_a');
+DO $$
+BEGIN
+	PERFORM pax_verify('vf_heap');
+EXCEPTION WHEN wrong_object_type THEN
+	RAISE NOTICE 'wrong_object_type: %', SQLERRM;
+END $$;
+SELECT * FROM pax_verify(NULL);
+
+DROP TABLE vf_empty, vf_types, vf_copy, vf_toast, vf_wide, vf_aborted,
+    vf_vacuum, vf_alter, vf_rewrite, vf_unlogged, vf_temp, vf_heap;

@@ -1,0 +1,195 @@
+# t/005_pax_verify.pl: pax_verify() reports corrupted bytes of a page on
+# disk as rows (block, row, column, message), one per problem, without an
+# error or a crash, and still verifies the other pages.
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION pax_am;
+	CREATE TABLE c (a int, t text) USING pax;
+	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	CHECKPOINT;
+});
+my $nblocks = $node->safe_psql('postgres',
+	q{SELECT pg_relation_size('c') / current_setting('block_size')::int});
+ok($nblocks >= 3, 'table has several pages');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('c')}),
+	'0', 'healthy table: nothing found');
+
+my $file = $node->data_dir . '/'
+  . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('c')});
+
+# Offsets within a page.  PageHeaderData is 24 bytes, PaxPageHeaderData 8;
+# the column directory (5 bitmaps of 1 byte for 2 columns) is followed,
+# MAXALIGN'd, by the zone maps: column a has one ({min, max} Datums), t
+# has none.  Then capacity row headers of 24 bytes; t's value offsets
+# (uint16) end the minipages at pd_lower.
+my ($nrows, $capacity, $lower, $rowhdrs) = split /\|/,
+  $node->safe_psql('postgres',
+	q{SELECT nrows, capacity, lower, meta_bytes FROM pax_page_stats('c') WHERE blkno = 1});
+my $zones = 40;
+is($rowhdrs, $zones + 16, 'one zone map on the page');
+my $special = 8192 - 8;
+my $t_offsets = $lower - 2 * $capacity;
+sub rowhdr { my ($row) = @_; return $rowhdrs + 24 * $row; }
+my $future_xid = $node->safe_psql('postgres', 'SELECT txid_current() + 100000');
+
+# corrupt(block, [offset, bytes], ...): write bytes into a block with the
+# server stopped
+sub corrupt
+{
+	my ($block, @writes) = @_;
+	$node->stop;
+	open(my $fh, '+<', $file) or die "open $file: $!";
+	binmode $fh;
+	while (my ($offset, $bytes) = splice(@writes, 0, 2))
+	{
+		seek($fh, 8192 * $block + $offset, 0) or die;
+		syswrite($fh, $bytes) or die;
+	}
+	close $fh;
+	$node->start;
+}
+
+sub restore
+{
+	my ($copy) = @_;
+	$node->stop;
+	open(my $fh, '>', $file) or die;
+	binmode $fh;
+	print $fh $copy;
+	close $fh;
+	$node->start;
+}
+
+# the problems found, one line "blkno|row|attnum|msg" each
+sub verify
+{
+	return $node->safe_psql('postgres',
+		q{SELECT blkno, "row", attnum, msg FROM pax_verify('c') ORDER BY 1, 2, 3, 4});
+}
+
+$node->stop;
+my $orig = slurp_file($file);
+$node->start;
+
+# a value offset below pd_upper
+corrupt(1, $t_offsets, pack('v', 32));
+is(verify(), '1|1|2|value offset 32 is outside the value area '
+	  . $node->safe_psql('postgres', q{SELECT upper FROM pax_page_stats('c') WHERE blkno = 1})
+	  . " .. $special",
+	'value offset out of range: one row naming block, row and column');
+restore($orig);
+
+# a zone map min above every value: each row of the page is outside it
+corrupt(1, $zones, pack('q<', 2147483647));
+my $zone_rows = $node->safe_psql('postgres', q{
+	SELECT count(*), count(DISTINCT "row"), min(attnum), max(attnum), max(blkno)
+	  FROM pax_verify('c') WHERE msg ~ '^value \d+ is outside the zone map \[2147483647, \d+\]$'});
+is($zone_rows, "$nrows|$nrows|1|1|1", 'zone map min: one row per value outside it');
+like($node->safe_psql('postgres',
+	q{SELECT blkno, "row", attnum, msg FROM pax_verify('c') WHERE msg !~ 'outside the zone map'}),
+	qr/^1\|\|1\|zone map min 2147483647 is greater than its max \d+$/,
+	'zone map min: and the zone map itself, nothing else');
+restore($orig);
+
+# an xmin in the future; the same in a slot marked unused is not checked
+corrupt(1,
+	rowhdr(2), pack('V', $future_xid),
+	rowhdr(3), pack('V', $future_xid),
+	rowhdr(3) + 18, pack('v', 0x1000 | 2));	# PAX_ROW_UNUSED | natts
+like(verify(), qr/^1\|3\|\|xmin $future_xid equals or exceeds next valid transaction ID 0:\d+$/,
+	'xmin in the future: one row, unused slot skipped');
+restore($orig);
+
+# contradictory hint bits and a t_ctid past the end of the relation
+corrupt(1,
+	rowhdr(5) + 20, pack('v', 0x0100 | 0x0400 | 0x0800),	# XMIN_COMMITTED, XMAX_COMMITTED|INVALID
+	rowhdr(6) + 12, pack('vvv', 0, 1000, 1));
+is(verify(), "1|6||xmax is marked both committed and invalid\n"
+	  . "1|7||t_ctid (1000,1) points past the end of the relation ($nblocks blocks)",
+	'infomask and t_ctid');
+restore($orig);
+
+# the magic number: one row for the page, the other pages still verified
+corrupt(1, $special, "\xff\xff");
+is(verify(), '1|||magic number 0xFFFF is not the pax magic number 0x5041',
+	'wrong magic: one row for the page');
+restore($orig);
+
+# several pages broken at once, each in its own way; no crash, no error
+corrupt(0, 26, pack('v', 32767));	# capacity
+corrupt(1, 14, pack('v', 16));	# pd_upper below pd_lower
+corrupt(2, $t_offsets + 2, pack('v', $special - 4),	# t value of row 2 runs past
+	$special - 4, "\x7f");	# pd_special: 1-byte header, length 63
+my @problems = split /\n/, verify();
+is(scalar(@problems), 3, 'three broken pages: three rows');
+like($problems[0], qr/^0\|\|\|capacity 32767 is not in the range 1 \.\. 291$/, 'capacity');
+like($problems[1], qr/^1\|\|\|pd_lower \d+, pd_upper 16 and pd_special 8184 are out of order$/,
+	'pd_upper');
+like($problems[2], qr/^2\|2\|2\|value at offset 8180 with length 63 ends beyond pd_special 8184$/,
+	'value length');
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'server still up');
+restore($orig);
+
+# random bytes anywhere on a page: rows or nothing, never an error
+my $fuzz_rounds = $ENV{PAX_VERIFY_FUZZ} // 20;
+srand(5005);
+my $fuzz_ok = 0;
+for my $round (1 .. $fuzz_rounds)
+{
+	my $block = int(rand($nblocks));
+	my @writes;
+	for (1 .. 1 + int(rand(8)))
+	{
+		my $len = 1 + int(rand(4));
+		push @writes, int(rand(8192 - $len)),
+		  join('', map { chr(int(rand(256))) } 1 .. $len);
+	}
+	corrupt($block, @writes);
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		q{SELECT count(*) FROM pax_verify('c')});
+	if ($ret == 0) { $fuzz_ok++; }
+	else { diag("round $round, block $block: $stderr"); }
+	restore($orig);
+}
+is($fuzz_ok, $fuzz_rounds, "$fuzz_rounds pages with random bytes: no error");
+
+is(verify(), '', 'restored table verifies');
+is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999',
+	'restored table reads back');
+$node->stop;
+
+# with data checksums, a changed byte the pax checks cannot see (a text
+# character) is reported from the checksum; the page is never read through
+# the buffer manager, which would raise "invalid page"
+my $cnode = PostgreSQL::Test::Cluster->new('checksums');
+$cnode->init(extra => ['--data-checksums']);
+$cnode->start;
+$cnode->safe_psql('postgres', q{
+	CREATE EXTENSION pax_am;
+	CREATE TABLE c (a int, t text) USING pax;
+	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	CHECKPOINT;
+});
+my $cfile = $cnode->data_dir . '/'
+  . $cnode->safe_psql('postgres', q{SELECT pg_relation_filepath('c')});
+$cnode->stop;
+open(my $cfh, '+<', $cfile) or die "open $cfile: $!";
+binmode $cfh;
+seek($cfh, 8192 + $special - 1, 0) or die;	# last character of a value
+syswrite($cfh, 'X') or die;
+close $cfh;
+$cnode->start;
+like($cnode->safe_psql('postgres', q{SELECT blkno, "row", attnum, msg FROM pax_verify('c')}),
+	qr/^1\|\|\|page checksum \d+ does not match its computed checksum \d+$/,
+	'checksum failure: one row, no error');
+$cnode->stop;
+done_testing();
