@@ -58,12 +58,6 @@
 /* Null bitmaps for all nullable columns while they take at most this much. */
 #define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
 
-/*
- * t_infomask2 bit free in heap: the row slot was reclaimed by VACUUM and
- * holds no row.
- */
-#define PAX_ROW_UNUSED		0x1000
-
 /* Size of an offset into the value area (varlena and cstring columns). */
 #define PAX_VAROFF_SIZE		sizeof(uint16)
 
