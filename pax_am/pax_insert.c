@@ -725,6 +725,8 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			HeapTupleHeader hdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 			bool		keep;
 
+			if (PaxRowIsUnused(hdr))
+				continue;		/* a slot VACUUM reclaimed */
 			tuple.t_data = hdr;
 			tuple.t_len = PAX_ROWHDR_SIZE;
 			tuple.t_tableOid = RelationGetRelid(OldTable);
