@@ -16,6 +16,7 @@ REGRESS = \
 	pax_am_basic \
 	pax_am_types \
 	pax_am_write \
+	pax_am_vacuum \
 	pax_am_scan \
 	pax_am_pushdown \
 	pax_am_verify \

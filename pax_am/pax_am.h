@@ -94,6 +94,27 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PAX_DIR_HASNULL		3	/* some row has NULL in the column */
 #define PAX_DIR_ZONESET		4	/* zone map holds min/max of >= 1 value */
 
+/* pp_flags: some row below pp_nrows is UNUSED (set by VACUUM, cleared by
+ * the insert that takes the last one) */
+#define PAX_PAGE_HAS_UNUSED	0x0001
+
+/*
+ * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
+ * marks a row slot VACUUM reclaimed: no row lives there.  Its header is
+ * otherwise cleared to xmin invalid with HEAP_XMIN_INVALID (and
+ * HEAP_XMAX_INVALID), so every HeapTupleSatisfies* routine finds it
+ * invisible or dead; its fixed-width values are zero, its value offsets 0
+ * and its null bits (where the column has a null bitmap) set.  Readers
+ * that would look at its values (selection pushdown, SnapshotAny scans,
+ * fetches by TID, ANALYZE) skip it; an insert may reuse the slot, and so
+ * its TID, once every index entry pointing at it is gone.
+ */
+#define PAX_ROW_UNUSED		0x1000
+StaticAssertDecl((PAX_ROW_UNUSED & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
+									HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE)) == 0,
+				 "PAX_ROW_UNUSED must be a t_infomask2 bit heap leaves free");
+#define PaxRowIsUnused(hdr)	(((hdr)->t_infomask2 & PAX_ROW_UNUSED) != 0)
+
 /* A zone map entry: the least and greatest non-null value on the page. */
 typedef struct PaxZone
 {
@@ -387,6 +408,11 @@ extern Relation PaxOpenForStats(Oid relid);
 /* pax_vacuum.c */
 extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
 								BufferAccessStrategy bstrategy);
+extern bool PaxPageHasFreeSlot(Page page);
+extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+extern Buffer PaxFreeSpacePage(Relation rel, Size varbytes,
+							   BufferAccessStrategy strategy);
+extern void PaxFreeSpaceUpdate(Relation rel, Buffer buffer);
 
 /* pax_scan.c */
 extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,

@@ -1463,6 +1463,7 @@ PaxScanNextPage(PaxScanState *state)
 		ListCell   *lc;
 		bool		refuted = false;
 		int			n;
+		int			ncand;
 
 		if (blkno == InvalidBlockNumber)
 		{
@@ -1498,8 +1499,20 @@ PaxScanNextPage(PaxScanState *state)
 		 * the rows that pass are checked for visibility.
 		 */
 		n = PaxPageGetHeader(page)->pp_nrows;
-		for (int k = 0; k < n; k++)
-			state->sel[k] = k;
+		if (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED)
+		{
+			/* slots VACUUM reclaimed hold no row, and no values to filter */
+			int			nall = n;
+
+			n = 0;
+			for (int k = 0; k < nall; k++)
+				if (!PaxRowIsUnused(PaxRowHeader(page, state->layout->rowhdrs, k)))
+					state->sel[n++] = k;
+		}
+		else
+			for (int k = 0; k < n; k++)
+				state->sel[k] = k;
+		ncand = n;
 		foreach(lc, state->preds)
 		{
 			if (n == 0)
@@ -1507,7 +1520,7 @@ PaxScanNextPage(PaxScanState *state)
 			n = PaxFilter(lfirst(lc), page, state->layout, tupdesc,
 						  state->sel, n);
 		}
-		state->rows_removed += PaxPageGetHeader(page)->pp_nrows - n;
+		state->rows_removed += ncand - n;
 		if (n > 0)
 			PaxScanCollectVisible(scan, page, state->layout->rowhdrs,
 								  state->sel, n);

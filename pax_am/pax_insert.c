@@ -220,7 +220,7 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
-	if (hdr->pp_nrows >= hdr->pp_capacity || hdr->pp_natts != tupdesc->natts)
+	if (!PaxPageHasFreeSlot(page) || hdr->pp_natts != tupdesc->natts)
 		return false;
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
@@ -245,7 +245,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	int			r = hdr->pp_nrows;
+	int			r = PaxPageTakeSlot(page, layout);	/* UNUSED slot or nrows */
 	HeapTupleHeader rowhdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	int			upper;
@@ -315,7 +315,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	if (upper < 0)
 		elog(ERROR, "pax row does not fit the page it was placed on");
 	((PageHeader) page)->pd_upper = upper;
-	hdr->pp_nrows = r + 1;
+	hdr->pp_nrows = Max(hdr->pp_nrows, r + 1);
 
 	if (row->slot)
 	{
@@ -502,8 +502,7 @@ PaxTargetPage(Relation rel, BulkInsertState bistate)
 	 * map bit would have to be cleared in the same WAL record, which
 	 * generic WAL cannot do for the map's page.
 	 */
-	if (PageIsNew(page) || PageIsAllVisible(page) ||
-		PaxPageGetHeader(page)->pp_nrows >= PaxPageGetHeader(page)->pp_capacity)
+	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page))
 	{
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, InvalidBlockNumber);
@@ -546,8 +545,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		Buffer		buffer = PaxTargetPage(rel, bistate);
 		GenericXLogState *state;
 		Page		page;
-		PaxPageLayout *layout;
-		BlockNumber blkno;
+		PaxPageLayout *layout = NULL;
+		BlockNumber blkno = InvalidBlockNumber;
 		int			first = next;
 
 		if (BufferIsValid(buffer))
@@ -557,6 +556,23 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 									  blkno, &cache);
 			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
 			{
+				UnlockReleaseBuffer(buffer);
+				buffer = InvalidBuffer;
+			}
+		}
+		/* a page with free slots (VACUUM reclaimed) from the free space map */
+		for (int tries = 0; !BufferIsValid(buffer) && tries < 4; tries++)
+		{
+			buffer = PaxFreeSpacePage(rel, rows[next].varbytes,
+									  bistate ? bistate->strategy : NULL);
+			if (!BufferIsValid(buffer))
+				break;
+			blkno = BufferGetBlockNumber(buffer);
+			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
+									  blkno, &cache);
+			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
+			{
+				PaxFreeSpaceUpdate(rel, buffer);
 				UnlockReleaseBuffer(buffer);
 				buffer = InvalidBuffer;
 			}
@@ -758,6 +774,8 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			HeapTupleHeader hdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 			bool		keep;
 
+			if (PaxRowIsUnused(hdr))
+				continue;		/* a slot VACUUM reclaimed */
 			tuple.t_data = hdr;
 			tuple.t_len = PAX_ROWHDR_SIZE;
 			tuple.t_tableOid = RelationGetRelid(OldTable);

@@ -37,7 +37,8 @@
  *	 and nrows change on every insert (under an exclusive buffer lock).
  * - A stored row's values never move or change while the row exists, so a
  *	 reader holding only a pin may read the values of rows it found
- *	 visible under a share lock.
+ *	 visible under a share lock.  (VACUUM compacts the value area only
+ *	 under a cleanup lock: pax_vacuum.c.)
  * - Row i has TID (block, i + 1).
  *
  * pax_am/pax_page.c

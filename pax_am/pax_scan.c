@@ -97,6 +97,7 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 	int			nvis = 0;
 	bool		all_visible;
 	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
+	bool		has_unused = (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
 
 	nrows = cand ? ncand : PaxPageGetHeader(page)->pp_nrows;
 	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
@@ -107,6 +108,8 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
 		bool		visible;
 
+		if (has_unused && PaxRowIsUnused(hdr))
+			continue;			/* a slot VACUUM reclaimed: no row */
 		if (all_visible && !scan->rs_conflict_check)
 			visible = true;
 		else if (mvcc && !scan->rs_conflict_check &&
@@ -447,7 +450,8 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 		return false;
 	}
 	rowhdrs = PaxPageRowHeaders(relation, page, blkno);
-	if (row >= PaxPageGetHeader(page)->pp_nrows)
+	if (row >= PaxPageGetHeader(page)->pp_nrows ||
+		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
 	{
 		UnlockReleaseBuffer(buffer);
 		return false;
@@ -541,6 +545,8 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 		bool		sample_it = false;
 
 		PaxRowTuple(&tuple, rel, page, rowhdrs, scan->rs_cblock, scan->rs_cindex);
+		if (PaxRowIsUnused(tuple.t_data))
+			continue;			/* a slot VACUUM reclaimed: no row */
 		switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, scan->rs_cbuf))
 		{
 			case HEAPTUPLE_LIVE:

@@ -71,7 +71,8 @@ PaxOpenForStats(Oid relid)
  *
  * One row per page.  meta_bytes: page header, pax header, column directory
  * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
- * the minipage room of rows not stored yet.
+ * the minipage room of rows not stored yet and of UNUSED slots (reclaimed
+ * by VACUUM; nrows counts them).
  */
 Datum
 pax_page_stats(PG_FUNCTION_ARGS)
@@ -98,6 +99,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		Datum		values[11];
 		bool		nulls[11] = {0};
 		int			nnullmaps = 0;
+		int			nunused = 0;
 		int			fixed_per_row = PAX_ROWHDR_SIZE;
 
 		CHECK_FOR_INTERRUPTS();
@@ -122,6 +124,9 @@ pax_page_stats(PG_FUNCTION_ARGS)
 					layout->cols[i].attlen : PAX_VAROFF_SIZE;
 		}
 
+		for (int r = 0; r < hdr->pp_nrows; r++)
+			nunused += PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r));
+
 		values[0] = Int64GetDatum(blkno);
 		values[1] = Int32GetDatum(hdr->pp_nrows);
 		values[2] = Int32GetDatum(hdr->pp_capacity);
@@ -129,7 +134,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		values[4] = Int32GetDatum(phdr->pd_lower);
 		values[5] = Int32GetDatum(phdr->pd_upper);
 		values[6] = Int32GetDatum(phdr->pd_upper - phdr->pd_lower +
-								  (hdr->pp_capacity - hdr->pp_nrows) * fixed_per_row);
+								  (hdr->pp_capacity - hdr->pp_nrows + nunused) * fixed_per_row);
 		values[7] = Int32GetDatum(layout->rowhdrs);
 		values[8] = Int32GetDatum(phdr->pd_special - phdr->pd_upper);
 		values[9] = Int32GetDatum(nnullmaps);
@@ -230,7 +235,11 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			for (int r = 0; r < hdr->pp_nrows; r++)
 			{
 				bool		isnull;
-				Datum		value = PaxPageGetValue(page, layout, r, i, &isnull);
+				Datum		value;
+
+				if (PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+					continue;	/* a slot VACUUM reclaimed */
+				value = PaxPageGetValue(page, layout, r, i, &isnull);
 
 				if (!isnull)
 					varbytes += col->attlen == -1 ?

@@ -1,27 +1,53 @@
 /*-------------------------------------------------------------------------
  *
  * pax_vacuum.c
- *	  VACUUM of pax relations: freezing, all-visible pages and the
- *	  visibility map, statistics.
+ *	  VACUUM of pax relations: reclaiming dead rows' space, freezing,
+ *	  all-visible pages and the visibility map, the free space map, tail
+ *	  truncation, statistics; and the reuse of reclaimed row slots by
+ *	  inserts.
  *
- * Until UPDATE and DELETE exist, the only rows that ever die are those of
- * aborted transactions.  This VACUUM does not reclaim their space yet (the
- * page compaction comes with DELETE); it marks them HEAP_XMIN_INVALID in a
- * WAL-logged change, so that no one needs the commit log for their xmin
- * again and relfrozenxid can advance past it.  It freezes xmins older than
- * the freeze limit, marks pages whose rows are all visible to everyone
- * PD_ALL_VISIBLE (then scans skip per-row visibility checks) and sets their
- * visibility map bits, and updates relpages, reltuples, relallvisible,
- * relfrozenxid, relminmxid and the cumulative statistics.
+ * VACUUM works in the phases of heap's vacuumlazy.c:
  *
- * Page changes are one generic WAL record per page; the visibility map bit
- * is set with visibilitymap_set, which logs it as heap does (its redo only
- * sets PD_ALL_VISIBLE on our page and the map bit).  Inserts never add
- * rows to an all-visible page (pax_insert.c), so nothing ever needs to
- * clear a bit yet.
+ * 1. Scan.  Every page is visited under an exclusive buffer lock.  Each
+ *	  row is judged by HeapTupleSatisfiesVacuum with the vacuum's
+ *	  OldestXmin: the TIDs of HEAPTUPLE_DEAD rows (aborted inserts; rows
+ *	  whose deleter or updater committed before OldestXmin) go to a sorted
+ *	  dead-TID array bounded by maintenance_work_mem (autovacuum_work_mem in
+ *	  autovacuum workers).  Dead rows are invisible to every snapshot
+ *	  already, so nothing else marks them.  In the same generic WAL record
+ *	  per page, xmins older than the freeze limit are frozen and pages whose
+ *	  rows are all visible to everyone become PD_ALL_VISIBLE (with their
+ *	  visibility map bits, set by visibilitymap_set as heap does).
+ * 2. Indexes.  When the array is full, and at the end, every index gets
+ *	  vac_bulkdel_one_index with the array (its callback bsearches it), and
+ *	  at the very end vac_cleanup_one_index.  With INDEX_CLEANUP off and
+ *	  indexes present, dead rows are left in place: index entries still
+ *	  point at them, so their slots must not be reused.
+ * 3. Reclaim.  Each page with dead TIDs is changed under a cleanup lock
+ *	  (readers holding only a pin may point into the value area) in one
+ *	  generic WAL record: the dead rows become UNUSED slots (PAX_ROW_UNUSED,
+ *	  pax_am.h), trailing UNUSED slots lower pp_nrows, the value area is
+ *	  compacted in one linear pass (PaxPageReclaim) and HASNULL, ZONESET
+ *	  and the zone maps are recomputed from the rows left.  Its free space
+ *	  goes to the free space map.  Without indexes this happens right after
+ *	  the page is scanned.
  *
- * Every page is visited, so relfrozenxid can always advance to the oldest
- * xmin left unfrozen.
+ * Then empty pages at the end of the relation are truncated (as heap
+ * does, under a conditional AccessExclusiveLock, honouring the TRUNCATE
+ * option and the vacuum_truncate reloption), and relpages, reltuples,
+ * relallvisible, relfrozenxid, relminmxid and the cumulative statistics
+ * are updated.
+ *
+ * A page whose rows this VACUUM reclaimed is not marked all-visible: an
+ * all-visible page takes no inserts (generic WAL cannot clear the
+ * visibility map bit in the same record, pax_insert.c), so the page keeps
+ * its freed slots available to inserts, through the free space map, until
+ * the next VACUUM, which marks it all-visible if it qualifies.
+ *
+ * Inserts reuse the slots: PaxFreeSpacePage finds a page through the free
+ * space map, PaxPageHasFreeSlot tells whether a page has a slot, and
+ * PaxPageTakeSlot picks the slot for a new row (the first UNUSED one, else
+ * the one after the last row).
  *
  * pax_am/pax_vacuum.c
  *
@@ -29,198 +55,919 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/visibilitymap.h"
+#include "catalog/storage.h"
+#include "commands/dbcommands.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "postmaster/autovacuum.h"
 #include "storage/bufmgr.h"
+#include "storage/freespace.h"
+#include "storage/lmgr.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "pax_am.h"
 
-/* What VACUUM decided for one row. */
+/* Tail truncation, as heap's vacuumlazy.c */
+#define PAX_TRUNCATE_MINIMUM		1000	/* pages */
+#define PAX_TRUNCATE_FRACTION		16
+#define PAX_TRUNCATE_WAIT_INTERVAL	50	/* ms */
+#define PAX_TRUNCATE_TIMEOUT		5000	/* ms */
+
+/*
+ * Free space map value of a page with a free row slot: the value area's
+ * room plus one FSM category, so that a page with a slot but (fixed-width
+ * rows) hardly any value area is still found by a request of varbytes + 1.
+ */
+#define PAX_FSM_SLOT_BONUS			(BLCKSZ / 256)
+
+/* What VACUUM decided for one row in the scan. */
 typedef enum PaxVacAction
 {
 	PAX_VAC_NONE,
 	PAX_VAC_FREEZE,				/* set HEAP_XMIN_FROZEN */
-	PAX_VAC_INVALIDATE			/* aborted: set HEAP_XMIN_INVALID */
+	PAX_VAC_INVALIDATE			/* aborted, kept: set HEAP_XMIN_INVALID */
 } PaxVacAction;
+
+/* State of one VACUUM of a pax relation. */
+typedef struct PaxVacState
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	BufferAccessStrategy bstrategy;
+	int			elevel;
+
+	/* indexes */
+	int			nindexes;
+	Relation   *indrels;
+	IndexBulkDeleteResult **indstats;
+	bool		do_index_vacuuming;
+	bool		do_index_cleanup;
+	bool		do_truncate;
+
+	/* cutoffs and what the relation's new ones may be */
+	TransactionId oldest_xmin;
+	TransactionId freeze_limit;
+	MultiXactId oldest_mxact;
+	TransactionId new_frozen_xid;
+	MultiXactId new_min_mxid;
+
+	/* dead TIDs, sorted, waiting for index vacuuming and reclaim */
+	VacDeadItems *dead_items;
+
+	PaxLayoutCache lcache;
+	Buffer		vmbuffer;
+
+	/* counters */
+	BlockNumber rel_pages;
+	BlockNumber nonempty_pages; /* last page with rows left, + 1 */
+	BlockNumber all_visible_pages;
+	BlockNumber pages_reclaimed;
+	BlockNumber pages_removed;
+	int			num_index_scans;
+	double		live;
+	double		recently_dead;
+	double		dead_kept;		/* dead, but left in place */
+	double		removed;		/* made UNUSED */
+	double		frozen;
+	double		invalidated;
+	int64		bytes_freed;
+} PaxVacState;
+
+static int
+PaxVacWorkMem(void)
+{
+	if (IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1)
+		return autovacuum_work_mem;
+	return maintenance_work_mem;
+}
+
+/*
+ * PaxDeadItemsAlloc sizes the dead-TID array as heap's dead_items_alloc:
+ * what the work memory holds, no more than the relation can have, and one
+ * page's worth when there are no indexes (each page is reclaimed at once).
+ */
+static VacDeadItems *
+PaxDeadItemsAlloc(PaxVacState *vs)
+{
+	int64		max_items;
+	VacDeadItems *items;
+
+	if (vs->nindexes == 0)
+		max_items = PAX_MAX_CAPACITY;
+	else
+	{
+		max_items = (int64) PaxVacWorkMem() * 1024 / sizeof(ItemPointerData);
+		max_items = Min(max_items, MAXDEADITEMS(MaxAllocSize));
+		max_items = Min(max_items, (int64) Max(vs->rel_pages, 1) * PAX_MAX_CAPACITY);
+		max_items = Max(max_items, PAX_MAX_CAPACITY);
+	}
+	items = palloc(vac_max_items_to_alloc_size((int) max_items));
+	items->max_items = (int) max_items;
+	items->num_items = 0;
+	return items;
+}
+
+/* ----------------------------------------------------------------
+ * Page changes
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxRowClear clears row slot r of a page: its header and its values.
+ * With unused, the slot becomes an UNUSED slot below pp_nrows (null bits
+ * set); without, the never-used state of slots at or above pp_nrows (all
+ * zero), which inserts at pp_nrows rely on.
+ */
+static void
+PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
+{
+	HeapTupleHeader hdr = PaxRowHeader(page, layout->rowhdrs, r);
+
+	memset(hdr, 0, PAX_ROWHDR_SIZE);
+	if (unused)
+	{
+		hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
+		hdr->t_infomask2 = PAX_ROW_UNUSED;
+		hdr->t_hoff = PAX_ROWHDR_SIZE;
+	}
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0)
+			continue;
+		if (col->attlen > 0)
+			memset(page + col->data + r * col->attlen, 0, col->attlen);
+		else
+			((uint16 *) (page + col->data))[r] = 0;
+		if (col->nullmap != 0)
+		{
+			bits8	   *map = (bits8 *) page + col->nullmap;
+
+			if (unused)
+				PaxBitSet(map, r);
+			else
+				map[r >> 3] &= ~(1 << (r & 7));
+		}
+	}
+}
+
+/*
+ * PaxPageReclaim turns the dead rows of a page (a GenericXLog copy, with
+ * the buffer cleanup-locked) into UNUSED slots, lowers pp_nrows past
+ * trailing UNUSED slots, compacts the value area and recomputes HASNULL,
+ * ZONESET and the zone maps from the rows left.  rows holds the dead rows'
+ * TID offsets (row index + 1).  Returns the value-area bytes freed.
+ *
+ * The compaction is one linear pass without a sort: the page is copied to
+ * a scratch block, then the values of the rows left are copied back in
+ * row order, growing down from pd_special, and their offsets rewritten.
+ * Everything that must survive stays outside the hole between pd_lower
+ * and pd_upper (README, invariant 1): slots, headers and minipages below
+ * pd_lower, values above the new pd_upper.
+ */
+static int
+PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			   const OffsetNumber *rows, int nrows_dead, BlockNumber blkno,
+			   Relation rel)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PageHeader	phdr = (PageHeader) page;
+	int			maplen = PaxDirMapLen(layout->natts);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	PGAlignedBlock scratch;
+	int			nrows = hdr->pp_nrows;
+	int			upper = phdr->pd_special;
+	int			old_upper = phdr->pd_upper;
+	bool		any_unused = false;
+
+	for (int k = 0; k < nrows_dead; k++)
+	{
+		int			r = rows[k] - 1;
+
+		if (r < 0 || r >= nrows ||
+			PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
+				 blkno, r + 1, RelationGetRelationName(rel));
+		PaxRowClear(page, layout, r, true);
+	}
+	while (nrows > 0 && PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, nrows - 1)))
+		PaxRowClear(page, layout, --nrows, false);
+	hdr->pp_nrows = nrows;
+
+	/* the rows left: values back from the scratch copy, maps recomputed */
+	memcpy(scratch.data, page, BLCKSZ);
+	memset(hasnull, 0, maplen);
+	memset(zoneset, 0, maplen);
+	for (int r = 0; r < nrows; r++)
+	{
+		if (PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+		{
+			any_unused = true;
+			continue;
+		}
+		for (int i = 0; i < layout->natts; i++)
+		{
+			const PaxColumnLayout *col = &layout->cols[i];
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+			uint16	   *offs;
+			char	   *src;
+			int			size;
+			int			align = 1;
+
+			if (col->data == 0)
+				continue;
+			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
+			{
+				PaxBitSet(hasnull, i);
+				continue;
+			}
+			if (col->attlen > 0)
+			{
+				if (col->zone >= 0 && !col->dropped)
+					PaxZoneUpdate(page, layout, att, i,
+								  fetch_att(page + col->data + r * col->attlen,
+											col->byval, col->attlen));
+				continue;
+			}
+
+			offs = (uint16 *) (page + col->data);
+			if (offs[r] < old_upper || offs[r] >= phdr->pd_special)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
+								blkno, i + 1, r + 1)));
+			src = scratch.data + offs[r];
+			if (col->attlen == -2)
+				size = strnlen(src, phdr->pd_special - offs[r]) + 1;
+			else
+			{
+				size = VARSIZE_ANY(src);
+				if (!VARATT_IS_SHORT(src))
+					align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+						att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+						att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+			}
+			if (offs[r] + size > phdr->pd_special)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("invalid value length in pax page: block %u, column %d, row %d",
+								blkno, i + 1, r + 1)));
+			upper = (upper - size) & ~(align - 1);
+			if (upper < phdr->pd_lower)
+			{
+				/* padding outgrew what was freed: keep the values in place */
+				memcpy(page, scratch.data, BLCKSZ);
+				hdr = PaxPageGetHeader(page);
+				upper = old_upper;
+				goto done;
+			}
+			memcpy(page + upper, src, size);
+			offs[r] = (uint16) upper;
+		}
+	}
+	phdr->pd_upper = upper;
+
+done:
+	if (any_unused)
+		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	return upper - old_upper;
+}
+
+/* ----------------------------------------------------------------
+ * Free row slots: the free space map and inserts
+ * ----------------------------------------------------------------
+ */
+
+/* PaxPageHasFreeSlot tells whether a pax page has a slot for one more row. */
+bool
+PaxPageHasFreeSlot(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	return hdr->pp_nrows < hdr->pp_capacity ||
+		(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
+}
+
+/*
+ * PaxPageTakeSlot returns the row index a new row goes to on a page (a
+ * GenericXLog copy, exclusively locked), which must have a free slot: the
+ * first UNUSED slot, made ready for the row (its null bits cleared), or
+ * pp_nrows.  The caller raises pp_nrows past the row.
+ */
+int
+PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			nrows = hdr->pp_nrows;
+	int			slot = -1;
+
+	if (hdr->pp_flags & PAX_PAGE_HAS_UNUSED)
+	{
+		bool		more = false;
+
+		for (int r = 0; r < nrows && !more; r++)
+		{
+			if (!PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+				continue;
+			if (slot < 0)
+				slot = r;
+			else
+				more = true;
+		}
+		if (!more)
+			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	}
+	if (slot < 0)
+	{
+		Assert(nrows < hdr->pp_capacity);
+		return nrows;
+	}
+	/* the row's writer sets the null bits of its NULLs, so clear them */
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->nullmap != 0)
+			((bits8 *) page + col->nullmap)[slot >> 3] &= ~(1 << (slot & 7));
+	}
+	return slot;
+}
+
+/*
+ * PaxFsmValue is the free space a page records in the free space map: none
+ * for all-visible pages (they take no inserts) and pages without a free
+ * slot, else the value area's room plus PAX_FSM_SLOT_BONUS.
+ */
+static Size
+PaxFsmValue(Page page)
+{
+	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page))
+		return 0;
+	return ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower +
+		PAX_FSM_SLOT_BONUS;
+}
+
+/*
+ * PaxFreeSpacePage asks the free space map for a page with a free slot and
+ * varbytes of value area, and returns it exclusively locked, or
+ * InvalidBuffer.  Pages that turn out to have no slot (or to be
+ * all-visible) get their entry corrected.  The caller still checks that
+ * the row fits, and calls PaxFreeSpaceUpdate when it does not.
+ */
+Buffer
+PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy)
+{
+	Size		need = varbytes + 1;
+	BlockNumber blkno;
+
+	if (need > MaxHeapTupleSize)	/* the free space map's largest request */
+		return InvalidBuffer;
+	blkno = GetPageWithFreeSpace(rel, need);
+
+	for (int tries = 0; blkno != InvalidBlockNumber && tries < 8; tries++)
+	{
+		Buffer		buffer;
+		Page		page;
+		Size		avail;
+
+		if (blkno >= RelationGetNumberOfBlocks(rel))
+			break;				/* stale entry past the end */
+		buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+									strategy);
+		LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buffer);
+		if (!PageIsNew(page))
+			(void) PaxPageRowHeaders(rel, page, blkno); /* verifies */
+		avail = PaxFsmValue(page);
+		if (avail >= need)
+			return buffer;
+		UnlockReleaseBuffer(buffer);
+		blkno = RecordAndGetPageWithFreeSpace(rel, blkno, avail, need);
+	}
+	return InvalidBuffer;
+}
+
+/*
+ * PaxFreeSpaceUpdate records a page's current free space (the buffer is
+ * locked), for a page the free space map offered but a row did not fit.
+ */
+void
+PaxFreeSpaceUpdate(Relation rel, Buffer buffer)
+{
+	RecordPageWithFreeSpace(rel, BufferGetBlockNumber(buffer),
+							PaxFsmValue(BufferGetPage(buffer)));
+}
+
+/* ----------------------------------------------------------------
+ * VACUUM
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
+ * caller has pinned (not locked): cleanup lock, one generic WAL record,
+ * free space map.
+ */
+static void
+PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
+				  int nitems)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	OffsetNumber rows[PAX_MAX_CAPACITY];
+	GenericXLogState *state;
+	PaxPageLayout *layout;
+	Page		page;
+	Size		avail;
+
+	Assert(nitems <= PAX_MAX_CAPACITY);
+	for (int k = 0; k < nitems; k++)
+	{
+		Assert(ItemPointerGetBlockNumber(&items[k]) == blkno);
+		rows[k] = ItemPointerGetOffsetNumber(&items[k]);
+	}
+
+	LockBufferForCleanup(buffer);
+	layout = PaxPageGetLayout(vs->rel, vs->tupdesc, BufferGetPage(buffer),
+							  blkno, &vs->lcache);
+	state = GenericXLogStart(vs->rel);
+	page = GenericXLogRegisterBuffer(state, buffer, 0);
+	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
+									  blkno, vs->rel);
+	GenericXLogFinish(state);
+
+	page = BufferGetPage(buffer);
+	avail = PaxFsmValue(page);
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+	RecordPageWithFreeSpace(vs->rel, blkno, avail);
+	vs->removed += nitems;
+	vs->pages_reclaimed++;
+}
+
+/*
+ * PaxVacIndexesAndReclaim removes the index entries of the dead TIDs
+ * collected so far (phase 2), then reclaims their rows page by page
+ * (phase 3), and empties the array.
+ */
+static void
+PaxVacIndexesAndReclaim(PaxVacState *vs)
+{
+	VacDeadItems *dead = vs->dead_items;
+	int			k = 0;
+
+	if (dead->num_items == 0)
+		return;
+
+	if (vs->nindexes > 0)
+	{
+		for (int i = 0; i < vs->nindexes; i++)
+		{
+			IndexVacuumInfo ivinfo;
+
+			ivinfo.index = vs->indrels[i];
+			ivinfo.analyze_only = false;
+			ivinfo.report_progress = false;
+			ivinfo.estimated_count = true;
+			ivinfo.message_level = vs->elevel;
+			ivinfo.num_heap_tuples = vs->rel->rd_rel->reltuples;
+			ivinfo.strategy = vs->bstrategy;
+			vs->indstats[i] = vac_bulkdel_one_index(&ivinfo, vs->indstats[i],
+													dead);
+		}
+		vs->num_index_scans++;
+	}
+
+	/* the TIDs are sorted: each page's are a run */
+	while (k < dead->num_items)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&dead->items[k]);
+		int			end = k;
+		Buffer		buffer;
+
+		while (end < dead->num_items &&
+			   ItemPointerGetBlockNumber(&dead->items[end]) == blkno)
+			end++;
+		vacuum_delay_point();
+		buffer = ReadBufferExtended(vs->rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+									vs->bstrategy);
+		PaxVacReclaimPage(vs, buffer, &dead->items[k], end - k);
+		ReleaseBuffer(buffer);
+		k = end;
+	}
+	dead->num_items = 0;
+}
+
+static inline void
+PaxVacKeepXid(PaxVacState *vs, TransactionId xid)
+{
+	if (TransactionIdIsNormal(xid) &&
+		TransactionIdPrecedes(xid, vs->new_frozen_xid))
+		vs->new_frozen_xid = xid;
+}
+
+/*
+ * PaxVacKeepXmax makes relfrozenxid / relminmxid stay at or below the xmax
+ * of a row that stays on the page.  (VACUUM does not freeze xmax yet.)
+ */
+static inline void
+PaxVacKeepXmax(PaxVacState *vs, HeapTupleHeader hdr)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(hdr);
+
+	if (hdr->t_infomask & HEAP_XMAX_INVALID)
+		return;
+	if (hdr->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		if (MultiXactIdIsValid(xmax) &&
+			MultiXactIdPrecedes(xmax, vs->new_min_mxid))
+			vs->new_min_mxid = xmax;
+	}
+	else
+		PaxVacKeepXid(vs, xmax);
+}
+
+/*
+ * PaxVacScanPage is phase 1 for one page: judge every row, collect the dead
+ * ones, freeze, mark the page all-visible, record its free space.
+ */
+static void
+PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
+{
+	Relation	rel = vs->rel;
+	Buffer		buffer;
+	Page		page;
+	uint16		rowhdrs;
+	int			nrows;
+	int			nleft = 0;		/* rows that stay (not UNUSED, not reclaimed) */
+	int			first_dead = vs->dead_items->num_items;
+	bool		all_visible = true;
+	bool		all_frozen = true;
+	bool		changes = false;
+	bool		collect = vs->nindexes == 0 || vs->do_index_vacuuming;
+	TransactionId visibility_cutoff = InvalidTransactionId;
+	PaxVacAction actions[PAX_MAX_CAPACITY];
+
+	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								vs->bstrategy);
+	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page))
+	{
+		/* left by a crash after extension: nothing to do, truncatable */
+		UnlockReleaseBuffer(buffer);
+		return;
+	}
+	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
+	nrows = PaxPageGetHeader(page)->pp_nrows;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		HeapTupleData tuple;
+		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, r);
+		uint16		infomask_before = hdr->t_infomask;
+		TransactionId xmin;
+		HTSV_Result htsv;
+
+		actions[r] = PAX_VAC_NONE;
+		if (PaxRowIsUnused(hdr))
+			continue;
+
+		tuple.t_data = hdr;
+		tuple.t_len = PAX_ROWHDR_SIZE;
+		tuple.t_tableOid = RelationGetRelid(rel);
+		ItemPointerSet(&tuple.t_self, blkno, r + 1);
+
+		htsv = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buffer);
+		switch (htsv)
+		{
+			case HEAPTUPLE_LIVE:
+				vs->live += 1;
+				nleft++;
+				PaxVacKeepXmax(vs, hdr);
+				if (!(hdr->t_infomask & HEAP_XMAX_INVALID))
+					all_frozen = false; /* e.g. locked: xmax not frozen */
+				xmin = HeapTupleHeaderGetXmin(hdr);
+				if (HeapTupleHeaderXminFrozen(hdr))
+					break;
+				if (TransactionIdIsNormal(xmin) &&
+					TransactionIdPrecedes(xmin, vs->freeze_limit))
+				{
+					actions[r] = PAX_VAC_FREEZE;
+					changes = true;
+					break;
+				}
+				all_frozen = false;
+				if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
+					all_visible = false;
+				else if (!TransactionIdIsValid(visibility_cutoff) ||
+						 TransactionIdFollows(xmin, visibility_cutoff))
+					visibility_cutoff = xmin;
+				PaxVacKeepXid(vs, xmin);
+				break;
+			case HEAPTUPLE_DEAD:
+				all_visible = all_frozen = false;
+				if (collect)
+				{
+					VacDeadItems *dead = vs->dead_items;
+
+					Assert(dead->num_items < dead->max_items);
+					ItemPointerSet(&dead->items[dead->num_items], blkno, r + 1);
+					dead->num_items++;	/* not in the macro: it evaluates twice */
+					break;
+				}
+				/* left in place (index entries point at it) */
+				vs->dead_kept += 1;
+				nleft++;
+				if (HeapTupleHeaderXminInvalid(hdr) &&
+					!(infomask_before & HEAP_XMIN_INVALID))
+				{
+					/* aborted: make the hint HTSV just set durable */
+					actions[r] = PAX_VAC_INVALIDATE;
+					changes = true;
+				}
+				else if (!HeapTupleHeaderXminInvalid(hdr))
+				{
+					PaxVacKeepXid(vs, HeapTupleHeaderGetXmin(hdr));
+					PaxVacKeepXmax(vs, hdr);
+				}
+				break;
+			case HEAPTUPLE_RECENTLY_DEAD:
+			case HEAPTUPLE_INSERT_IN_PROGRESS:
+			case HEAPTUPLE_DELETE_IN_PROGRESS:
+				if (htsv == HEAPTUPLE_RECENTLY_DEAD)
+					vs->recently_dead += 1;
+				else
+					vs->live += 1;
+				nleft++;
+				all_visible = all_frozen = false;
+				PaxVacKeepXid(vs, HeapTupleHeaderGetXmin(hdr));
+				PaxVacKeepXmax(vs, hdr);
+				break;
+		}
+	}
+
+	if (changes || (all_visible && nrows > 0 && !PageIsAllVisible(page)))
+	{
+		GenericXLogState *state = GenericXLogStart(rel);
+		Page		copy = GenericXLogRegisterBuffer(state, buffer, 0);
+
+		for (int r = 0; r < nrows; r++)
+		{
+			HeapTupleHeader hdr = PaxRowHeader(copy, rowhdrs, r);
+
+			if (actions[r] == PAX_VAC_FREEZE)
+			{
+				HeapTupleHeaderSetXminFrozen(hdr);
+				vs->frozen += 1;
+			}
+			else if (actions[r] == PAX_VAC_INVALIDATE)
+			{
+				hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
+				hdr->t_infomask |= HEAP_XMIN_INVALID;
+				vs->invalidated += 1;
+			}
+		}
+		if (all_visible && nrows > 0)
+			PageSetAllVisible(copy);
+		GenericXLogFinish(state);
+	}
+
+	if (all_visible && nrows > 0)
+	{
+		uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
+
+		if (all_frozen)
+			flags |= VISIBILITYMAP_ALL_FROZEN;
+		visibilitymap_pin(rel, blkno, &vs->vmbuffer);
+		if ((visibilitymap_get_status(rel, blkno, &vs->vmbuffer) & flags) != flags)
+			visibilitymap_set(rel, blkno, buffer, InvalidXLogRecPtr,
+							  vs->vmbuffer, visibility_cutoff, flags);
+		vs->all_visible_pages++;
+	}
+	if (nleft > 0)
+		vs->nonempty_pages = blkno + 1;
+
+	if (vs->dead_items->num_items > first_dead && vs->nindexes == 0)
+	{
+		/* no index points at the dead rows: reclaim them now */
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		PaxVacReclaimPage(vs, buffer, &vs->dead_items->items[first_dead],
+						  vs->dead_items->num_items - first_dead);
+		vs->dead_items->num_items = first_dead;
+		ReleaseBuffer(buffer);
+		return;
+	}
+	if (vs->dead_items->num_items == first_dead)
+	{
+		Size		avail = PaxFsmValue(page);
+
+		UnlockReleaseBuffer(buffer);
+		RecordPageWithFreeSpace(rel, blkno, avail);
+		return;
+	}
+	/* reclaimed after the index pass; the free space is recorded then */
+	UnlockReleaseBuffer(buffer);
+}
+
+/*
+ * PaxVacTruncate truncates the empty pages at the end of the relation, as
+ * heap's lazy_truncate_heap: only with AccessExclusiveLock got without
+ * waiting long, only if the relation did not grow meanwhile, and after
+ * checking the pages again under the lock.
+ */
+static void
+PaxVacTruncate(PaxVacState *vs)
+{
+	Relation	rel = vs->rel;
+	BlockNumber new_pages;
+	int			tries = 0;
+
+	while (!ConditionalLockRelation(rel, AccessExclusiveLock))
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (++tries > PAX_TRUNCATE_TIMEOUT / PAX_TRUNCATE_WAIT_INTERVAL)
+		{
+			ereport(vs->elevel,
+					(errmsg("\"%s\": stopping truncate due to conflicting lock request",
+							RelationGetRelationName(rel))));
+			return;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 PAX_TRUNCATE_WAIT_INTERVAL, WAIT_EVENT_VACUUM_TRUNCATE);
+		ResetLatch(MyLatch);
+	}
+
+	if (RelationGetNumberOfBlocks(rel) != vs->rel_pages)
+	{
+		/* pages were added meanwhile: they presumably hold rows */
+		UnlockRelation(rel, AccessExclusiveLock);
+		return;
+	}
+
+	/* again, from the end: inserts may have filled pages meanwhile */
+	new_pages = vs->rel_pages;
+	while (new_pages > vs->nonempty_pages)
+	{
+		Buffer		buffer;
+		Page		page;
+		bool		empty;
+
+		CHECK_FOR_INTERRUPTS();
+		buffer = ReadBufferExtended(rel, MAIN_FORKNUM, new_pages - 1,
+									RBM_NORMAL, vs->bstrategy);
+		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buffer);
+		empty = PageIsNew(page) || PaxPageGetHeader(page)->pp_nrows == 0;
+		UnlockReleaseBuffer(buffer);
+		if (!empty)
+			break;
+		new_pages--;
+	}
+	if (new_pages < vs->rel_pages)
+	{
+		RelationTruncate(rel, new_pages);
+		ereport(vs->elevel,
+				(errmsg("table \"%s\": truncated %u to %u pages",
+						RelationGetRelationName(rel), vs->rel_pages, new_pages)));
+		vs->pages_removed = vs->rel_pages - new_pages;
+		vs->rel_pages = new_pages;
+	}
+	UnlockRelation(rel, AccessExclusiveLock);
+}
 
 void
 pax_relation_vacuum(Relation rel, VacuumParams *params,
 					BufferAccessStrategy bstrategy)
 {
-	TransactionId oldest_xmin;
-	TransactionId freeze_limit;
-	MultiXactId oldest_mxact;
+	PaxVacState vs;
 	MultiXactId multi_cutoff;
-	TransactionId new_frozen_xid;
-	BlockNumber nblocks;
-	BlockNumber all_visible_pages = 0;
-	Buffer		vmbuffer = InvalidBuffer;
-	double		live = 0,
-				dead = 0,
-				frozen = 0,
-				invalidated = 0;
+	BlockNumber scanned;
+	BlockNumber freeable;
 	bool		frozenxid_updated;
 	bool		minmulti_updated;
-	int			elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
-	PaxVacAction actions[PAX_MAX_CAPACITY];
+
+	memset(&vs, 0, sizeof(vs));
+	vs.rel = rel;
+	vs.tupdesc = RelationGetDescr(rel);
+	vs.bstrategy = bstrategy;
+	vs.elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
+	vs.vmbuffer = InvalidBuffer;
+
+	if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg("vacuuming \"%s.%s.%s\"",
+						get_database_name(MyDatabaseId),
+						get_namespace_name(RelationGetNamespace(rel)),
+						RelationGetRelationName(rel))));
 
 	(void) vacuum_set_xid_limits(rel,
 								 params->freeze_min_age,
 								 params->freeze_table_age,
 								 params->multixact_freeze_min_age,
 								 params->multixact_freeze_table_age,
-								 &oldest_xmin, &oldest_mxact,
-								 &freeze_limit, &multi_cutoff);
-	new_frozen_xid = oldest_xmin;
+								 &vs.oldest_xmin, &vs.oldest_mxact,
+								 &vs.freeze_limit, &multi_cutoff);
+	vs.new_frozen_xid = vs.oldest_xmin;
+	vs.new_min_mxid = vs.oldest_mxact;
 
-	nblocks = RelationGetNumberOfBlocks(rel);
-	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	vac_open_indexes(rel, RowExclusiveLock, &vs.nindexes, &vs.indrels);
+	vs.indstats = palloc0(Max(vs.nindexes, 1) * sizeof(IndexBulkDeleteResult *));
+	Assert(params->index_cleanup != VACOPTVALUE_UNSPECIFIED);
+	Assert(params->truncate != VACOPTVALUE_UNSPECIFIED);
+	/* AUTO: always vacuum the indexes (no bypass heuristics yet) */
+	vs.do_index_vacuuming = params->index_cleanup != VACOPTVALUE_DISABLED;
+	vs.do_index_cleanup = params->index_cleanup != VACOPTVALUE_DISABLED;
+	vs.do_truncate = params->truncate == VACOPTVALUE_ENABLED;
+
+	vs.rel_pages = RelationGetNumberOfBlocks(rel);
+	vs.dead_items = PaxDeadItemsAlloc(&vs);
+	PaxLayoutCacheInit(&vs.lcache, vs.tupdesc->natts, CurrentMemoryContext);
+
+	/* phase 1, with phases 2 and 3 whenever the dead TIDs fill the array */
+	for (BlockNumber blkno = 0; blkno < vs.rel_pages; blkno++)
 	{
-		Buffer		buffer;
-		Page		page;
-		uint16		rowhdrs;
-		int			nrows;
-		bool		all_visible = true;
-		bool		all_frozen = true;
-		bool		changes = false;
-		TransactionId visibility_cutoff = InvalidTransactionId;
-
 		vacuum_delay_point();
-		buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-									bstrategy);
-		LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-		page = BufferGetPage(buffer);
-		if (PageIsNew(page))
-		{
-			/* left by a crash after extension: nothing to do */
-			UnlockReleaseBuffer(buffer);
-			continue;
-		}
-		rowhdrs = PaxPageRowHeaders(rel, page, blkno);
-		nrows = PaxPageGetHeader(page)->pp_nrows;
-
-		for (int r = 0; r < nrows; r++)
-		{
-			HeapTupleData tuple;
-			HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, r);
-			uint16		infomask_before = hdr->t_infomask;
-			TransactionId xmin;
-
-			tuple.t_data = hdr;
-			tuple.t_len = PAX_ROWHDR_SIZE;
-			tuple.t_tableOid = RelationGetRelid(rel);
-			ItemPointerSet(&tuple.t_self, blkno, r + 1);
-			actions[r] = PAX_VAC_NONE;
-
-			switch (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buffer))
-			{
-				case HEAPTUPLE_LIVE:
-					live += 1;
-					xmin = HeapTupleHeaderGetXmin(hdr);
-					if (HeapTupleHeaderXminFrozen(hdr))
-						break;
-					if (TransactionIdIsNormal(xmin) &&
-						TransactionIdPrecedes(xmin, freeze_limit))
-					{
-						actions[r] = PAX_VAC_FREEZE;
-						changes = true;
-						break;
-					}
-					all_frozen = false;
-					if (!TransactionIdPrecedes(xmin, oldest_xmin))
-						all_visible = false;
-					else if (!TransactionIdIsValid(visibility_cutoff) ||
-							 TransactionIdFollows(xmin, visibility_cutoff))
-						visibility_cutoff = xmin;
-					if (TransactionIdIsNormal(xmin) &&
-						TransactionIdPrecedes(xmin, new_frozen_xid))
-						new_frozen_xid = xmin;
-					break;
-				case HEAPTUPLE_DEAD:
-					dead += 1;
-					/* the hint bit HTSV may just have set is not durable */
-					if ((infomask_before & (HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID)) !=
-						HEAP_XMIN_INVALID)
-					{
-						actions[r] = PAX_VAC_INVALIDATE;
-						changes = true;
-					}
-					all_visible = all_frozen = false;
-					break;
-				case HEAPTUPLE_INSERT_IN_PROGRESS:
-				case HEAPTUPLE_RECENTLY_DEAD:
-				case HEAPTUPLE_DELETE_IN_PROGRESS:
-					live += 1;
-					all_visible = all_frozen = false;
-					xmin = HeapTupleHeaderGetXmin(hdr);
-					if (TransactionIdIsNormal(xmin) &&
-						TransactionIdPrecedes(xmin, new_frozen_xid))
-						new_frozen_xid = xmin;
-					break;
-			}
-		}
-
-		if (changes || (all_visible && nrows > 0 && !PageIsAllVisible(page)))
-		{
-			GenericXLogState *state = GenericXLogStart(rel);
-			Page		copy = GenericXLogRegisterBuffer(state, buffer, 0);
-
-			for (int r = 0; r < nrows; r++)
-			{
-				HeapTupleHeader hdr = PaxRowHeader(copy, rowhdrs, r);
-
-				if (actions[r] == PAX_VAC_FREEZE)
-				{
-					HeapTupleHeaderSetXminFrozen(hdr);
-					frozen += 1;
-				}
-				else if (actions[r] == PAX_VAC_INVALIDATE)
-				{
-					hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
-					hdr->t_infomask |= HEAP_XMIN_INVALID;
-					invalidated += 1;
-				}
-			}
-			if (all_visible && nrows > 0)
-				PageSetAllVisible(copy);
-			GenericXLogFinish(state);
-		}
-
-		if (all_visible && nrows > 0)
-		{
-			uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
-
-			if (all_frozen)
-				flags |= VISIBILITYMAP_ALL_FROZEN;
-			visibilitymap_pin(rel, blkno, &vmbuffer);
-			if ((visibilitymap_get_status(rel, blkno, &vmbuffer) & flags) != flags)
-				visibilitymap_set(rel, blkno, buffer, InvalidXLogRecPtr,
-								  vmbuffer, visibility_cutoff, flags);
-			all_visible_pages++;
-		}
-		UnlockReleaseBuffer(buffer);
+		if (vs.dead_items->max_items - vs.dead_items->num_items < PAX_MAX_CAPACITY)
+			PaxVacIndexesAndReclaim(&vs);
+		PaxVacScanPage(&vs, blkno);
 	}
-	if (BufferIsValid(vmbuffer))
-		ReleaseBuffer(vmbuffer);
+	if (BufferIsValid(vs.vmbuffer))
+	{
+		ReleaseBuffer(vs.vmbuffer);
+		vs.vmbuffer = InvalidBuffer;
+	}
+	PaxVacIndexesAndReclaim(&vs);
+	scanned = vs.rel_pages;
+	FreeSpaceMapVacuum(rel);
 
-	vac_update_relstats(rel, nblocks, live, all_visible_pages, false,
-						new_frozen_xid, oldest_mxact,
+	/* index cleanup, and the indexes' statistics */
+	if (vs.nindexes > 0 && vs.do_index_cleanup)
+	{
+		for (int i = 0; i < vs.nindexes; i++)
+		{
+			IndexVacuumInfo ivinfo;
+
+			ivinfo.index = vs.indrels[i];
+			ivinfo.analyze_only = false;
+			ivinfo.report_progress = false;
+			ivinfo.estimated_count = false;
+			ivinfo.message_level = vs.elevel;
+			ivinfo.num_heap_tuples = vs.live + vs.recently_dead;
+			ivinfo.strategy = bstrategy;
+			vs.indstats[i] = vac_cleanup_one_index(&ivinfo, vs.indstats[i]);
+			if (vs.indstats[i] != NULL && !vs.indstats[i]->estimated_count)
+				vac_update_relstats(vs.indrels[i], vs.indstats[i]->num_pages,
+									vs.indstats[i]->num_index_tuples, 0, false,
+									InvalidTransactionId, InvalidMultiXactId,
+									NULL, NULL, false);
+		}
+	}
+	vac_close_indexes(vs.nindexes, vs.indrels, NoLock);
+
+	/* empty pages at the end, as heap's should_attempt_truncation */
+	freeable = vs.rel_pages - vs.nonempty_pages;
+	if (vs.do_truncate && old_snapshot_threshold < 0 && freeable > 0 &&
+		(freeable >= PAX_TRUNCATE_MINIMUM ||
+		 freeable >= vs.rel_pages / PAX_TRUNCATE_FRACTION))
+		PaxVacTruncate(&vs);
+
+	vac_update_relstats(rel, vs.rel_pages, vs.live,
+						Min(vs.all_visible_pages, vs.rel_pages), vs.nindexes > 0,
+						vs.new_frozen_xid, vs.new_min_mxid,
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-						 (PgStat_Counter) live, (PgStat_Counter) dead);
+						 (PgStat_Counter) vs.live,
+						 (PgStat_Counter) (vs.recently_dead + vs.dead_kept));
 
-	ereport(elevel,
-			(errmsg("vacuuming \"%s.%s\": %u pages, %u all-visible; %.0f live rows, %.0f dead rows of aborted transactions (%.0f newly marked); %.0f rows frozen",
+	ereport(vs.elevel,
+			(errmsg("finished vacuuming \"%s.%s.%s\": index scans: %d",
+					get_database_name(MyDatabaseId),
 					get_namespace_name(RelationGetNamespace(rel)),
-					RelationGetRelationName(rel),
-					nblocks, all_visible_pages, live, dead, invalidated, frozen),
-			 errdetail("Space of dead rows is not reclaimed yet.")));
+					RelationGetRelationName(rel), vs.num_index_scans),
+			 errdetail_internal("pages: %u removed, %u remain, %u scanned, %u all-visible, %u with rows reclaimed\n"
+								"rows: %.0f removed, %.0f remain, %.0f are dead but not yet removable, %.0f dead left for indexes\n"
+								"value area: " INT64_FORMAT " bytes freed\n"
+								"frozen: %.0f rows; aborted rows newly marked: %.0f",
+								vs.pages_removed, vs.rel_pages, scanned,
+								vs.all_visible_pages, vs.pages_reclaimed,
+								vs.removed, vs.live + vs.recently_dead + vs.dead_kept,
+								vs.recently_dead, vs.dead_kept,
+								vs.bytes_freed, vs.frozen, vs.invalidated)));
+
+	PaxLayoutCacheFree(&vs.lcache);
+	pfree(vs.dead_items);
+	pfree(vs.indstats);
 }
