@@ -45,12 +45,6 @@
 /* Size of a row header: the fixed part of HeapTupleHeaderData. */
 #define PAX_ROWHDR_SIZE		MAXALIGN(SizeofHeapTupleHeader)
 
-/*
- * t_infomask2 bit free in heap: the row slot was reclaimed by VACUUM and
- * holds no row.
- */
-#define PAX_ROW_UNUSED		0x1000
-
 /* Zone maps: at most this many columns, in at most this many bytes a page. */
 #define PAX_MAX_ZONES		64
 #define PAX_MAX_ZONE_BYTES	(BLCKSZ / 8)

@@ -371,7 +371,7 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 			bool		alive;
 
 			PaxRowTuple(&tp, tableRelation, page, rowhdrs, blkno, row);
-			if (tp.t_data->t_infomask2 & PAX_ROW_UNUSED)
+			if (PaxRowIsUnused(tp.t_data))
 				continue;
 			if (IsMVCCSnapshot(snapshot))
 			{

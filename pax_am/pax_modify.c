@@ -425,7 +425,7 @@ PaxReadRowHeader(Relation rel, Buffer buffer, ItemPointer tid)
 	if (row >= PaxPageGetHeader(page)->pp_nrows)
 		return NULL;
 	hdr = PaxRowHeader(page, rowhdrs, row);
-	if (hdr->t_infomask2 & PAX_ROW_UNUSED)
+	if (PaxRowIsUnused(hdr))
 		return NULL;
 	return hdr;
 }
