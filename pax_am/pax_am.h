@@ -141,6 +141,14 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
 #define PaxRowHeader(page, rowhdrs, row) \
 	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
+/*
+ * An orphan page was laid out for more columns than the relation has: by a
+ * transaction whose ALTER TABLE ADD COLUMN rolled back.  Only that
+ * transaction could put rows there, so every row on it is dead; its values
+ * cannot be read (the extra columns' types are gone) and never need to be.
+ */
+#define PaxPageIsOrphan(page, natts) \
+	(PaxPageGetHeader(page)->pp_natts > (natts))
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 
@@ -328,6 +336,7 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 							 int ntuples, CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);
 extern void pax_finish_bulk_insert(Relation relation, int options);
+extern void PaxPageReinit(Relation rel, Page page);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup);

@@ -1473,6 +1473,12 @@ PaxScanNextPage(PaxScanState *state)
 		page = PaxScanLockPage(scan, blkno);
 		if (page == NULL)
 			continue;
+		if (PaxPageIsOrphan(page, tupdesc->natts))
+		{
+			/* dead rows only: nothing to evaluate or return */
+			LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+			continue;
+		}
 		state->layout = PaxPageGetLayout(rel, tupdesc, page, blkno, &state->lcache);
 
 		if (pax_enable_zonemaps)

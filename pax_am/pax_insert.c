@@ -435,6 +435,26 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 }
 
 /*
+ * PaxPageReinit lays out a page afresh, empty, for rows of the relation as
+ * it is now (VACUUM reuses an orphan page this way).  The page is a
+ * GenericXLog copy registered with GENERIC_XLOG_FULL_IMAGE.
+ */
+void
+PaxPageReinit(Relation rel, Page page)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PaxInsertHints *hints = PaxGetInsertHints(rel);
+	PaxPageShape shape;
+
+	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
+				   true, &shape);
+	PaxPageInit(page, tupdesc, &shape);
+	pfree(shape.absent);
+	pfree(shape.nullmap);
+	pfree(shape.zone);
+}
+
+/*
  * PaxRowsPerPageGuess guesses, a little high, how many rows like this one
  * a page holds, so that a page's shape is chosen looking at about the rows
  * that will go on it (wide rows: a handful, not PAX_MAX_CAPACITY).
@@ -502,7 +522,8 @@ PaxTargetPage(Relation rel, BulkInsertState bistate)
 	 * map bit would have to be cleared in the same WAL record, which
 	 * generic WAL cannot do for the map's page.
 	 */
-	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page))
+	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page) ||
+		PaxPageIsOrphan(page, RelationGetNumberOfAttributes(rel)))
 	{
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, InvalidBlockNumber);
@@ -552,6 +573,12 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		if (BufferIsValid(buffer))
 		{
 			blkno = BufferGetBlockNumber(buffer);
+			if (PaxPageIsOrphan(BufferGetPage(buffer), tupdesc->natts))
+			{
+				UnlockReleaseBuffer(buffer);
+				buffer = InvalidBuffer;
+				continue;
+			}
 			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 									  blkno, &cache);
 			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
@@ -568,6 +595,12 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			if (!BufferIsValid(buffer))
 				break;
 			blkno = BufferGetBlockNumber(buffer);
+			if (PaxPageIsOrphan(BufferGetPage(buffer), tupdesc->natts))
+			{
+				UnlockReleaseBuffer(buffer);
+				buffer = InvalidBuffer;
+				continue;
+			}
 			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 									  blkno, &cache);
 			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
@@ -760,6 +793,13 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 		page = BufferGetPage(buffer);
 		if (PageIsNew(page))
 		{
+			UnlockReleaseBuffer(buffer);
+			continue;
+		}
+		if (PaxPageIsOrphan(page, tupdesc->natts))
+		{
+			/* an orphan page's rows are all dead */
+			*tups_vacuumed += PaxPageGetHeader(page)->pp_nrows;
 			UnlockReleaseBuffer(buffer);
 			continue;
 		}

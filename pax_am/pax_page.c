@@ -221,8 +221,9 @@ PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
 				 opaque->pax_magic != PAX_PAGE_MAGIC ||
 				 opaque->pax_version != PAX_PAGE_VERSION))
 		PaxPageCorrupted(rel, blkno, "wrong special space, magic or version");
-	if (unlikely(hdr->pp_natts > RelationGetNumberOfAttributes(rel)))
-		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	/* orphan pages (PaxPageIsOrphan) may have more columns than rel */
+	if (unlikely(hdr->pp_natts > MaxTupleAttributeNumber))
+		PaxPageCorrupted(rel, blkno, "more columns than a relation can have");
 	if (unlikely(hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
 				 hdr->pp_nrows > hdr->pp_capacity))
 		PaxPageCorrupted(rel, blkno, "row count or capacity out of range");

@@ -106,7 +106,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		buffer = ReadBuffer(rel, blkno);
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
-		if (PageIsNew(page))
+		if (PageIsNew(page) ||
+			PaxPageIsOrphan(page, RelationGetNumberOfAttributes(rel)))
 		{
 			UnlockReleaseBuffer(buffer);
 			continue;
@@ -203,7 +204,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	buffer = ReadBuffer(rel, (BlockNumber) blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
-	if (PageIsNew(page))
+	if (PageIsNew(page) || PaxPageIsOrphan(page, tupdesc->natts))
 	{
 		UnlockReleaseBuffer(buffer);
 		relation_close(rel, AccessShareLock);

@@ -501,6 +501,23 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	}
 
 	LockBufferForCleanup(buffer);
+	if (PaxPageIsOrphan(BufferGetPage(buffer), vs->tupdesc->natts))
+	{
+		/*
+		 * Every row of an orphan page is dead (and VACUUM found them so):
+		 * the page is laid out afresh, empty, for the relation's columns.
+		 */
+		state = GenericXLogStart(vs->rel);
+		page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
+		PaxPageReinit(vs->rel, page);
+		GenericXLogFinish(state);
+		avail = PaxFsmValue(BufferGetPage(buffer));
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		RecordPageWithFreeSpace(vs->rel, blkno, avail);
+		vs->removed += nitems;
+		vs->pages_reclaimed++;
+		return;
+	}
 	layout = PaxPageGetLayout(vs->rel, vs->tupdesc, BufferGetPage(buffer),
 							  blkno, &vs->lcache);
 	state = GenericXLogStart(vs->rel);

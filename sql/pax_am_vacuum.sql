@@ -148,3 +148,23 @@ SELECT md5(string_agg(rv::text, ',' ORDER BY a)) = :'before_full' AS same,
 
 DROP VIEW zones_exact;
 DROP TABLE rv, tr, vv;
+
+-- an ALTER TABLE ADD COLUMN that rolls back leaves "orphan" pages laid out
+-- for more columns than the table has: all their rows are dead, scans skip
+-- them, inserts avoid them, VACUUM empties them
+CREATE TABLE pax_orphan (a int, b text) USING pax;
+INSERT INTO pax_orphan SELECT g, 'x' FROM generate_series(1, 10) g;
+BEGIN;
+ALTER TABLE pax_orphan ADD COLUMN c int;
+INSERT INTO pax_orphan SELECT g, 'y', g FROM generate_series(1, 500) g;
+ROLLBACK;
+SELECT count(*), sum(a) FROM pax_orphan;
+SELECT count(*) FROM pax_orphan WHERE a > 5;
+INSERT INTO pax_orphan VALUES (11, 'z');
+SELECT count(*), sum(a) FROM pax_orphan;
+SELECT count(*) AS problems FROM pax_verify('pax_orphan');
+SELECT count(*) AS pages_shown FROM pax_page_stats('pax_orphan');
+VACUUM pax_orphan;
+SELECT count(*), sum(a) FROM pax_orphan;
+SELECT count(*) AS problems FROM pax_verify('pax_orphan');
+DROP TABLE pax_orphan;
