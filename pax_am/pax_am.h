@@ -229,6 +229,21 @@ typedef struct PaxRowInit
 	uint32		spectoken;		/* speculative insertion token, or 0 */
 } PaxRowInit;
 
+/*
+ * PaxChange (pax_wal.c): a change of one page made on a private copy, with
+ * the byte ranges it wrote, logged as a generic WAL record of just those.
+ */
+typedef struct PaxChange
+{
+	Relation	rel;
+	Buffer		buffer;
+	bool		full;			/* log a full page image */
+	int			nranges;
+	int			maxranges;
+	uint16	   *ranges;			/* offset, length pairs */
+	PGAlignedBlock copy;		/* the page as changed */
+} PaxChange;
+
 /* Scan state: the table AM scan descriptor of pax. */
 typedef struct PaxScanDescData
 {
@@ -407,6 +422,12 @@ extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
 
 /* pax_stats.c */
 extern Relation PaxOpenForStats(Oid relid);
+
+/* pax_wal.c */
+extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
+						   bool full);
+extern void PaxChangeRange(PaxChange *chg, int offset, int length);
+extern void PaxChangeFinish(PaxChange *chg);
 
 /* pax_vacuum.c */
 extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,

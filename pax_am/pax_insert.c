@@ -12,8 +12,9 @@
  * or on a new page whose shape (capacity, null bitmaps, zone maps) is
  * chosen for it.
  *
- * Every page change is one generic WAL record (GenericXLog), so crash
- * recovery and physical standbys replay it; GenericXLog skips WAL for
+ * Every page change is one generic WAL record (a PaxChange of pax_wal.c
+ * logging the bytes each row wrote; a full image for a new page), so crash
+ * recovery and physical standbys replay it; no WAL is written for
  * unlogged and temporary relations (and for relations created in the same
  * transaction under wal_level = minimal).  multi_insert (COPY) fills a
  * whole page per record.
@@ -235,16 +236,17 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 }
 
 /*
- * PaxPageAddRow stores a prepared row on a page (a GenericXLog copy the
- * caller registered) and sets its TID in the row's slot.
+ * PaxPageAddRow stores a prepared row on a page (the private copy of a
+ * PaxChange, whose ranges it names) and sets its TID in the row's slot.
  */
 static void
 PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			  const PaxPageLayout *layout, BlockNumber blkno,
-			  TransactionId xid, CommandId cid, int options)
+			  TransactionId xid, CommandId cid, int options, PaxChange *chg)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			old_upper = ((PageHeader) page)->pd_upper;
 	int			r = PaxPageTakeSlot(page, layout);	/* UNUSED slot or nrows */
 	HeapTupleHeader rowhdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
@@ -316,6 +318,24 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		elog(ERROR, "pax row does not fit the page it was placed on");
 	((PageHeader) page)->pd_upper = upper;
 	hdr->pp_nrows = Max(hdr->pp_nrows, r + 1);
+
+	/*
+	 * What the row wrote: the headers, directory and zone maps, its row
+	 * header, its slot in each minipage (and null bitmap byte), its values.
+	 */
+	PaxChangeRange(chg, 0, layout->rowhdrs);
+	PaxChangeRange(chg, (char *) rowhdr - (char *) page, PAX_ROWHDR_SIZE);
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		int			width = col->attlen > 0 ? col->attlen : PAX_VAROFF_SIZE;
+
+		if (col->nullmap != 0)
+			PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
+		if (col->data != 0)
+			PaxChangeRange(chg, col->data + r * width, width);
+	}
+	PaxChangeRange(chg, upper, old_upper - upper);
 
 	if (row->slot)
 	{
@@ -437,7 +457,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 /*
  * PaxPageReinit lays out a page afresh, empty, for rows of the relation as
  * it is now (VACUUM reuses an orphan page this way).  The page is a
- * GenericXLog copy registered with GENERIC_XLOG_FULL_IMAGE.
+ * private page copy whose change is logged as a full image.
  */
 void
 PaxPageReinit(Relation rel, Page page)
@@ -564,7 +584,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	while (next < nrows)
 	{
 		Buffer		buffer = PaxTargetPage(rel, bistate);
-		GenericXLogState *state;
+		PaxChange	chg;
 		Page		page;
 		PaxPageLayout *layout = NULL;
 		BlockNumber blkno = InvalidBlockNumber;
@@ -612,8 +632,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		}
 		if (BufferIsValid(buffer))
 		{
-			state = GenericXLogStart(rel);
-			page = GenericXLogRegisterBuffer(state, buffer, 0);
+			page = PaxChangeStart(&chg, rel, buffer, false);
 		}
 		else
 		{
@@ -658,9 +677,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 			buffer = PaxNewPage(rel, bistate);
 			blkno = BufferGetBlockNumber(buffer);
-			state = GenericXLogStart(rel);
-			page = GenericXLogRegisterBuffer(state, buffer,
-											 GENERIC_XLOG_FULL_IMAGE);
+			page = PaxChangeStart(&chg, rel, buffer, true);
 			PaxPageInit(page, tupdesc, &shape);
 			pfree(shape.absent);
 			pfree(shape.nullmap);
@@ -668,14 +685,14 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			layout = PaxPageGetLayout(rel, tupdesc, page, blkno, &cache);
 		}
 
-		/* the page is GenericXLog's private copy until GenericXLogFinish */
+		/* the page is the change's private copy until PaxChangeFinish */
 		do
 		{
 			PaxPageAddRow(rel, &rows[next], page, layout, blkno, xid, cid,
-						  options);
+						  options, &chg);
 			next++;
 		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
-		GenericXLogFinish(state);
+		PaxChangeFinish(&chg);
 
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, blkno);

@@ -18,7 +18,8 @@
  * heap_lock_updated_tuple), so the key it protects cannot go away in a
  * later version either.
  *
- * WAL: each change is one generic WAL record.  A change on a page marked
+ * WAL: each change is one generic WAL record of the bytes changed
+ * (PaxChange).  A change on a page marked
  * all-visible first clears PD_ALL_VISIBLE and the visibility map bits in a
  * record of its own (PaxClearAllVisible): generic WAL cannot carry the map
  * page.
@@ -930,16 +931,16 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 				 uint16 infomask2, CommandId cid, bool iscombo,
 				 const ItemPointerData *ctid)
 {
-	GenericXLogState *state;
+	PaxChange	chg;
 	Page		copy;
 	HeapTupleHeader hdr;
+	int			off = (char *) t->tuple.t_data - (char *) t->page;
 
 	if (PageIsAllVisible(t->page))
 		PaxClearAllVisible(t->rel, t->buffer, t->vmbuffer);
 
-	state = GenericXLogStart(t->rel);
-	copy = GenericXLogRegisterBuffer(state, t->buffer, 0);
-	hdr = (HeapTupleHeader) (copy + ((char *) t->tuple.t_data - (char *) t->page));
+	copy = PaxChangeStart(&chg, t->rel, t->buffer, false);
+	hdr = (HeapTupleHeader) (copy + off);
 	hdr->t_infomask &= ~HEAP_XMAX_BITS;
 	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
 	hdr->t_infomask |= infomask;
@@ -949,7 +950,8 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
 	if (ctid)
 		hdr->t_ctid = *ctid;
-	GenericXLogFinish(state);
+	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
+	PaxChangeFinish(&chg);
 }
 
 /*
@@ -1401,10 +1403,11 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 {
 	ItemPointer tid = &slot->tts_tid;
 	PaxTarget	t;
-	GenericXLogState *state;
+	PaxChange	chg;
 	Page		copy;
 	HeapTupleHeader hdr;
 	HeapTuple	oldtup = NULL;
+	int			off;
 
 	PaxTargetOpen(relation, tid, &t);
 	if (!HeapTupleHeaderIsSpeculative(t.tuple.t_data))
@@ -1415,9 +1418,9 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 
 	if (!succeeded && PageIsAllVisible(t.page))
 		PaxClearAllVisible(relation, t.buffer, t.vmbuffer);
-	state = GenericXLogStart(relation);
-	copy = GenericXLogRegisterBuffer(state, t.buffer, 0);
-	hdr = (HeapTupleHeader) (copy + ((char *) t.tuple.t_data - (char *) t.page));
+	off = (char *) t.tuple.t_data - (char *) t.page;
+	copy = PaxChangeStart(&chg, relation, t.buffer, false);
+	hdr = (HeapTupleHeader) (copy + off);
 	hdr->t_ctid = *tid;
 	if (!succeeded)
 	{
@@ -1426,7 +1429,8 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 		hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
 		HeapTupleHeaderSetXmin(hdr, InvalidTransactionId);
 	}
-	GenericXLogFinish(state);
+	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
+	PaxChangeFinish(&chg);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 
 	if (oldtup)
