@@ -18,6 +18,7 @@ REGRESS = \
 	pax_am_write \
 	pax_am_scan \
 	pax_am_pushdown \
+	pax_am_mvcc \
 	sjis_direct_basic \
 	sjis_direct_valid \
 	sjis_direct_invalid \
