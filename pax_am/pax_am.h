@@ -352,6 +352,7 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 							 struct BulkInsertStateData *bistate);
 extern void pax_finish_bulk_insert(Relation relation, int options);
 extern void PaxPageReinit(Relation rel, Page page);
+extern void PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup);
@@ -435,7 +436,8 @@ extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
 extern bool PaxPageHasFreeSlot(Page page);
 extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
 extern Buffer PaxFreeSpacePage(Relation rel, Size varbytes,
-							   BufferAccessStrategy strategy);
+							   BufferAccessStrategy strategy,
+							   Buffer *vmbuffer);
 extern void PaxFreeSpaceUpdate(Relation rel, Buffer buffer);
 
 /* pax_scan.c */
@@ -467,6 +469,11 @@ extern bool pax_scan_analyze_next_tuple(TableScanDesc scan,
 										TransactionId OldestXmin,
 										double *liverows, double *deadrows,
 										TupleTableSlot *slot);
+extern bool pax_scan_bitmap_next_block(TableScanDesc scan,
+									   struct TBMIterateResult *tbmres);
+extern bool pax_scan_bitmap_next_tuple(TableScanDesc scan,
+									   struct TBMIterateResult *tbmres,
+									   TupleTableSlot *slot);
 extern bool pax_scan_sample_next_block(TableScanDesc scan,
 									   struct SampleScanState *scanstate);
 extern bool pax_scan_sample_next_tuple(TableScanDesc scan,

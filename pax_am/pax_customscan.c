@@ -1232,6 +1232,22 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 			!bms_is_empty(rel->attr_needed[attno - rel->min_attr]))
 			return;
 	}
+	/* attr_needed does not cover the relation's own restriction clauses */
+	{
+		Bitmapset  *attrs = NULL;
+		ListCell   *lc;
+
+		foreach(lc, rel->baserestrictinfo)
+			pull_varattnos((Node *) ((RestrictInfo *) lfirst(lc))->clause,
+						   rel->relid, &attrs);
+		for (int attno = rel->min_attr; attno < 0; attno++)
+		{
+			if (attno != SelfItemPointerAttributeNumber &&
+				attno != TableOidAttributeNumber &&
+				bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
+				return;
+		}
+	}
 
 	required_outer = rel->lateral_relids;
 	add_path(rel, &PaxMakePath(root, rel, required_outer, 0)->path);

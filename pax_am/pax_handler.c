@@ -286,6 +286,9 @@ static const TableAmRoutine pax_methods = {
 
 	.relation_estimate_size = pax_relation_estimate_size,
 
+	.scan_bitmap_next_block = pax_scan_bitmap_next_block,
+	.scan_bitmap_next_tuple = pax_scan_bitmap_next_tuple,
+
 	.scan_sample_next_block = pax_scan_sample_next_block,
 	.scan_sample_next_tuple = pax_scan_sample_next_tuple
 };

@@ -28,12 +28,13 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/heaptoast.h"
 #include "access/hio.h"
 #include "access/htup_details.h"
 #include "access/tupmacs.h"
+#include "access/genam.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
@@ -43,6 +44,7 @@
 #include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/tuplesort.h"
 
 #include "pax_am.h"
 
@@ -513,12 +515,36 @@ PaxNewPage(Relation rel, BulkInsertState bistate)
 }
 
 /*
+ * PaxLockForInsert exclusively locks a page an insert may change, with the
+ * visibility map page pinned into *vmbuffer if the page is all-visible
+ * (the insert clears it): pinning may need I/O, so it happens without the
+ * buffer lock, as heap does.
+ */
+void
+PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	Page		page = BufferGetPage(buffer);
+
+	if (PageIsAllVisible(page))
+		visibilitymap_pin(rel, blkno, vmbuffer);
+	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	while (PageIsAllVisible(page) && !visibilitymap_pin_ok(blkno, *vmbuffer))
+	{
+		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		visibilitymap_pin(rel, blkno, vmbuffer);
+		LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	}
+}
+
+/*
  * PaxTargetPage returns the relation's insert target page, exclusively
- * locked, or InvalidBuffer when there is none (or it is not a pax page
- * with room for more rows).
+ * locked (with *vmbuffer pinned for it if it is all-visible), or
+ * InvalidBuffer when there is none (or it is not a pax page with room for
+ * more rows).
  */
 static Buffer
-PaxTargetPage(Relation rel, BulkInsertState bistate)
+PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
 {
 	BlockNumber target = RelationGetTargetBlock(rel);
 	BlockNumber nblocks;
@@ -535,14 +561,9 @@ PaxTargetPage(Relation rel, BulkInsertState bistate)
 	}
 	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, target, RBM_NORMAL,
 								bistate ? bistate->strategy : NULL);
-	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxLockForInsert(rel, buffer, vmbuffer);
 	page = BufferGetPage(buffer);
-	/*
-	 * A page VACUUM marked all-visible takes no more rows: its visibility
-	 * map bit would have to be cleared in the same WAL record, which
-	 * generic WAL cannot do for the map's page.
-	 */
-	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page) ||
+	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) ||
 		PaxPageIsOrphan(page, RelationGetNumberOfAttributes(rel)))
 	{
 		UnlockReleaseBuffer(buffer);
@@ -565,6 +586,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 						 GetCurrentTransactionId());
 	PaxInsertHints *hints = PaxGetInsertHints(rel);
 	PaxLayoutCache cache;
+	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
 
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
@@ -583,7 +605,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 	while (next < nrows)
 	{
-		Buffer		buffer = PaxTargetPage(rel, bistate);
+		Buffer		buffer = PaxTargetPage(rel, bistate, &vmbuffer);
 		PaxChange	chg;
 		Page		page;
 		PaxPageLayout *layout = NULL;
@@ -611,7 +633,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		for (int tries = 0; !BufferIsValid(buffer) && tries < 4; tries++)
 		{
 			buffer = PaxFreeSpacePage(rel, rows[next].varbytes,
-									  bistate ? bistate->strategy : NULL);
+									  bistate ? bistate->strategy : NULL,
+									  &vmbuffer);
 			if (!BufferIsValid(buffer))
 				break;
 			blkno = BufferGetBlockNumber(buffer);
@@ -632,6 +655,9 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		}
 		if (BufferIsValid(buffer))
 		{
+			/* a page VACUUM marked all-visible stops being so */
+			if (PageIsAllVisible(BufferGetPage(buffer)))
+				PaxClearAllVisible(rel, buffer, vmbuffer);
 			page = PaxChangeStart(&chg, rel, buffer, false);
 		}
 		else
@@ -699,6 +725,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		Assert(next > first);
 		(void) first;
 	}
+	if (BufferIsValid(vmbuffer))
+		ReleaseBuffer(vmbuffer);
 	PaxLayoutCacheFree(&cache);
 }
 
@@ -765,11 +793,145 @@ pax_finish_bulk_insert(Relation relation, int options)
 }
 
 /*
+ * PaxKeepRow decides whether VACUUM FULL or CLUSTER copies a row: not if it
+ * is dead to everyone (counted as vacuumed); recently dead rows are kept
+ * (and counted).  The row's page is share-locked.
+ */
+static bool
+PaxKeepRow(Relation rel, HeapTupleHeader hdr, ItemPointer tid, Buffer buffer,
+		   TransactionId OldestXmin, double *tups_vacuumed,
+		   double *tups_recently_dead)
+{
+	HeapTupleData tuple;
+
+	if (PaxRowIsUnused(hdr))
+		return false;			/* a slot VACUUM reclaimed */
+	tuple.t_data = hdr;
+	tuple.t_len = PAX_ROWHDR_SIZE;
+	tuple.t_tableOid = RelationGetRelid(rel);
+	tuple.t_self = *tid;
+	switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, buffer))
+	{
+		case HEAPTUPLE_DEAD:
+			*tups_vacuumed += 1;
+			return false;
+		case HEAPTUPLE_RECENTLY_DEAD:
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			*tups_recently_dead += 1;
+			return true;
+		case HEAPTUPLE_LIVE:
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			return true;
+		default:
+			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
+	}
+	return false;				/* keep compiler quiet */
+}
+
+/*
+ * PaxRewriteHeader copies a kept row's header for its new place, freezing
+ * an xmin older than the cutoff, as heap's rewrite does.
+ */
+static HeapTupleHeader
+PaxRewriteHeader(HeapTupleHeader hdr, TransactionId xid_cutoff)
+{
+	HeapTupleHeader copy = palloc(PAX_ROWHDR_SIZE);
+
+	memcpy(copy, hdr, PAX_ROWHDR_SIZE);
+	copy->t_infomask &= ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
+	if (TransactionIdIsNormal(HeapTupleHeaderGetXmin(copy)) &&
+		HeapTupleHeaderXminCommitted(copy) &&
+		TransactionIdPrecedes(HeapTupleHeaderGetXmin(copy), xid_cutoff))
+		HeapTupleHeaderSetXminFrozen(copy);
+	return copy;
+}
+
+/* Rows of a CLUSTER in index order, gathered to be written a batch at a time. */
+typedef struct PaxRewrite
+{
+	Relation	rel;			/* the new relation */
+	TupleTableSlot *hslot;		/* heap tuple slot, to prepare rows */
+	MemoryContext cxt;			/* the batch's memory */
+	PaxRow	   *rows;
+	int			nrows;
+	Size		bytes;
+} PaxRewrite;
+
+#define PAX_REWRITE_BATCH_ROWS	4096
+#define PAX_REWRITE_BATCH_BYTES	(8 * 1024 * 1024)
+
+static void
+PaxRewriteFlush(PaxRewrite *rw)
+{
+	if (rw->nrows > 0)
+		PaxInsertRows(rw->rel, rw->rows, rw->nrows, InvalidCommandId, 0, NULL);
+	MemoryContextReset(rw->cxt);
+	rw->rows = MemoryContextAlloc(rw->cxt, PAX_REWRITE_BATCH_ROWS * sizeof(PaxRow));
+	rw->nrows = 0;
+	rw->bytes = 0;
+}
+
+/*
+ * PaxRewriteAdd appends a row, a heap tuple whose header holds the row's
+ * transaction information, to the batch.
+ */
+static void
+PaxRewriteAdd(PaxRewrite *rw, HeapTuple tuple)
+{
+	MemoryContext old = MemoryContextSwitchTo(rw->cxt);
+	TupleDesc	tupdesc = RelationGetDescr(rw->rel);
+	HeapTuple	copy = heap_copytuple(tuple);
+	PaxRow	   *row = &rw->rows[rw->nrows];
+
+	ExecStoreHeapTuple(copy, rw->hslot, false);
+	PaxPrepareRow(rw->rel, rw->hslot, 0, NULL, row);
+	row->values = memcpy(palloc(tupdesc->natts * sizeof(Datum)), row->values,
+						 tupdesc->natts * sizeof(Datum));
+	row->isnull = memcpy(palloc(tupdesc->natts * sizeof(bool)), row->isnull,
+						 tupdesc->natts * sizeof(bool));
+	row->slot = NULL;
+	row->srchdr = palloc(PAX_ROWHDR_SIZE);
+	memcpy(row->srchdr, copy->t_data, PAX_ROWHDR_SIZE);
+	row->srchdr->t_infomask &= ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
+	ExecClearTuple(rw->hslot);
+	rw->nrows++;
+	rw->bytes += copy->t_len;
+	MemoryContextSwitchTo(old);
+	if (rw->nrows == PAX_REWRITE_BATCH_ROWS || rw->bytes >= PAX_REWRITE_BATCH_BYTES)
+		PaxRewriteFlush(rw);
+}
+
+/*
+ * PaxRowAsHeapTuple forms the row in a pax slot as a heap tuple carrying
+ * the given row header's transaction information.
+ */
+static HeapTuple
+PaxRowAsHeapTuple(TupleTableSlot *slot, HeapTupleHeader hdr)
+{
+	HeapTuple	tuple;
+	uint16		keep = HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL;
+
+	slot_getallattrs(slot);
+	tuple = heap_form_tuple(slot->tts_tupleDescriptor, slot->tts_values,
+							slot->tts_isnull);
+	tuple->t_data->t_choice = hdr->t_choice;
+	tuple->t_data->t_ctid = hdr->t_ctid;
+	tuple->t_data->t_infomask = (tuple->t_data->t_infomask & keep) |
+		(hdr->t_infomask & ~keep);
+	tuple->t_data->t_infomask2 = (tuple->t_data->t_infomask2 & HEAP_NATTS_MASK) |
+		(hdr->t_infomask2 & ~HEAP_NATTS_MASK);
+	tuple->t_self = slot->tts_tid;
+	return tuple;
+}
+
+/*
  * pax_relation_copy_for_cluster copies the rows of OldTable that may still
- * be visible to anyone into NewTable (VACUUM FULL), keeping their
+ * be visible to anyone into NewTable (VACUUM FULL, CLUSTER), keeping their
  * transaction information and freezing xmins older than *xid_cutoff, as
- * heap's rewrite does.  Both relations are locked AccessExclusive.
- * Ordering by an index (CLUSTER) needs indexes, not built yet.
+ * heap's rewrite does: in physical order, in the order of an index scan of
+ * OldIndex, or sorted on OldIndex's keys (use_sort).  Both relations are
+ * locked AccessExclusive.  Update chains among recently dead rows are not
+ * kept: such a row's t_ctid points at itself in the new table.
  */
 void
 pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
@@ -783,18 +945,64 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	TupleDesc	tupdesc = RelationGetDescr(OldTable);
 	BlockNumber nblocks = RelationGetNumberOfBlocks(OldTable);
 	TupleTableSlot *slot = MakeSingleTupleTableSlot(tupdesc, &TTSOpsPaxTuple);
+	Tuplesortstate *sort = NULL;
 	PaxLayoutCache cache;
 	MemoryContext cxt;
 	MemoryContext oldcxt;
+	PaxRewrite	rw;
 
-	if (OldIndex != NULL || use_sort)
-		PaxNotSupported("CLUSTER");
-
-	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax rewrite",
 								ALLOCSET_DEFAULT_SIZES);
-	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+	memset(&rw, 0, sizeof(rw));
+	rw.rel = NewTable;
+	rw.hslot = MakeSingleTupleTableSlot(RelationGetDescr(NewTable),
+										&TTSOpsHeapTuple);
+	rw.cxt = AllocSetContextCreate(CurrentMemoryContext, "pax rewrite batch",
+								   ALLOCSET_DEFAULT_SIZES);
+	PaxRewriteFlush(&rw);
 
+	if (OldIndex != NULL && !use_sort)
+	{
+		/* CLUSTER by an index scan */
+		IndexScanDesc iscan = index_beginscan(OldTable, OldIndex, SnapshotAny,
+											  0, 0);
+
+		index_rescan(iscan, NULL, 0, NULL, 0);
+		while (index_getnext_slot(iscan, ForwardScanDirection, slot))
+		{
+			PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+			HeapTupleHeader hdr;
+			HeapTuple	tuple;
+			bool		keep;
+
+			CHECK_FOR_INTERRUPTS();
+			LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
+			hdr = PaxRowHeader(pslot->page, pslot->lcache.layout->rowhdrs,
+							   pslot->row);
+			keep = PaxKeepRow(OldTable, hdr, &slot->tts_tid, pslot->buffer,
+							  OldestXmin, tups_vacuumed, tups_recently_dead);
+			hdr = keep ? PaxRewriteHeader(hdr, *xid_cutoff) : NULL;
+			LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
+			if (!keep)
+				continue;
+			oldcxt = MemoryContextSwitchTo(cxt);
+			tuple = PaxRowAsHeapTuple(slot, hdr);
+			MemoryContextSwitchTo(oldcxt);
+			PaxRewriteAdd(&rw, tuple);
+			MemoryContextReset(cxt);
+			*num_tuples += 1;
+		}
+		index_endscan(iscan);
+		PaxRewriteFlush(&rw);
+		goto done;
+	}
+
+	if (use_sort)
+		sort = tuplesort_begin_cluster(tupdesc, OldIndex, maintenance_work_mem,
+									   NULL, TUPLESORT_NONE);
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		Buffer		buffer;
@@ -827,41 +1035,23 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 
 		for (int r = 0; r < nrows; r++)
 		{
-			HeapTupleData tuple;
 			HeapTupleHeader hdr = PaxRowHeader(page, (layout)->rowhdrs, r);
-			bool		keep;
+			ItemPointerData tid;
 
-			if (PaxRowIsUnused(hdr))
-				continue;		/* a slot VACUUM reclaimed */
-			tuple.t_data = hdr;
-			tuple.t_len = PAX_ROWHDR_SIZE;
-			tuple.t_tableOid = RelationGetRelid(OldTable);
-			ItemPointerSet(&tuple.t_self, blkno, r + 1);
-			switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, buffer))
+			ItemPointerSet(&tid, blkno, r + 1);
+			if (!PaxKeepRow(OldTable, hdr, &tid, buffer, OldestXmin,
+							tups_vacuumed, tups_recently_dead))
+				continue;
+			*num_tuples += 1;
+			PaxSlotStoreRow(slot, OldTable, buffer, blkno, r);
+			if (sort)
 			{
-				case HEAPTUPLE_DEAD:
-					keep = false;
-					break;
-				case HEAPTUPLE_RECENTLY_DEAD:
-				case HEAPTUPLE_DELETE_IN_PROGRESS:
-					*tups_recently_dead += 1;
-					keep = true;
-					break;
-				case HEAPTUPLE_LIVE:
-				case HEAPTUPLE_INSERT_IN_PROGRESS:
-					keep = true;
-					break;
-				default:
-					elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
-					keep = false;	/* keep compiler quiet */
-			}
-			if (!keep)
-			{
-				*tups_vacuumed += 1;
+				HeapTuple	tuple = PaxRowAsHeapTuple(slot,
+													  PaxRewriteHeader(hdr, *xid_cutoff));
+
+				tuplesort_putheaptuple(sort, tuple);
 				continue;
 			}
-
-			PaxSlotStoreRow(slot, OldTable, buffer, blkno, r);
 			PaxPrepareRow(NewTable, slot, 0, NULL, &rows[nkeep]);
 			rows[nkeep].values = memcpy(palloc(tupdesc->natts * sizeof(Datum)),
 										rows[nkeep].values,
@@ -870,14 +1060,8 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 										rows[nkeep].isnull,
 										tupdesc->natts * sizeof(bool));
 			rows[nkeep].slot = NULL;
-			rows[nkeep].srchdr = palloc(PAX_ROWHDR_SIZE);
-			memcpy(rows[nkeep].srchdr, hdr, PAX_ROWHDR_SIZE);
-			if (TransactionIdIsNormal(HeapTupleHeaderGetXmin(hdr)) &&
-				HeapTupleHeaderXminCommitted(hdr) &&
-				TransactionIdPrecedes(HeapTupleHeaderGetXmin(hdr), *xid_cutoff))
-				HeapTupleHeaderSetXminFrozen(rows[nkeep].srchdr);
+			rows[nkeep].srchdr = PaxRewriteHeader(hdr, *xid_cutoff);
 			nkeep++;
-			*num_tuples += 1;
 		}
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 
@@ -889,8 +1073,25 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 		MemoryContextSwitchTo(oldcxt);
 		MemoryContextReset(cxt);
 	}
-
 	PaxLayoutCacheFree(&cache);
+
+	if (sort)
+	{
+		HeapTuple	tuple;
+
+		tuplesort_performsort(sort);
+		while ((tuple = tuplesort_getheaptuple(sort, true)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			PaxRewriteAdd(&rw, tuple);
+		}
+		PaxRewriteFlush(&rw);
+		tuplesort_end(sort);
+	}
+
+done:
+	ExecDropSingleTupleTableSlot(rw.hslot);
+	MemoryContextDelete(rw.cxt);
 	ExecDropSingleTupleTableSlot(slot);
 	MemoryContextDelete(cxt);
 }

@@ -499,6 +499,86 @@ pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 }
 
 /* ------------------------------------------------------------------------
+ * Bitmap heap scans
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * pax_scan_bitmap_next_block collects the visible rows of the bitmap's next
+ * page among those it names (all of a lossy page), as heap does; the
+ * executor rechecks the quals where the bitmap says so.
+ */
+bool
+pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+	BlockNumber blkno = tbmres->blockno;
+	Page		page;
+	uint16		rowhdrs;
+	uint16		cand[PAX_MAX_CAPACITY];
+	int			ncand = 0;
+	int			nrows;
+
+	scan->rs_cindex = -1;
+	scan->rs_nvis = 0;
+
+	/* the bitmap may name blocks added after the scan began: ignore them */
+	if (blkno >= scan->rs_nblocks)
+		return false;
+	page = PaxScanLockPage(scan, blkno);
+	if (page == NULL)
+		return false;
+	rowhdrs = PaxPageRowHeaders(sscan->rs_rd, page, blkno);
+	nrows = PaxPageGetHeader(page)->pp_nrows;
+	if (tbmres->ntuples >= 0)
+	{
+		for (int i = 0; i < tbmres->ntuples; i++)
+		{
+			int			row = tbmres->offsets[i] - 1;
+
+			if (row < nrows &&
+				!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+				cand[ncand++] = row;
+		}
+	}
+	else
+	{
+		for (int row = 0; row < nrows; row++)
+			if (!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+				cand[ncand++] = row;
+	}
+	PaxScanCollectVisible(scan, page, rowhdrs, cand, ncand);
+
+	/* as heap: a predicate lock on each row the scan returns */
+	for (int k = 0; k < scan->rs_nvis; k++)
+	{
+		ItemPointerData tid;
+
+		ItemPointerSet(&tid, blkno, scan->rs_vis[k] + 1);
+		PredicateLockTID(sscan->rs_rd, &tid, sscan->rs_snapshot,
+						 HeapTupleHeaderGetXmin(PaxRowHeader(page, rowhdrs,
+															 scan->rs_vis[k])));
+	}
+	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+	return scan->rs_nvis > 0;
+}
+
+bool
+pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
+						   TupleTableSlot *slot)
+{
+	PaxScanDesc scan = (PaxScanDesc) sscan;
+
+	if (scan->rs_cindex + 1 >= scan->rs_nvis)
+		return false;
+	scan->rs_cindex++;
+	PaxSlotStoreRow(slot, sscan->rs_rd, scan->rs_cbuf, scan->rs_cblock,
+					scan->rs_vis[scan->rs_cindex]);
+	pgstat_count_heap_fetch(sscan->rs_rd);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
  * ANALYZE
  * ------------------------------------------------------------------------
  */

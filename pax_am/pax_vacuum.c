@@ -38,11 +38,9 @@
  * relallvisible, relfrozenxid, relminmxid and the cumulative statistics
  * are updated.
  *
- * A page whose rows this VACUUM reclaimed is not marked all-visible: an
- * all-visible page takes no inserts (generic WAL cannot clear the
- * visibility map bit in the same record, pax_insert.c), so the page keeps
- * its freed slots available to inserts, through the free space map, until
- * the next VACUUM, which marks it all-visible if it qualifies.
+ * A page whose rows this VACUUM reclaimed is marked all-visible when every
+ * row left is visible to everyone, as heap's second pass does; an insert
+ * into it clears the flag and the map bits first (PaxClearAllVisible).
  *
  * Inserts reuse the slots: PaxFreeSpacePage finds a page through the free
  * space map, PaxPageHasFreeSlot tells whether a page has a slot, and
@@ -409,13 +407,13 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
 
 /*
  * PaxFsmValue is the free space a page records in the free space map: none
- * for all-visible pages (they take no inserts) and pages without a free
- * slot, else the value area's room plus PAX_FSM_SLOT_BONUS.
+ * for pages without a free slot, else the value area's room plus
+ * PAX_FSM_SLOT_BONUS.
  */
 static Size
 PaxFsmValue(Page page)
 {
-	if (PageIsNew(page) || PageIsAllVisible(page) || !PaxPageHasFreeSlot(page))
+	if (PageIsNew(page) || !PaxPageHasFreeSlot(page))
 		return 0;
 	return ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower +
 		PAX_FSM_SLOT_BONUS;
@@ -424,12 +422,14 @@ PaxFsmValue(Page page)
 /*
  * PaxFreeSpacePage asks the free space map for a page with a free slot and
  * varbytes of value area, and returns it exclusively locked, or
- * InvalidBuffer.  Pages that turn out to have no slot (or to be
- * all-visible) get their entry corrected.  The caller still checks that
+ * InvalidBuffer (with the visibility map page pinned into *vmbuffer if the
+ * page is all-visible).  Pages that turn out to have no slot get their
+ * entry corrected.  The caller still checks that
  * the row fits, and calls PaxFreeSpaceUpdate when it does not.
  */
 Buffer
-PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy)
+PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
+				 Buffer *vmbuffer)
 {
 	Size		need = varbytes + 1;
 	BlockNumber blkno;
@@ -448,7 +448,7 @@ PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy)
 			break;				/* stale entry past the end */
 		buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 									strategy);
-		LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+		PaxLockForInsert(rel, buffer, vmbuffer);
 		page = BufferGetPage(buffer);
 		if (!PageIsNew(page))
 			(void) PaxPageRowHeaders(rel, page, blkno); /* verifies */
@@ -478,6 +478,51 @@ PaxFreeSpaceUpdate(Relation rel, Buffer buffer)
  */
 
 /*
+ * PaxVacRowsAllVisible tells whether every row left on a page (a copy being
+ * changed, of the locked buffer) is visible to everyone, as heap's
+ * heap_page_is_all_visible does, with the newest xmin among them and
+ * whether all are frozen.  False for a page left without rows.
+ */
+static bool
+PaxVacRowsAllVisible(PaxVacState *vs, Page page, uint16 rowhdrs,
+					 Buffer buffer, BlockNumber blkno, TransactionId *cutoff,
+					 bool *all_frozen)
+{
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	bool		any = false;
+
+	*cutoff = InvalidTransactionId;
+	*all_frozen = true;
+	for (int r = 0; r < nrows; r++)
+	{
+		HeapTupleData tuple;
+		TransactionId xmin;
+
+		tuple.t_data = PaxRowHeader(page, rowhdrs, r);
+		if (PaxRowIsUnused(tuple.t_data))
+			continue;
+		any = true;
+		tuple.t_len = PAX_ROWHDR_SIZE;
+		tuple.t_tableOid = RelationGetRelid(vs->rel);
+		ItemPointerSet(&tuple.t_self, blkno, r + 1);
+		if (HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buffer) !=
+			HEAPTUPLE_LIVE)
+			return false;
+		if (!(tuple.t_data->t_infomask & HEAP_XMAX_INVALID))
+			*all_frozen = false;
+		if (HeapTupleHeaderXminFrozen(tuple.t_data))
+			continue;
+		*all_frozen = false;
+		xmin = HeapTupleHeaderGetXmin(tuple.t_data);
+		if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
+			return false;
+		if (!TransactionIdIsValid(*cutoff) || TransactionIdFollows(xmin, *cutoff))
+			*cutoff = xmin;
+	}
+	return any;
+}
+
+/*
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
  * free space map.
@@ -492,6 +537,9 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	PaxPageLayout *layout;
 	Page		page;
 	Size		avail;
+	bool		all_visible;
+	bool		all_frozen;
+	TransactionId cutoff;
 
 	Assert(nitems <= PAX_MAX_CAPACITY);
 	for (int k = 0; k < nitems; k++)
@@ -500,6 +548,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		rows[k] = ItemPointerGetOffsetNumber(&items[k]);
 	}
 
+	visibilitymap_pin(vs->rel, blkno, &vs->vmbuffer);
 	LockBufferForCleanup(buffer);
 	if (PaxPageIsOrphan(BufferGetPage(buffer), vs->tupdesc->natts))
 	{
@@ -524,7 +573,22 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	page = GenericXLogRegisterBuffer(state, buffer, 0);
 	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
 									  blkno, vs->rel);
+	all_visible = PaxVacRowsAllVisible(vs, page, layout->rowhdrs, buffer,
+									   blkno, &cutoff, &all_frozen);
+	if (all_visible)
+		PageSetAllVisible(page);
 	GenericXLogFinish(state);
+	if (all_visible)
+	{
+		uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
+
+		if (all_frozen)
+			flags |= VISIBILITYMAP_ALL_FROZEN;
+		/* pinned above, before the buffer lock */
+		visibilitymap_set(vs->rel, blkno, buffer, InvalidXLogRecPtr,
+						  vs->vmbuffer, cutoff, flags);
+		vs->all_visible_pages++;
+	}
 
 	page = BufferGetPage(buffer);
 	avail = PaxFsmValue(page);
@@ -921,12 +985,12 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 			PaxVacIndexesAndReclaim(&vs);
 		PaxVacScanPage(&vs, blkno);
 	}
+	PaxVacIndexesAndReclaim(&vs);
 	if (BufferIsValid(vs.vmbuffer))
 	{
 		ReleaseBuffer(vs.vmbuffer);
 		vs.vmbuffer = InvalidBuffer;
 	}
-	PaxVacIndexesAndReclaim(&vs);
 	scanned = vs.rel_pages;
 	FreeSpaceMapVacuum(rel);
 

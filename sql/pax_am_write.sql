@@ -128,7 +128,7 @@ INSERT INTO vac SELECT i, 'aborted' FROM generate_series(1, 500) i;
 ROLLBACK;
 VACUUM vac;
 SELECT relpages = pg_relation_size('vac') / 8192 AS relpages_ok, reltuples,
-       relallvisible > 0 AS some_all_visible, relallvisible < relpages AS not_all
+       relallvisible > 0 AS some_all_visible, relallvisible = relpages AS all_pages
   FROM pg_class WHERE relname = 'vac';
 SELECT all_visible, all_frozen, count(*) > 0 AS pages
   FROM pg_visibility_map('vac') GROUP BY 1, 2 ORDER BY 1, 2;
