@@ -159,6 +159,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 	GlobalVisState *vistest = GlobalVisTestFor(rel);
 	Buffer		buffer = InvalidBuffer;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	int			final = 0;
 
 	/* visit each page once: deltids in TID order */
 	qsort(delstate->deltids, delstate->ndeltids, sizeof(TM_IndexDelete),
@@ -173,7 +174,12 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		bool		dead;
 
 		if (blkno >= nblocks)
+		{
+			/* a truncated page: the row is long gone */
+			status->knowndeletable = true;
+			final = i + 1;
 			continue;
+		}
 		if (!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno)
 		{
 			if (BufferIsValid(buffer))
@@ -186,6 +192,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		{
 			/* a reclaimed slot: its row's xid horizon was logged then */
 			status->knowndeletable = true;
+			final = i + 1;
 			continue;
 		}
 		tp.t_len = PAX_ROWHDR_SIZE;
@@ -197,12 +204,19 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		if (!dead)
 			continue;
 		status->knowndeletable = true;
+		final = i + 1;
 		HeapTupleHeaderAdvanceLatestRemovedXid(tp.t_data, &latest);
 	}
 	if (BufferIsValid(buffer))
 		UnlockReleaseBuffer(buffer);
 
-	/* the index AM expects deltids back in its order of ids: TID order works */
+	/*
+	 * As heap: the entries after the last deletable one are dropped, so an
+	 * index AM may rely on ndeltids being zero when nothing is deletable.
+	 * The index AM sorts deltids back into its own order.
+	 */
+	Assert(final > 0 || delstate->bottomup);
+	delstate->ndeltids = final;
 	return latest;
 }
 
