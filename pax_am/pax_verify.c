@@ -532,7 +532,6 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	uint16		infomask = tup->t_infomask;
-	uint16		infomask2 = tup->t_infomask2;
 	TransactionId xmax = HeapTupleHeaderGetRawXmax(tup);
 	BlockNumber ctid_blk = ItemPointerGetBlockNumberNoCheck(&tup->t_ctid);
 	OffsetNumber ctid_off = ItemPointerGetOffsetNumberNoCheck(&tup->t_ctid);
@@ -551,8 +550,7 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 		PaxVerifyReport(ctx, "xmax is marked both committed and invalid");
 	if ((infomask & HEAP_XMAX_COMMITTED) && (infomask & HEAP_XMAX_IS_MULTI))
 		PaxVerifyReport(ctx, "multixact xmax should not be marked committed");
-	if ((infomask & HEAP_XMAX_LOCK_ONLY) && (infomask2 & HEAP_KEYS_UPDATED))
-		PaxVerifyReport(ctx, "row is marked as only locked, but also claims key columns were updated");
+	/* LOCK_ONLY with KEYS_UPDATED is FOR UPDATE's lock: legitimate */
 
 	/*
 	 * xmin: a frozen row's raw xmin is never looked up again, and neither
@@ -572,6 +570,9 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 	/* t_ctid: the row itself, or a row slot of a block of the relation */
 	if (ctid_off == SpecTokenOffsetNumber)
 		return;					/* speculative insertion token */
+	if (ctid_off == MovedPartitionsOffsetNumber &&
+		ctid_blk == MovedPartitionsBlockNumber)
+		return;					/* moved to another partition by UPDATE */
 	if (ctid_blk >= ctx->nblocks)
 		ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
 	if (ctid_blk >= ctx->nblocks)

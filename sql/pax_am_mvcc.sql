@@ -872,6 +872,12 @@ SELECT pg_stat_force_next_flush();
 SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, n_live_tup, n_dead_tup, vacuum_count
   FROM pg_stat_user_tables WHERE relname IN ('st_pax', 'st_heap') ORDER BY relname DESC;
 
+-- pax_verify finds nothing wrong in any pax table (and index) built above
+SELECT c.relname, v.blkno, v.row, v.attnum, v.msg
+  FROM pg_class c JOIN pg_am a ON a.oid = c.relam AND a.amname = 'pax'
+  CROSS JOIN LATERAL pax_verify(c.oid) v
+ WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1, 2, 3, 4;
+
 DROP VIEW ch_a_pax, ch_b_pax, ch_c_pax, ch_a_heap, ch_b_heap, ch_c_heap;
 DROP TABLE d_pax, d_heap, u_pax, u_heap, w_pax, w_heap, part_pax, part_heap, m_pax, m_heap, m_src,
 	l_pax, l_heap, ix_pax, ix_heap, pk_pax, pk_heap, uq_pax, uq_heap, nn_pax,

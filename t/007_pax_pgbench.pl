@@ -121,4 +121,14 @@ $node->safe_psql('postgres', q{VACUUM pgbench_accounts, pgbench_tellers, pgbench
 books_balance('after VACUUM');
 
 $node->stop;
+if ($am eq 'pax')
+{
+	is( $node->safe_psql(
+			'postgres',
+			q{SELECT count(*) FROM pg_class c CROSS JOIN LATERAL pax_verify(c.oid) v
+			  WHERE c.relname LIKE 'pgbench%' AND c.relkind = 'r'}),
+		'0',
+		'pax_verify finds nothing in the pgbench tables');
+}
+
 done_testing();
