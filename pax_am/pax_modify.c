@@ -1273,7 +1273,10 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 		visible = HeapTupleSatisfiesVisibility(&tp, &dirty, buffer);
 		if (visible)
 		{
-			CommandId	cmin = HeapTupleHeaderGetCmin(tp.t_data);
+			/* the version's cmin means something only if we inserted it */
+			bool		ours = TransactionIdIsCurrentTransactionId(prior_xmax);
+			CommandId	cmin = ours ? HeapTupleHeaderGetCmin(tp.t_data) :
+				InvalidCommandId;
 
 			UnlockReleaseBuffer(buffer);
 			/* the inserter of this version is still running: wait */
@@ -1293,7 +1296,7 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 				}
 				continue;
 			}
-			if (TransactionIdIsCurrentTransactionId(prior_xmax) && cmin >= cid)
+			if (ours && cmin >= cid)
 			{
 				tmfd->xmax = prior_xmax;
 				tmfd->cmax = cmin;

@@ -56,6 +56,7 @@
 #include "access/genam.h"
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
+#include "access/heapam_xlog.h"
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/visibilitymap.h"
@@ -92,7 +93,7 @@
 typedef enum PaxVacAction
 {
 	PAX_VAC_NONE,
-	PAX_VAC_FREEZE,				/* set HEAP_XMIN_FROZEN */
+	PAX_VAC_FREEZE,				/* heap_execute_freeze_tuple: xmin, xmax */
 	PAX_VAC_INVALIDATE			/* aborted, kept: set HEAP_XMIN_INVALID */
 } PaxVacAction;
 
@@ -115,6 +116,7 @@ typedef struct PaxVacState
 	/* cutoffs and what the relation's new ones may be */
 	TransactionId oldest_xmin;
 	TransactionId freeze_limit;
+	MultiXactId multi_cutoff;
 	MultiXactId oldest_mxact;
 	TransactionId new_frozen_xid;
 	MultiXactId new_min_mxid;
@@ -661,7 +663,8 @@ PaxVacKeepXid(PaxVacState *vs, TransactionId xid)
 
 /*
  * PaxVacKeepXmax makes relfrozenxid / relminmxid stay at or below the xmax
- * of a row that stays on the page.  (VACUUM does not freeze xmax yet.)
+ * of a dead row left in place (INDEX_CLEANUP off); rows that stay are
+ * frozen by heap_prepare_freeze_tuple, which keeps them itself.
  */
 static inline void
 PaxVacKeepXmax(PaxVacState *vs, HeapTupleHeader hdr)
@@ -700,6 +703,7 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 	bool		collect = vs->nindexes == 0 || vs->do_index_vacuuming;
 	TransactionId visibility_cutoff = InvalidTransactionId;
 	PaxVacAction actions[PAX_MAX_CAPACITY];
+	xl_heap_freeze_tuple frz[PAX_MAX_CAPACITY];
 
 	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 								vs->bstrategy);
@@ -732,31 +736,46 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 		ItemPointerSet(&tuple.t_self, blkno, r + 1);
 
 		htsv = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buffer);
+
+		/*
+		 * Rows that stay: heap's own freeze planning on their header (xmin,
+		 * and xmax: lockers and aborted updaters gone, old multixacts
+		 * replaced), which also keeps relfrozenxid / relminmxid at or below
+		 * every xid and multixact left.
+		 */
+		if (htsv != HEAPTUPLE_DEAD)
+		{
+			bool		totally_frozen;
+
+			if (heap_prepare_freeze_tuple(hdr, rel->rd_rel->relfrozenxid,
+										  rel->rd_rel->relminmxid,
+										  vs->freeze_limit, vs->multi_cutoff,
+										  &frz[r], &totally_frozen,
+										  &vs->new_frozen_xid,
+										  &vs->new_min_mxid))
+			{
+				actions[r] = PAX_VAC_FREEZE;
+				changes = true;
+			}
+			if (!totally_frozen)
+				all_frozen = false;
+		}
+
 		switch (htsv)
 		{
 			case HEAPTUPLE_LIVE:
 				vs->live += 1;
 				nleft++;
-				PaxVacKeepXmax(vs, hdr);
-				if (!(hdr->t_infomask & HEAP_XMAX_INVALID))
-					all_frozen = false; /* e.g. locked: xmax not frozen */
 				xmin = HeapTupleHeaderGetXmin(hdr);
-				if (HeapTupleHeaderXminFrozen(hdr))
+				if (HeapTupleHeaderXminFrozen(hdr) ||
+					(actions[r] == PAX_VAC_FREEZE &&
+					 (frz[r].t_infomask & HEAP_XMIN_FROZEN) == HEAP_XMIN_FROZEN))
 					break;
-				if (TransactionIdIsNormal(xmin) &&
-					TransactionIdPrecedes(xmin, vs->freeze_limit))
-				{
-					actions[r] = PAX_VAC_FREEZE;
-					changes = true;
-					break;
-				}
-				all_frozen = false;
 				if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
 					all_visible = false;
 				else if (!TransactionIdIsValid(visibility_cutoff) ||
 						 TransactionIdFollows(xmin, visibility_cutoff))
 					visibility_cutoff = xmin;
-				PaxVacKeepXid(vs, xmin);
 				break;
 			case HEAPTUPLE_DEAD:
 				all_visible = all_frozen = false;
@@ -794,8 +813,6 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 					vs->live += 1;
 				nleft++;
 				all_visible = all_frozen = false;
-				PaxVacKeepXid(vs, HeapTupleHeaderGetXmin(hdr));
-				PaxVacKeepXmax(vs, hdr);
 				break;
 		}
 	}
@@ -811,7 +828,7 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 
 			if (actions[r] == PAX_VAC_FREEZE)
 			{
-				HeapTupleHeaderSetXminFrozen(hdr);
+				heap_execute_freeze_tuple(hdr, &frz[r]);
 				vs->frozen += 1;
 			}
 			else if (actions[r] == PAX_VAC_INVALIDATE)
@@ -934,7 +951,6 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 					BufferAccessStrategy bstrategy)
 {
 	PaxVacState vs;
-	MultiXactId multi_cutoff;
 	BlockNumber scanned;
 	BlockNumber freeable;
 	bool		frozenxid_updated;
@@ -960,7 +976,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 								 params->multixact_freeze_min_age,
 								 params->multixact_freeze_table_age,
 								 &vs.oldest_xmin, &vs.oldest_mxact,
-								 &vs.freeze_limit, &multi_cutoff);
+								 &vs.freeze_limit, &vs.multi_cutoff);
 	vs.new_frozen_xid = vs.oldest_xmin;
 	vs.new_min_mxid = vs.oldest_mxact;
 
