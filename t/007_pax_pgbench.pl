@@ -120,7 +120,6 @@ books_balance('after pgbench');
 $node->safe_psql('postgres', q{VACUUM pgbench_accounts, pgbench_tellers, pgbench_branches, pgbench_history});
 books_balance('after VACUUM');
 
-$node->stop;
 if ($am eq 'pax')
 {
 	is( $node->safe_psql(
@@ -131,4 +130,5 @@ if ($am eq 'pax')
 		'pax_verify finds nothing in the pgbench tables');
 }
 
+$node->stop;
 done_testing();
