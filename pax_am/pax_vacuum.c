@@ -85,7 +85,8 @@
 /*
  * Free space map value of a page with a free row slot: the value area's
  * room plus one FSM category, so that a page with a slot but (fixed-width
- * rows) hardly any value area is still found by a request of varbytes + 1.
+ * rows) no value area left is still found, by a request of varbytes plus
+ * the same bonus.
  */
 #define PAX_FSM_SLOT_BONUS			(BLCKSZ / 256)
 
@@ -433,7 +434,12 @@ Buffer
 PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
 				 Buffer *vmbuffer)
 {
-	Size		need = varbytes + 1;
+	/*
+	 * A page qualifies when its value area holds the row's values (with
+	 * room for alignment to differ): requests add the slot bonus that
+	 * recorded values carry, so "a free slot" alone is not taken for room.
+	 */
+	Size		need = varbytes + MAXIMUM_ALIGNOF + PAX_FSM_SLOT_BONUS;
 	BlockNumber blkno;
 
 	if (need > MaxHeapTupleSize)	/* the free space map's largest request */
