@@ -168,3 +168,38 @@ VACUUM pax_orphan;
 SELECT count(*), sum(a) FROM pax_orphan;
 SELECT count(*) AS problems FROM pax_verify('pax_orphan');
 DROP TABLE pax_orphan;
+
+-- VACUUM (FREEZE) freezes xmax as heap does: lockers (single and multixact)
+-- and aborted updaters go, and relfrozenxid / relminmxid advance as heap's
+CREATE TABLE fz_pax (id int, v text) USING pax;
+CREATE TABLE fz_heap (id int, v text) USING heap;
+INSERT INTO fz_pax SELECT g, 'v' || g FROM generate_series(1, 100) g;
+INSERT INTO fz_heap SELECT g, 'v' || g FROM generate_series(1, 100) g;
+BEGIN;
+SELECT count(*) FROM (SELECT * FROM fz_pax WHERE id <= 10 FOR SHARE) s;
+SELECT count(*) FROM (SELECT * FROM fz_heap WHERE id <= 10 FOR SHARE) s;
+SAVEPOINT s;
+SELECT count(*) FROM (SELECT * FROM fz_pax WHERE id <= 5 FOR UPDATE) s;
+SELECT count(*) FROM (SELECT * FROM fz_heap WHERE id <= 5 FOR UPDATE) s;
+RELEASE s;
+COMMIT;
+BEGIN;
+UPDATE fz_pax SET v = 'aborted' WHERE id BETWEEN 20 AND 29;
+UPDATE fz_heap SET v = 'aborted' WHERE id BETWEEN 20 AND 29;
+ROLLBACK;
+UPDATE fz_pax SET v = 'u' WHERE id > 90;
+UPDATE fz_heap SET v = 'u' WHERE id > 90;
+SELECT (SELECT count(*) FROM fz_pax WHERE xmax <> '0') AS pax_with_xmax,
+       (SELECT count(*) FROM fz_heap WHERE xmax <> '0') AS heap_with_xmax;
+VACUUM (FREEZE) fz_pax;
+VACUUM (FREEZE) fz_heap;
+SELECT (SELECT count(*) FROM fz_pax WHERE xmax <> '0') AS pax_with_xmax,
+       (SELECT count(*) FROM fz_heap WHERE xmax <> '0') AS heap_with_xmax;
+SELECT p.relfrozenxid = h.relfrozenxid AS same_relfrozenxid,
+       p.relminmxid = h.relminmxid AS same_relminmxid,
+       age(p.relfrozenxid) < 10 AS young
+  FROM pg_class p, pg_class h WHERE p.relname = 'fz_pax' AND h.relname = 'fz_heap';
+SELECT count(*) AS problems FROM pax_verify('fz_pax');
+SELECT (SELECT string_agg(id || ':' || v, ',' ORDER BY id) FROM fz_pax) =
+       (SELECT string_agg(id || ':' || v, ',' ORDER BY id) FROM fz_heap) AS same_rows;
+DROP TABLE fz_pax, fz_heap;
