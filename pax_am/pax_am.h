@@ -315,6 +315,7 @@ extern void _PG_init(void);
 extern bool pax_enable_customscan;
 extern bool pax_enable_pushdown;
 extern bool pax_enable_zonemaps;
+extern bool pax_enable_aggpushdown;
 extern void PaxCustomScanInit(void);
 
 /* pax_handler.c */

@@ -57,7 +57,10 @@
 #include "optimizer/paths.h"
 #include "optimizer/plancat.h"
 #include "optimizer/restrictinfo.h"
+#include "optimizer/planner.h"
 #include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
+#include "catalog/pg_aggregate_d.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -65,6 +68,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
@@ -84,8 +88,33 @@
 bool		pax_enable_customscan = true;
 bool		pax_enable_pushdown = true;
 bool		pax_enable_zonemaps = true;
+bool		pax_enable_aggpushdown = true;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
+
+/*
+ * Aggregates PaxScan computes itself, column-at-a-time, for a query that
+ * aggregates one pax table without GROUP BY (see PaxUpperPaths).
+ */
+typedef enum PaxAggKind
+{
+	PAX_AGG_COUNT_STAR,			/* count(*) */
+	PAX_AGG_COUNT,				/* count(col) */
+	PAX_AGG_SUM,				/* sum(int2/int4) -> int8 */
+	PAX_AGG_AVG,				/* avg(int2/int4) -> numeric */
+	PAX_AGG_MIN,				/* min of an integer-like type */
+	PAX_AGG_MAX					/* max of an integer-like type */
+} PaxAggKind;
+
+typedef struct PaxAgg
+{
+	PaxAggKind	kind;
+	int			attno;			/* zero-based column, -1 for count(*) */
+	Oid			type;			/* the column's type */
+	int64		count;			/* non-null values seen */
+	int64		acc;			/* sum, or min/max so far */
+} PaxAgg;
 
 /* ----------------------------------------------------------------
  * Pushed predicates
@@ -1302,6 +1331,250 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 }
 
 /* ----------------------------------------------------------------
+ * Aggregate pushdown
+ * ----------------------------------------------------------------
+ */
+
+static Plan *PaxAggPlan(PlannerInfo *root, RelOptInfo *rel,
+						struct CustomPath *best_path, List *tlist,
+						List *clauses, List *custom_plans);
+
+static const CustomPathMethods PaxAggPathMethods = {
+	.CustomName = "PaxScan",
+	.PlanCustomPath = PaxAggPlan,
+};
+
+/* PaxAggKindOf maps an aggregate function to what PaxScan computes, or -1. */
+static int
+PaxAggKindOf(Oid aggfnoid)
+{
+	switch (aggfnoid)
+	{
+		case F_COUNT_:
+			return PAX_AGG_COUNT_STAR;
+		case F_COUNT_ANY:
+			return PAX_AGG_COUNT;
+		case F_SUM_INT2:
+		case F_SUM_INT4:
+			return PAX_AGG_SUM;
+		case F_AVG_INT2:
+		case F_AVG_INT4:
+			return PAX_AGG_AVG;
+		case F_MIN_INT2:
+		case F_MIN_INT4:
+		case F_MIN_INT8:
+		case F_MIN_DATE:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+			return PAX_AGG_MIN;
+		case F_MAX_INT2:
+		case F_MAX_INT4:
+		case F_MAX_INT8:
+		case F_MAX_DATE:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+			return PAX_AGG_MAX;
+	}
+	return -1;
+}
+
+/*
+ * PaxConstOnlyWalker accepts the expressions a pushed clause of aggregate
+ * mode may contain: columns, constants and the operators between them
+ * (its clauses are kept out of setrefs' reach, so no Params or functions).
+ */
+static bool
+PaxConstOnlyWalker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Var:
+		case T_Const:
+		case T_OpExpr:
+		case T_ScalarArrayOpExpr:
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+		case T_RelabelType:
+		case T_List:
+			return expression_tree_walker(node, PaxConstOnlyWalker, context);
+		default:
+			return true;
+	}
+}
+
+/*
+ * PaxUpperPaths offers, for a query that aggregates one pax table without
+ * GROUP BY (count(*), count, sum and avg of int2/int4, min and max of
+ * integer-like columns), a PaxScan that computes the aggregates itself on
+ * the minipages: a loop per column and page instead of a row formed and
+ * fed to the Agg node for each row.  Every restriction clause must be
+ * pushable with constant values; anything else keeps the usual plan.
+ */
+static void
+PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+			  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	Query	   *parse = root->parse;
+	RangeTblEntry *rte;
+	List	   *pushed;
+	List	   *rest;
+	List	   *aggrefs;
+	List	   *aggspec = NIL;
+	ListCell   *lc;
+	CustomPath *cpath;
+	double		ntuples;
+	double		npass;
+	Cost		cost;
+
+	if (prev_create_upper_paths_hook)
+		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+
+	if (stage != UPPERREL_GROUP_AGG || !pax_enable_customscan ||
+		!pax_enable_aggpushdown || !pax_enable_pushdown)
+		return;
+	if (!parse->hasAggs || parse->groupClause != NIL ||
+		parse->groupingSets != NIL || parse->havingQual != NULL ||
+		parse->hasWindowFuncs || parse->hasTargetSRFs ||
+		parse->rowMarks != NIL || root->hasHavingQual)
+		return;
+	if (input_rel->reloptkind != RELOPT_BASEREL ||
+		input_rel->rtekind != RTE_RELATION ||
+		!bms_is_empty(input_rel->lateral_relids))
+		return;
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->inh || rte->tablesample != NULL ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
+		!PaxIsPaxRelation(rte->relid))
+		return;
+
+	PaxSplitClauses(input_rel->baserestrictinfo, input_rel->relid,
+					&pushed, &rest);
+	if (rest != NIL)
+		return;
+	pushed = extract_actual_clauses(pushed, false);
+	if (PaxConstOnlyWalker((Node *) pushed, NULL))
+		return;
+
+	aggrefs = pull_var_clause((Node *) output_rel->reltarget->exprs,
+							  PVC_INCLUDE_AGGREGATES);
+	if (aggrefs == NIL)
+		return;
+	foreach(lc, aggrefs)
+	{
+		Aggref	   *aggref = lfirst(lc);
+		int			kind;
+		int			attno = -1;
+
+		if (!IsA(aggref, Aggref) || aggref->aggdistinct != NIL ||
+			aggref->aggorder != NIL || aggref->aggfilter != NULL ||
+			aggref->agglevelsup != 0 || aggref->aggsplit != AGGSPLIT_SIMPLE ||
+			aggref->aggkind != AGGKIND_NORMAL ||
+			(kind = PaxAggKindOf(aggref->aggfnoid)) < 0)
+			return;
+		if (kind != PAX_AGG_COUNT_STAR)
+		{
+			TargetEntry *tle;
+			Var		   *var;
+
+			if (list_length(aggref->args) != 1)
+				return;
+			tle = linitial(aggref->args);
+			var = (Var *) tle->expr;
+			if (!IsA(var, Var) || var->varno != input_rel->relid ||
+				var->varlevelsup != 0 || var->varattno <= 0)
+				return;
+			attno = var->varattno - 1;
+		}
+		aggspec = lappend_int(lappend_int(aggspec, kind), attno);
+	}
+
+	/*
+	 * PaxScan's own cost (pages, visibility, the pushed clauses), with one
+	 * cheap fold per aggregate in place of forming each passing row.
+	 */
+	ntuples = input_rel->tuples;
+	npass = clamp_row_est(ntuples *
+						  clauselist_selectivity(root, pushed, input_rel->relid,
+												 JOIN_INNER, NULL));
+	cost = input_rel->pages * seq_page_cost +
+		ntuples * (0.05 * cpu_tuple_cost +
+				   list_length(pushed) * 0.25 * cpu_operator_cost) +
+		npass * list_length(aggrefs) * 0.1 * cpu_operator_cost;
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = output_rel;
+	cpath->path.pathtarget = output_rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = 1;
+	cpath->path.startup_cost = cost;
+	cpath->path.total_cost = cost + cpu_tuple_cost;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;
+	cpath->custom_paths = NIL;
+	cpath->custom_private = list_make3(aggspec, pushed, aggrefs);
+	cpath->methods = &PaxAggPathMethods;
+	/* the relation's index, as planning knows it */
+	cpath->custom_private = lappend(cpath->custom_private,
+									list_make1_int(input_rel->relid));
+	add_path(output_rel, &cpath->path);
+}
+
+/*
+ * PaxAggPlan makes the aggregate-mode CustomScan: no scan relation of its
+ * own, the aggregates as its scan tuple (custom_scan_tlist, which the
+ * target list refers to, and a last junk ctid Var naming the relation), and in
+ * custom_private: no columns to project, the aggregates (kind, column)
+ * pairs, the pushed clauses, the relation's planning-time index.
+ */
+static Plan *
+PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
+		   List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *aggspec = linitial(best_path->custom_private);
+	List	   *pushed = lsecond(best_path->custom_private);
+	List	   *aggrefs = lthird(best_path->custom_private);
+	List	   *relidl = lfourth(best_path->custom_private);
+	List	   *scan_tlist = NIL;
+	ListCell   *lc;
+	int			resno = 1;
+
+	foreach(lc, aggrefs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry((Expr *) copyObject(lfirst(lc)),
+											 resno++, NULL, false));
+
+	/*
+	 * A custom scan of an upper relation gets no custom_relids, and setrefs
+	 * may renumber the range table (subqueries): a Var of the relation,
+	 * which setrefs keeps right, tells the executor which relation to open.
+	 */
+	scan_tlist = lappend(scan_tlist,
+						 makeTargetEntry((Expr *) makeVar(linitial_int(relidl),
+														  SelfItemPointerAttributeNumber,
+														  TIDOID, -1, InvalidOid, 0),
+										 resno++, NULL, true));
+	fix_opfuncids((Node *) pushed);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = list_make4(NIL, aggspec, pushed, relidl);
+	cscan->methods = &PaxScanPlanMethods;
+	return &cscan->scan.plan;
+}
+
+/* ----------------------------------------------------------------
  * Executor
  * ----------------------------------------------------------------
  */
@@ -1344,6 +1617,12 @@ typedef struct PaxScanState
 	PaxScanShared *shared;		/* parallel scans */
 	uint64		rows_removed;
 	uint64		pages_skipped;
+
+	/* aggregate mode: one result row of these, computed on the minipages */
+	PaxAgg	   *aggs;
+	int			naggs;			/* 0: a plain scan */
+	bool		agg_done;
+	List	   *agg_clauses;	/* the pushed clauses, for EXPLAIN */
 } PaxScanState;
 
 static Node *
@@ -1361,11 +1640,47 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 {
 	PaxScanState *state = (PaxScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	Relation	rel = node->ss.ss_currentRelation;
-	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Relation	rel;
+	TupleDesc	tupdesc;
 	List	   *projected = linitial(cscan->custom_private);
+	List	   *clauses = cscan->custom_exprs;
+	Index		varno = cscan->scan.scanrelid;
 	ListCell   *lc;
 	int			i = 0;
+
+	/*
+	 * Aggregate mode (PaxAggPlan): no scan relation of the plan's own; the
+	 * pushed clauses are kept in custom_private with the relation's index
+	 * at planning time.
+	 */
+	if (list_length(cscan->custom_private) == 4)
+	{
+		/* setrefs kept the ctid Var of the last scan column pointing at it */
+		Var		   *ctid = (Var *) ((TargetEntry *) llast(cscan->custom_scan_tlist))->expr;
+		Index		rti = ctid->varno;
+		List	   *aggspec = lsecond(cscan->custom_private);
+		Index		plan_rti = linitial_int(lfourth(cscan->custom_private));
+
+		node->ss.ss_currentRelation = ExecOpenScanRelation(estate, rti, eflags);
+		clauses = copyObject(lthird(cscan->custom_private));
+		if (plan_rti != rti)
+			ChangeVarNodes((Node *) clauses, plan_rti, rti, 0);
+		varno = rti;
+		state->agg_clauses = clauses;
+		state->naggs = list_length(aggspec) / 2;
+		state->aggs = palloc0(sizeof(PaxAgg) * state->naggs);
+		for (int k = 0; k < state->naggs; k++)
+		{
+			state->aggs[k].kind = list_nth_int(aggspec, 2 * k);
+			state->aggs[k].attno = list_nth_int(aggspec, 2 * k + 1);
+			if (state->aggs[k].attno >= 0)
+				state->aggs[k].type =
+					TupleDescAttr(RelationGetDescr(node->ss.ss_currentRelation),
+								  state->aggs[k].attno)->atttypid;
+		}
+	}
+	rel = node->ss.ss_currentRelation;
+	tupdesc = RelationGetDescr(rel);
 
 	/*
 	 * An EvalPlanQual recheck hands the scan a row in a pax slot, not in our
@@ -1403,17 +1718,17 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 			state->nruns++;
 		}
 	}
-	state->report = *(DeformCacheReportRead_fn *)
+	state->report = state->naggs > 0 ? NULL : *(DeformCacheReportRead_fn *)
 		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
 
 	state->predcxt = AllocSetContextCreate(estate->es_query_cxt,
 										   "PaxScan predicate values",
 										   ALLOCSET_SMALL_SIZES);
-	foreach(lc, cscan->custom_exprs)
+	foreach(lc, clauses)
 	{
 		PaxPred    *pred = palloc(sizeof(PaxPred));
 
-		if (!PaxAnalyzeClause(lfirst(lc), cscan->scan.scanrelid, pred))
+		if (!PaxAnalyzeClause(lfirst(lc), varno, pred))
 			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
 		PaxResolveClass(pred, tupdesc);
 		if (pred->kind == PAX_PRED_OR)
@@ -1434,10 +1749,13 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	}
 	state->recheck = ExecInitQual(cscan->custom_exprs, &node->ss.ps);
 	PaxLayoutCacheInit(&state->lcache, tupdesc->natts, estate->es_query_cxt);
-	memset(node->ss.ss_ScanTupleSlot->tts_isnull, true,
-		   sizeof(bool) * tupdesc->natts);
-	memset(node->ss.ss_ScanTupleSlot->tts_values, 0,
-		   sizeof(Datum) * tupdesc->natts);
+	if (state->naggs == 0)
+	{
+		memset(node->ss.ss_ScanTupleSlot->tts_isnull, true,
+			   sizeof(bool) * tupdesc->natts);
+		memset(node->ss.ss_ScanTupleSlot->tts_values, 0,
+			   sizeof(Datum) * tupdesc->natts);
+	}
 	state->nsel = 0;
 	state->cur = -1;
 }
@@ -1616,9 +1934,182 @@ PaxScanRecheck(ScanState *ss, TupleTableSlot *slot)
 	return ExecQual(state->recheck, econtext);
 }
 
+/* ---- aggregate mode ---- */
+
+/*
+ * PaxAggColumn folds one column's values of the selected rows of a page
+ * into an aggregate, in a loop per width with no call per value.
+ */
+static void
+PaxAggColumn(PaxAgg *agg, Page page, const PaxPageLayout *layout,
+			 TupleDesc tupdesc, const uint16 *sel, int nsel)
+{
+	const PaxColumnLayout *col;
+	const bits8 *nulls;
+	int64		count = 0;
+	int64		sum = 0;
+	int64		lo = PG_INT64_MAX;
+	int64		hi = PG_INT64_MIN;
+
+	if (agg->attno >= layout->natts)
+	{
+		/* a column added after the page was laid out: its missing value */
+		bool		isnull;
+		Datum		d = getmissingattr(tupdesc, agg->attno + 1, &isnull);
+		int16		len = TupleDescAttr(tupdesc, agg->attno)->attlen;
+		int64		v;
+
+		if (isnull || nsel == 0)
+			return;
+		v = len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) :
+			DatumGetInt64(d);
+		count = nsel;
+		sum = v * nsel;
+		lo = hi = v;
+	}
+	else
+	{
+		col = &layout->cols[agg->attno];
+		if (col->data == 0)
+			return;				/* NULL in every row */
+		nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+
+#define PAX_AGG_LOOP(ctype) \
+		do { \
+			const ctype *v = (const ctype *) (page + col->data); \
+			for (int k = 0; k < nsel; k++) \
+			{ \
+				int			r = sel[k]; \
+				int64		x; \
+				if (nulls && PaxBitIsSet(nulls, r)) \
+					continue; \
+				x = v[r]; \
+				count++; \
+				sum += x; \
+				if (x < lo) lo = x; \
+				if (x > hi) hi = x; \
+			} \
+		} while (0)
+
+		if (agg->kind == PAX_AGG_COUNT)
+		{
+			if (nulls == NULL)
+				count = nsel;
+			else
+				for (int k = 0; k < nsel; k++)
+					count += !PaxBitIsSet(nulls, sel[k]);
+		}
+		else if (col->attlen == 2)
+			PAX_AGG_LOOP(int16);
+		else if (col->attlen == 4)
+			PAX_AGG_LOOP(int32);
+		else
+			PAX_AGG_LOOP(int64);
+#undef PAX_AGG_LOOP
+	}
+
+	if (count == 0)
+		return;
+	if (agg->kind == PAX_AGG_MIN)
+		agg->acc = agg->count == 0 ? lo : Min(agg->acc, lo);
+	else if (agg->kind == PAX_AGG_MAX)
+		agg->acc = agg->count == 0 ? hi : Max(agg->acc, hi);
+	else
+		agg->acc += sum;
+	agg->count += count;
+}
+
+/* PaxAggResult is the value of an aggregate once every row is folded in. */
+static Datum
+PaxAggResult(PaxAgg *agg, bool *isnull)
+{
+	*isnull = false;
+	if (agg->kind == PAX_AGG_COUNT_STAR || agg->kind == PAX_AGG_COUNT)
+		return Int64GetDatum(agg->count);
+	if (agg->count == 0)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	switch (agg->kind)
+	{
+		case PAX_AGG_SUM:
+			return Int64GetDatum(agg->acc);
+		case PAX_AGG_AVG:
+			/* as int8_avg: numeric sum / numeric count */
+			return DirectFunctionCall2(numeric_div,
+									   NumericGetDatum(int64_to_numeric(agg->acc)),
+									   NumericGetDatum(int64_to_numeric(agg->count)));
+		default:
+			switch (agg->type)
+			{
+				case INT2OID:
+					return Int16GetDatum((int16) agg->acc);
+				case INT4OID:
+				case DATEOID:
+					return Int32GetDatum((int32) agg->acc);
+				default:
+					return Int64GetDatum(agg->acc);
+			}
+	}
+}
+
+/*
+ * PaxAggNext computes the aggregates over every visible row that passes
+ * the pushed clauses, page by page, and returns them as the one row.
+ */
+static TupleTableSlot *
+PaxAggNext(ScanState *ss)
+{
+	PaxScanState *state = (PaxScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	TupleDesc	tupdesc = RelationGetDescr(ss->ss_currentRelation);
+
+	ExecClearTuple(slot);
+	if (state->agg_done)
+		return slot;
+	state->agg_done = true;
+	if (!state->started)
+		PaxScanStart(state);
+	for (int k = 0; k < state->naggs; k++)
+		state->aggs[k].count = state->aggs[k].acc = 0;
+
+	state->dir = ForwardScanDirection;
+	while (PaxScanNextPage(state))
+	{
+		Page		page = BufferGetPage(state->scan->rs_cbuf);
+
+		/* values never move while the page is pinned */
+		for (int k = 0; k < state->naggs; k++)
+		{
+			PaxAgg	   *agg = &state->aggs[k];
+
+			if (agg->kind == PAX_AGG_COUNT_STAR)
+				agg->count += state->nsel;
+			else
+				PaxAggColumn(agg, page, state->layout, tupdesc, state->sel,
+							 state->nsel);
+		}
+		state->nsel = 0;
+		CHECK_FOR_INTERRUPTS();
+	}
+	for (int k = 0; k < state->naggs; k++)
+		slot->tts_values[k] = PaxAggResult(&state->aggs[k], &slot->tts_isnull[k]);
+	slot->tts_isnull[state->naggs] = true;	/* the junk ctid */
+	return ExecStoreVirtualTuple(slot);
+}
+
+static bool
+PaxAggRecheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
 static TupleTableSlot *
 PaxScanExec(CustomScanState *node)
 {
+	if (((PaxScanState *) node)->naggs > 0)
+		return ExecScan(&node->ss, PaxAggNext, PaxAggRecheck);
 	return ExecScan(&node->ss, PaxScanNext, PaxScanRecheck);
 }
 
@@ -1656,6 +2147,7 @@ PaxScanReScan(CustomScanState *node)
 		table_rescan(&state->scan->rs_base, NULL);
 	/* parameters may have changed: evaluate the values again */
 	state->started = false;
+	state->agg_done = false;
 	state->nsel = 0;
 	state->cur = -1;
 }
@@ -1742,6 +2234,43 @@ PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	StringInfoData cols;
 
+	if (state->naggs > 0)
+	{
+		static const char *const names[] = {"count", "count", "sum", "avg", "min", "max"};
+
+		ExplainPropertyText("Pax Aggregated Relation",
+							quote_identifier(RelationGetRelationName(rel)), es);
+		initStringInfo(&cols);
+		for (int k = 0; k < state->naggs; k++)
+		{
+			PaxAgg	   *agg = &state->aggs[k];
+
+			appendStringInfo(&cols, "%s%s(%s)", k > 0 ? ", " : "",
+							 names[agg->kind], agg->attno < 0 ? "*" :
+							 quote_identifier(NameStr(TupleDescAttr(tupdesc, agg->attno)->attname)));
+		}
+		ExplainPropertyText("Pax Aggregates", cols.data, es);
+		if (state->agg_clauses != NIL)
+		{
+			List	   *context = set_deparse_context_plan(es->deparse_cxt,
+														   &cscan->scan.plan,
+														   ancestors);
+
+			ExplainPropertyText("Pax Filter",
+								deparse_expression((Node *) make_ands_explicit(state->agg_clauses),
+												   context, es->verbose, false), es);
+		}
+		if (es->analyze)
+		{
+			if (state->agg_clauses != NIL)
+				ExplainPropertyUInteger("Rows Removed by Pax Filter", NULL,
+										state->rows_removed, es);
+			ExplainPropertyUInteger("Pages Skipped by Zone Maps", NULL,
+									state->pages_skipped, es);
+		}
+		return;
+	}
+
 	if (cscan->custom_exprs != NIL)
 	{
 		List	   *context = set_deparse_context_plan(es->deparse_cxt,
@@ -1789,9 +2318,15 @@ PaxCustomScanInit(void)
 							 "Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
 							 NULL, &pax_enable_zonemaps, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("pax.enable_aggpushdown",
+							 "Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
+							 NULL, &pax_enable_aggpushdown, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pax");
 
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = PaxSetRelPathlist;
+	prev_create_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = PaxUpperPaths;
 	RegisterCustomScanMethods(&PaxScanPlanMethods);
 }

@@ -10,6 +10,8 @@ CREATE EXTENSION IF NOT EXISTS deform_cache;
 RESET client_min_messages;
 SET jit = off;
 SET max_parallel_workers_per_gather = 0;
+-- PaxScan as a scan, reporting what it reads (not computing aggregates itself)
+SET pax.enable_aggpushdown = off;
 
 SELECT format('CREATE TABLE dc_wide_heap (%s) USING heap',
               string_agg(format('col%s text', k), ', ' ORDER BY k))

@@ -11,6 +11,8 @@ RESET client_min_messages;
 SET max_parallel_workers_per_gather = 0;
 -- enable_seqscan = off (used below to favour PaxScan) adds disable_cost, which would JIT every query
 SET jit = off;
+-- the scan pushdown, under the usual Agg (pax_am_aggregate tests PaxScan's own)
+SET pax.enable_aggpushdown = off;
 SET extra_float_digits = 3;
 
 CREATE TABLE pd (id int, age int, name text, f float8, b bool, d date, pad text) USING pax;

@@ -1,0 +1,121 @@
+--
+-- pax_am_aggregate: count, sum, avg, min and max of a whole pax table,
+-- computed by PaxScan on the minipages, equal to heap's in every case
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE ag_heap (id int, s int2, i int4, b int8, d date, ts timestamp,
+                      tz timestamptz, t text, n int4) USING heap;
+INSERT INTO ag_heap
+SELECT g, (g % 300 - 150)::int2, CASE WHEN g % 7 = 0 THEN NULL ELSE g * 37 % 100000 - 50000 END,
+       g::int8 * 1000003, date '2000-01-01' + g % 5000,
+       timestamp '2000-01-01' + g * interval '17 minutes',
+       timestamptz '2000-01-01 00:00+00' + g * interval '19 minutes',
+       'row ' || g, NULL
+  FROM generate_series(1, 20000) g;
+CREATE TABLE ag_pax (LIKE ag_heap) USING pax;
+INSERT INTO ag_pax SELECT * FROM ag_heap;
+-- rows of aborted, deleted and updated versions must not count
+BEGIN;
+INSERT INTO ag_pax SELECT * FROM ag_heap WHERE id <= 500;
+ROLLBACK;
+DELETE FROM ag_pax WHERE id % 11 = 0;
+DELETE FROM ag_heap WHERE id % 11 = 0;
+UPDATE ag_pax SET i = i + 1, s = -s WHERE id % 13 = 0;
+UPDATE ag_heap SET i = i + 1, s = -s WHERE id % 13 = 0;
+-- a column added later: old pages read its default
+ALTER TABLE ag_pax ADD COLUMN k int DEFAULT 5;
+ALTER TABLE ag_heap ADD COLUMN k int DEFAULT 5;
+INSERT INTO ag_pax (id, i, k) VALUES (30001, 1, NULL), (30002, 2, 9);
+INSERT INTO ag_heap (id, i, k) VALUES (30001, 1, NULL), (30002, 2, 9);
+ANALYZE ag_heap, ag_pax;
+
+-- the pushed-down plan
+EXPLAIN (COSTS OFF)
+SELECT count(*), sum(i), avg(s), min(d), max(ts) FROM ag_pax;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM ag_pax WHERE i BETWEEN 100 AND 200 OR i IS NULL;
+
+-- a query on both tables; the results must be equal
+CREATE FUNCTION ag_same(q text) RETURNS TABLE (pax text, same bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+    p text; h text;
+BEGIN
+    EXECUTE format(q, 'ag_pax') INTO p;
+    EXECUTE format(q, 'ag_heap') INTO h;
+    pax := p;
+    same := p IS NOT DISTINCT FROM h;
+    RETURN NEXT;
+END $$;
+
+SELECT * FROM ag_same('SELECT (count(*), count(i), sum(i), sum(s), avg(i), avg(s))::text FROM %I');
+SELECT * FROM ag_same('SELECT (min(s), max(s), min(i), max(i), min(b), max(b))::text FROM %I');
+SELECT * FROM ag_same('SELECT (min(d), max(d), min(ts), max(ts), min(tz), max(tz))::text FROM %I');
+SELECT * FROM ag_same('SELECT (count(n), sum(n), avg(n), min(n), max(n))::text FROM %I');
+SELECT * FROM ag_same('SELECT (count(k), sum(k), avg(k), min(k), max(k))::text FROM %I');
+SELECT * FROM ag_same('SELECT (count(*), sum(i), max(d))::text FROM %I WHERE id BETWEEN 100 AND 5000');
+SELECT * FROM ag_same('SELECT (count(*), sum(s))::text FROM %I WHERE i IS NULL');
+SELECT * FROM ag_same('SELECT (count(*), min(id))::text FROM %I WHERE i IN (1, 2, 3, 4, 5) OR s = 7');
+SELECT * FROM ag_same('SELECT (count(*), sum(i))::text FROM %I WHERE t >= ''row 5'' AND t < ''row 6''');
+SELECT * FROM ag_same('SELECT (count(*), sum(i), avg(i), min(i))::text FROM %I WHERE id < 0');
+SELECT * FROM ag_same('SELECT (sum(i) / count(*) + 1, count(*) * 2)::text FROM %I');
+SELECT * FROM ag_same('SELECT (count(*), count(i))::text FROM %I WHERE d = date ''2005-06-01''');
+
+-- an empty table, a table of no columns
+CREATE TABLE ag_empty (a int) USING pax;
+SELECT count(*), count(a), sum(a), avg(a), min(a), max(a) FROM ag_empty;
+CREATE TABLE ag_nocols () USING pax;
+INSERT INTO ag_nocols SELECT FROM generate_series(1, 10);
+SELECT count(*) FROM ag_nocols;
+
+-- in a transaction: its own inserts and deletes count, others' do not
+BEGIN;
+INSERT INTO ag_pax (id, i) SELECT g, 1 FROM generate_series(40001, 40100) g;
+DELETE FROM ag_pax WHERE id <= 100;
+SELECT count(*), sum(i) FILTER (WHERE true) IS NOT NULL AS has_sum FROM ag_pax;
+SELECT count(*) FROM ag_pax;
+ROLLBACK;
+SELECT * FROM ag_same('SELECT count(*)::text FROM %I');
+
+-- what stays with the usual plan: GROUP BY, DISTINCT, FILTER, expressions
+-- of columns, parameters, other aggregates, clauses not pushable
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_pax GROUP BY s;
+EXPLAIN (COSTS OFF) SELECT count(DISTINCT s) FROM ag_pax;
+EXPLAIN (COSTS OFF) SELECT sum(i + 1) FROM ag_pax;
+EXPLAIN (COSTS OFF) SELECT sum(b) FROM ag_pax;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_pax WHERE i + 1 = 5;
+PREPARE ag_p(int) AS SELECT count(*) FROM ag_pax WHERE i > $1;
+EXECUTE ag_p(0);
+SELECT count(*) FROM ag_heap WHERE i > 0;
+EXPLAIN (COSTS OFF) EXECUTE ag_p(0);
+DEALLOCATE ag_p;
+SET pax.enable_aggpushdown = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_pax;
+SELECT * FROM ag_same('SELECT (count(*), sum(i), min(ts))::text FROM %I');
+RESET pax.enable_aggpushdown;
+
+-- inside subqueries, views and joins the relation is still the right one
+CREATE VIEW ag_v AS SELECT count(*) AS c, sum(i) AS s FROM ag_pax;
+SELECT v.c = (SELECT count(*) FROM ag_heap) AS same_count,
+       v.s = (SELECT sum(i) FROM ag_heap) AS same_sum
+  FROM (SELECT 1) x, ag_v v;
+SELECT (SELECT count(*) FROM ag_pax WHERE id < 1000) AS pax,
+       (SELECT count(*) FROM ag_heap WHERE id < 1000) AS heap;
+WITH c AS (SELECT max(d) AS m FROM ag_pax)
+SELECT c.m = (SELECT max(d) FROM ag_heap) AS same FROM c;
+
+-- EXPLAIN ANALYZE shows the filter's work and the pages zone maps skip
+CREATE TABLE ag_sorted (a int, b int) USING pax;
+INSERT INTO ag_sorted SELECT g, g % 10 FROM generate_series(1, 50000) g;
+VACUUM ANALYZE ag_sorted;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
+SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
+
+DROP VIEW ag_v;
+DROP TABLE ag_heap, ag_pax, ag_empty, ag_nocols, ag_sorted;
+DROP FUNCTION ag_same;
