@@ -1598,8 +1598,10 @@ typedef struct PaxScanState
 	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
 	int		   *projected;		/* zero-based columns to read */
 	int			nprojected;
-	int		   *runs;			/* the same as [from, to) runs, pairwise */
-	int			nruns;
+	/* per projected column, on the current page: by-value fixed width? */
+	int16	   *fast_len;		/* its attlen, or 0: read the general way */
+	uint16	   *fast_data;		/* offset of its values */
+	uint16	   *fast_nulls;		/* offset of its null bitmap, or 0 */
 	PaxScanDesc scan;
 	bool		started;		/* predicate values evaluated */
 	PaxLayoutCache lcache;
@@ -1702,22 +1704,10 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	}
 	state->nprojected = i;
 
-	/* contiguous columns are read by one call */
-	state->runs = palloc(sizeof(int) * 2 * Max(i, 1));
-	state->nruns = 0;
-	for (int k = 0; k < state->nprojected; k++)
-	{
-		int			attno = state->projected[k];
+	state->fast_len = palloc0(sizeof(int16) * Max(i, 1));
+	state->fast_data = palloc0(sizeof(uint16) * Max(i, 1));
+	state->fast_nulls = palloc0(sizeof(uint16) * Max(i, 1));
 
-		if (state->nruns > 0 && state->runs[2 * state->nruns - 1] == attno)
-			state->runs[2 * state->nruns - 1] = attno + 1;
-		else
-		{
-			state->runs[2 * state->nruns] = attno;
-			state->runs[2 * state->nruns + 1] = attno + 1;
-			state->nruns++;
-		}
-	}
 	state->report = state->naggs > 0 ? NULL : *(DeformCacheReportRead_fn *)
 		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
 
@@ -1872,6 +1862,23 @@ PaxScanNextPage(PaxScanState *state)
 		if (n == 0)
 			continue;
 		state->nsel = n;
+
+		/* the projected columns read inline: by-value, fixed width, here */
+		for (int k = 0; k < state->nprojected; k++)
+		{
+			int			a = state->projected[k];
+			const PaxColumnLayout *col;
+
+			state->fast_len[k] = 0;
+			if (a >= state->layout->natts)
+				continue;
+			col = &state->layout->cols[a];
+			if (col->data == 0 || col->dropped || col->attlen <= 0 || !col->byval)
+				continue;
+			state->fast_len[k] = col->attlen;
+			state->fast_data[k] = col->data;
+			state->fast_nulls[k] = col->nullmap;
+		}
 		state->cur = ScanDirectionIsForward(state->dir) ? -1 : n;
 		return true;
 	}
@@ -1911,10 +1918,27 @@ PaxScanNext(ScanState *ss)
 	page = BufferGetPage(state->scan->rs_cbuf);
 	/* columns not read stay NULL (set once in PaxScanBegin) */
 	ExecClearTuple(slot);
-	for (int i = 0; i < state->nruns; i++)
-		PaxPageFillValues(tupdesc, page, state->layout, row,
-						  state->runs[2 * i], state->runs[2 * i + 1],
-						  slot->tts_values, slot->tts_isnull);
+	for (int k = 0; k < state->nprojected; k++)
+	{
+		int			a = state->projected[k];
+		int16		len = state->fast_len[k];
+
+		if (len == 0)
+			PaxPageFillValues(tupdesc, page, state->layout, row, a, a + 1,
+							  slot->tts_values, slot->tts_isnull);
+		else if (state->fast_nulls[k] != 0 &&
+				 PaxBitIsSet((bits8 *) page + state->fast_nulls[k], row))
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		else
+		{
+			slot->tts_values[a] = fetch_att(page + state->fast_data[k] + row * len,
+											true, len);
+			slot->tts_isnull[a] = false;
+		}
+	}
 	ExecStoreVirtualTuple(slot);
 	if (state->report)
 		state->report(&ss->ps, state->nprojected, state->max_attno);
