@@ -256,6 +256,7 @@ typedef struct PaxScanDescData
 	bool		rs_inited;		/* false = scan not started yet */
 	BlockNumber rs_cblock;		/* current block */
 	Buffer		rs_cbuf;		/* current buffer (pinned), or Invalid */
+	Buffer		rs_nextbuf;		/* next block, pinned ahead, or Invalid */
 	int			rs_cindex;		/* index into rs_vis of the current row */
 	int			rs_nvis;		/* visible rows of the current page */
 	OffsetNumber rs_vis[PAX_MAX_CAPACITY];	/* their row indexes, ascending */
@@ -483,6 +484,8 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 
 extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
 extern void PaxScanFinish(PaxScanDesc scan);
+extern Page PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno);
+extern BlockNumber PaxScanPeekNextBlock(PaxScanDesc scan);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
 extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 								  const uint16 *cand, int ncand);

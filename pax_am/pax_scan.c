@@ -52,8 +52,17 @@ PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 		ReleaseBuffer(scan->rs_cbuf);
 		scan->rs_cbuf = InvalidBuffer;
 	}
-	buffer = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM, blkno,
-								RBM_NORMAL, scan->rs_strategy);
+	if (BufferIsValid(scan->rs_nextbuf) &&
+		BufferGetBlockNumber(scan->rs_nextbuf) == blkno)
+		buffer = scan->rs_nextbuf;	/* pinned ahead: its pin is ours now */
+	else
+	{
+		if (BufferIsValid(scan->rs_nextbuf))
+			ReleaseBuffer(scan->rs_nextbuf);
+		buffer = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM, blkno,
+									RBM_NORMAL, scan->rs_strategy);
+	}
+	scan->rs_nextbuf = InvalidBuffer;
 	scan->rs_cbuf = buffer;
 	scan->rs_cblock = blkno;
 	scan->rs_nvis = 0;
@@ -66,6 +75,23 @@ PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 		return NULL;
 	}
 	return page;
+}
+
+/*
+ * PaxScanPinAhead pins block blkno, the one the scan reads next, while the
+ * current page's rows are still being worked on, and returns its page (not
+ * locked: for prefetch hints only), so that the caller can ask the CPU to
+ * start loading the parts of it it will read; PaxScanLockPage then takes
+ * over the pin.
+ */
+Page
+PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno)
+{
+	if (BufferIsValid(scan->rs_nextbuf))
+		ReleaseBuffer(scan->rs_nextbuf);
+	scan->rs_nextbuf = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM,
+										  blkno, RBM_NORMAL, scan->rs_strategy);
+	return BufferGetPage(scan->rs_nextbuf);
 }
 
 /*
@@ -197,6 +223,7 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	scan->rs_base.rs_flags = flags;
 	scan->rs_base.rs_parallel = parallel_scan;
 	scan->rs_cbuf = InvalidBuffer;
+	scan->rs_nextbuf = InvalidBuffer;
 
 	/* rows of non-MVCC snapshots (e.g. SnapshotAny) are not page-wise */
 	if (!(snapshot && IsMVCCSnapshot(snapshot)))
@@ -229,6 +256,8 @@ pax_scan_end(TableScanDesc sscan)
 
 	if (BufferIsValid(scan->rs_cbuf))
 		ReleaseBuffer(scan->rs_cbuf);
+	if (BufferIsValid(scan->rs_nextbuf))
+		ReleaseBuffer(scan->rs_nextbuf);
 	RelationDecrementReferenceCount(sscan->rs_rd);
 	if (scan->rs_strategy)
 		FreeAccessStrategy(scan->rs_strategy);
@@ -264,6 +293,9 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 	if (BufferIsValid(scan->rs_cbuf))
 		ReleaseBuffer(scan->rs_cbuf);
 	scan->rs_cbuf = InvalidBuffer;
+	if (BufferIsValid(scan->rs_nextbuf))
+		ReleaseBuffer(scan->rs_nextbuf);
+	scan->rs_nextbuf = InvalidBuffer;
 	PaxScanInitBlocks(scan, true);
 }
 
@@ -277,6 +309,9 @@ PaxScanFinish(PaxScanDesc scan)
 	if (BufferIsValid(scan->rs_cbuf))
 		ReleaseBuffer(scan->rs_cbuf);
 	scan->rs_cbuf = InvalidBuffer;
+	if (BufferIsValid(scan->rs_nextbuf))
+		ReleaseBuffer(scan->rs_nextbuf);
+	scan->rs_nextbuf = InvalidBuffer;
 	scan->rs_cblock = InvalidBlockNumber;
 	scan->rs_inited = false;
 }
@@ -324,6 +359,27 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 	if (ScanDirectionIsForward(direction))
 		return scan->rs_cblock < last ? scan->rs_cblock + 1 : InvalidBlockNumber;
 	return scan->rs_cblock > first ? scan->rs_cblock - 1 : InvalidBlockNumber;
+}
+
+/*
+ * PaxScanPeekNextBlock is the block a forward, non-parallel scan reads after
+ * the current one, or InvalidBlockNumber (the end, or a scan whose next
+ * block is not known in advance).
+ */
+BlockNumber
+PaxScanPeekNextBlock(PaxScanDesc scan)
+{
+	BlockNumber last;
+
+	if (scan->rs_base.rs_parallel != NULL || !scan->rs_inited ||
+		scan->rs_cblock == InvalidBlockNumber || scan->rs_numblocks == 0)
+		return InvalidBlockNumber;
+	if (scan->rs_numblocks != InvalidBlockNumber &&
+		scan->rs_numblocks < scan->rs_nblocks - scan->rs_startblock)
+		last = scan->rs_startblock + scan->rs_numblocks - 1;
+	else
+		last = scan->rs_nblocks - 1;
+	return scan->rs_cblock < last ? scan->rs_cblock + 1 : InvalidBlockNumber;
 }
 
 /*
