@@ -244,6 +244,24 @@ typedef struct PaxChange
 	PGAlignedBlock copy;		/* the page as changed */
 } PaxChange;
 
+/*
+ * PaxRelCache: what a backend remembers of a pax relation, in rd_amcache
+ * (freed on any relcache rebuild, so never kept across one): the running
+ * estimate of value-area bytes per inserted row, and for each block the
+ * buffer that last held it, so that scans pin it with ReadRecentBuffer
+ * (one look at the buffer's header) instead of a buffer-mapping lookup.
+ */
+typedef struct PaxRelCache
+{
+	double		var_avg;		/* running average of a row's value bytes */
+	bool		var_valid;
+	BlockNumber nbufs;			/* blocks with a slot in bufs */
+	Buffer		bufs[FLEXIBLE_ARRAY_MEMBER];	/* InvalidBuffer: unknown */
+} PaxRelCache;
+
+/* Blocks a PaxRelCache remembers buffers for, at most (4 bytes each). */
+#define PAX_RECENT_BUFFERS_MAX	(1024 * 1024)
+
 /* Scan state: the table AM scan descriptor of pax. */
 typedef struct PaxScanDescData
 {
@@ -485,6 +503,7 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
 extern void PaxScanFinish(PaxScanDesc scan);
 extern Page PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno);
+extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
 extern BlockNumber PaxScanPeekNextBlock(PaxScanDesc scan);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
 extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,

@@ -62,20 +62,11 @@ typedef struct PaxRow
 	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
 } PaxRow;
 
-/* Backend-local insert hints, kept in rd_amcache (lost on relcache reset). */
-typedef struct PaxInsertHints
-{
-	double		var_avg;		/* running average of PaxRow.varbytes */
-	bool		var_valid;
-} PaxInsertHints;
-
-static PaxInsertHints *
+/* The insert hints of the relation's backend-local cache (pax_scan.c). */
+static PaxRelCache *
 PaxGetInsertHints(Relation rel)
 {
-	if (rel->rd_amcache == NULL)
-		rel->rd_amcache = MemoryContextAllocZero(CacheMemoryContext,
-												 sizeof(PaxInsertHints));
-	return (PaxInsertHints *) rel->rd_amcache;
+	return PaxGetRelCache(rel, 0);
 }
 
 /*
@@ -465,7 +456,7 @@ void
 PaxPageReinit(Relation rel, Page page)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	PaxInsertHints *hints = PaxGetInsertHints(rel);
+	PaxRelCache *hints = PaxGetInsertHints(rel);
 	PaxPageShape shape;
 
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
@@ -584,7 +575,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	TransactionId xid = (rows[0].srchdr ? InvalidTransactionId :
 						 GetCurrentTransactionId());
-	PaxInsertHints *hints = PaxGetInsertHints(rel);
+	PaxRelCache *hints = PaxGetInsertHints(rel);
 	PaxLayoutCache cache;
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;

@@ -29,10 +29,69 @@
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 #include "pax_am.h"
+
+/*
+ * PaxGetRelCache returns the relation's backend-local cache, made room for
+ * nblocks recent buffers (within PAX_RECENT_BUFFERS_MAX).  The pointer is
+ * good until the next relcache rebuild: callers fetch it again each time.
+ */
+PaxRelCache *
+PaxGetRelCache(Relation rel, BlockNumber nblocks)
+{
+	PaxRelCache *cache = (PaxRelCache *) rel->rd_amcache;
+
+	nblocks = Min(nblocks, PAX_RECENT_BUFFERS_MAX);
+	if (cache == NULL || cache->nbufs < nblocks)
+	{
+		Size		size = offsetof(PaxRelCache, bufs) + nblocks * sizeof(Buffer);
+		PaxRelCache *grown = MemoryContextAllocZero(CacheMemoryContext, size);
+
+		if (cache != NULL)
+		{
+			memcpy(grown, cache, offsetof(PaxRelCache, bufs) +
+				   cache->nbufs * sizeof(Buffer));
+			pfree(cache);
+		}
+		grown->nbufs = nblocks;
+		rel->rd_amcache = cache = grown;
+	}
+	return cache;
+}
+
+/*
+ * PaxReadBuffer pins a block for a scan: the buffer that held it last time
+ * if it still does (ReadRecentBuffer checks), else through the buffer
+ * mapping table, remembering the buffer for the next scan.  After pushdown
+ * the mapping lookup was most of a scan's time.
+ */
+static Buffer
+PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	PaxRelCache *cache = PaxGetRelCache(rel, scan->rs_nblocks);
+	Buffer		buffer;
+
+	if (blkno < cache->nbufs && BufferIsValid(cache->bufs[blkno]) &&
+		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, cache->bufs[blkno]))
+	{
+		/* the per-relation counters ReadBufferExtended would have kept */
+		pgstat_count_buffer_read(rel);
+		pgstat_count_buffer_hit(rel);
+		return cache->bufs[blkno];
+	}
+	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								scan->rs_strategy);
+	/* the cache may have been rebuilt meanwhile: fetch it again */
+	cache = PaxGetRelCache(rel, scan->rs_nblocks);
+	if (blkno < cache->nbufs)
+		cache->bufs[blkno] = buffer;
+	return buffer;
+}
 
 /*
  * PaxScanLockPage reads block blkno into the scan (dropping the pin on the
@@ -59,8 +118,7 @@ PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 	{
 		if (BufferIsValid(scan->rs_nextbuf))
 			ReleaseBuffer(scan->rs_nextbuf);
-		buffer = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM, blkno,
-									RBM_NORMAL, scan->rs_strategy);
+		buffer = PaxReadBuffer(scan, blkno);
 	}
 	scan->rs_nextbuf = InvalidBuffer;
 	scan->rs_cbuf = buffer;
@@ -89,8 +147,7 @@ PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno)
 {
 	if (BufferIsValid(scan->rs_nextbuf))
 		ReleaseBuffer(scan->rs_nextbuf);
-	scan->rs_nextbuf = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM,
-										  blkno, RBM_NORMAL, scan->rs_strategy);
+	scan->rs_nextbuf = PaxReadBuffer(scan, blkno);
 	return BufferGetPage(scan->rs_nextbuf);
 }
 

@@ -88,3 +88,33 @@ CREATE EXTENSION IF NOT EXISTS pg_prewarm;
 SELECT pg_prewarm('s') = pg_relation_size('s') / current_setting('block_size')::int AS prewarmed;
 
 DROP TABLE s, small;
+
+-- a scan pins the buffers the previous scan of the table used when they
+-- still hold its blocks (ReadRecentBuffer): results stay right across
+-- TRUNCATE, VACUUM truncation, a new relfilenode, and in temp tables
+CREATE TABLE rb (a int) USING pax;
+INSERT INTO rb SELECT g FROM generate_series(1, 20000) g;
+SELECT count(*), sum(a) FROM rb;
+SELECT count(*), sum(a) FROM rb WHERE a > 10000;
+TRUNCATE rb;
+INSERT INTO rb SELECT g FROM generate_series(1, 100) g;
+SELECT count(*), sum(a) FROM rb;
+INSERT INTO rb SELECT g FROM generate_series(101, 20000) g;
+SELECT count(*), sum(a) FROM rb;
+DELETE FROM rb WHERE a > 50;
+VACUUM rb;
+SELECT count(*), sum(a) FROM rb;
+INSERT INTO rb SELECT g FROM generate_series(51, 300) g;
+SELECT count(*), sum(a) FROM rb;
+VACUUM FULL rb;
+SELECT count(*), sum(a) FROM rb;
+SET pax.enable_customscan = off;
+SELECT count(*), sum(a) FROM rb;
+RESET pax.enable_customscan;
+CREATE TEMP TABLE rbt (a int) USING pax;
+INSERT INTO rbt SELECT g FROM generate_series(1, 5000) g;
+SELECT count(*), sum(a) FROM rbt;
+DELETE FROM rbt WHERE a % 2 = 0;
+SELECT count(*), sum(a) FROM rbt;
+SELECT count(*), sum(a) FROM rbt;
+DROP TABLE rb, rbt;
