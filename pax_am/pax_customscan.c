@@ -1779,6 +1779,36 @@ PaxPrefetchRange(const char *page, int off, int len)
 }
 
 /*
+ * PaxScanPrefetchValues asks the CPU to load the variable-length values of
+ * the projected columns of the rows just selected: they lie scattered over
+ * the value area, and loading them one row at a time as the executor asks
+ * for them serialises a cache miss per value.
+ */
+static void
+PaxScanPrefetchValues(PaxScanState *state, Page page)
+{
+	const PaxPageLayout *layout = state->layout;
+
+	for (int k = 0; k < state->nprojected; k++)
+	{
+		int			a = state->projected[k];
+		const uint16 *offs;
+
+		if (a >= layout->natts || layout->cols[a].attlen >= 0 ||
+			layout->cols[a].data == 0)
+			continue;
+		offs = (const uint16 *) (page + layout->cols[a].data);
+		for (int i = 0; i < state->nsel; i++)
+		{
+			uint16		off = offs[state->sel[i]];
+
+			if (off != 0 && off < BLCKSZ)
+				__builtin_prefetch(page + off);
+		}
+	}
+}
+
+/*
  * PaxScanPrefetchNext pins the page a forward scan reads next and asks the
  * CPU to start loading what the scan will read of it (headers, zone maps,
  * the minipages of the pushed and projected columns, at the offsets of the
@@ -1817,9 +1847,17 @@ PaxScanPrefetchNext(PaxScanState *state)
 		}
 	}
 	for (int k = 0; k < state->nprojected; k++)
+	{
+		int			a = state->projected[k];
+
 		if (state->fast_len[k] > 0)
 			PaxPrefetchRange(page, state->fast_data[k],
 							 layout->capacity * state->fast_len[k]);
+		else if (a < layout->natts && layout->cols[a].data != 0 &&
+				 layout->cols[a].attlen < 0)
+			PaxPrefetchRange(page, layout->cols[a].data,
+							 layout->capacity * PAX_VAROFF_SIZE);
+	}
 }
 
 /*
@@ -1932,6 +1970,7 @@ PaxScanNextPage(PaxScanState *state)
 			state->fast_data[k] = col->data;
 			state->fast_nulls[k] = col->nullmap;
 		}
+		PaxScanPrefetchValues(state, page);
 		PaxScanPrefetchNext(state);
 		state->cur = ScanDirectionIsForward(state->dir) ? -1 : n;
 		return true;
