@@ -437,8 +437,6 @@ extern void pax_tuple_complete_speculative(Relation relation,
 										   TupleTableSlot *slot,
 										   uint32 specToken, bool succeeded);
 extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
-extern HeapTupleHeader PaxReadRowHeader(Relation rel, Buffer buffer,
-										ItemPointer tid);
 extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
 
 /* pax_stats.c */
@@ -503,6 +501,8 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
 extern void PaxScanFinish(PaxScanDesc scan);
 extern Page PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno);
+extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
+					   HeapTuple tuple);
 extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
 extern BlockNumber PaxScanPeekNextBlock(PaxScanDesc scan);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);

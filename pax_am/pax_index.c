@@ -105,8 +105,7 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		pscan->xs_cbuf = ReleaseAndReadBuffer(pscan->xs_cbuf, rel, blkno);
 
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
-	tp.t_data = PaxReadRowHeader(rel, pscan->xs_cbuf, tid);
-	if (tp.t_data == NULL)
+	if (!PaxReadRow(rel, pscan->xs_cbuf, tid, &tp))
 	{
 		/* the entry points at a slot VACUUM has not refilled yet */
 		LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
@@ -114,9 +113,6 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 			*all_dead = true;
 		return false;
 	}
-	tp.t_len = PAX_ROWHDR_SIZE;
-	tp.t_tableOid = RelationGetRelid(rel);
-	tp.t_self = *tid;
 
 	visible = HeapTupleSatisfiesVisibility(&tp, snapshot, pscan->xs_cbuf);
 	HeapCheckForSerializableConflictOut(visible, rel, &tp, pscan->xs_cbuf,
@@ -187,17 +183,13 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 			buffer = ReadBuffer(rel, blkno);
 			LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		}
-		tp.t_data = PaxReadRowHeader(rel, buffer, &del->tid);
-		if (tp.t_data == NULL)
+		if (!PaxReadRow(rel, buffer, &del->tid, &tp))
 		{
 			/* a reclaimed slot: its row's xid horizon was logged then */
 			status->knowndeletable = true;
 			final = i + 1;
 			continue;
 		}
-		tp.t_len = PAX_ROWHDR_SIZE;
-		tp.t_tableOid = RelationGetRelid(rel);
-		tp.t_self = del->tid;
 
 		dead = status->knowndeletable ||
 			HeapTupleIsSurelyDead(&tp, vistest);

@@ -605,13 +605,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 		if (BufferIsValid(buffer))
 		{
+			/* (PaxTargetPage returns no orphan page) */
 			blkno = BufferGetBlockNumber(buffer);
-			if (PaxPageIsOrphan(BufferGetPage(buffer), tupdesc->natts))
-			{
-				UnlockReleaseBuffer(buffer);
-				buffer = InvalidBuffer;
-				continue;
-			}
 			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 									  blkno, &cache);
 			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))

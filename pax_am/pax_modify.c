@@ -201,6 +201,39 @@ PaxMultiConflicts(MultiXactId multi, uint16 infomask, LockTupleMode mode,
 }
 
 /*
+ * PaxNoLock is what a row lock we could not get without waiting means under
+ * wait_policy (not LockWaitBlock): an error for NOWAIT, false for SKIP
+ * LOCKED.
+ */
+static bool
+PaxNoLock(Relation rel, LockWaitPolicy wait_policy)
+{
+	if (wait_policy == LockWaitError)
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("could not obtain lock on row in relation \"%s\"",
+						RelationGetRelationName(rel))));
+	return false;
+}
+
+/*
+ * PaxWaitXact waits for transaction xid to end as wait_policy allows:
+ * always with LockWaitBlock, else only if it has ended already; returns
+ * false (SKIP LOCKED) or errors (NOWAIT) when it has not.
+ */
+static bool
+PaxWaitXact(Relation rel, ItemPointer tid, TransactionId xid,
+			LockWaitPolicy wait_policy, XLTW_Oper oper)
+{
+	if (wait_policy == LockWaitBlock)
+	{
+		XactLockTableWait(xid, rel, tid, oper);
+		return true;
+	}
+	return ConditionalXactLockTableWait(xid) || PaxNoLock(rel, wait_policy);
+}
+
+/*
  * PaxMultiWait waits for the members of a multixact that conflict with
  * `mode` (without blocking unless wait_policy is LockWaitBlock: then it
  * returns false at the first it would have to wait for, or errors for
@@ -234,17 +267,7 @@ PaxMultiWait(PaxTarget *t, MultiXactId multi, uint16 infomask,
 				(*remaining)++;
 			continue;
 		}
-		if (wait_policy == LockWaitBlock)
-			XactLockTableWait(xid, t->rel, &t->tuple.t_self, oper);
-		else if (!ConditionalXactLockTableWait(xid))
-		{
-			if (wait_policy == LockWaitError)
-				ereport(ERROR,
-						(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-						 errmsg("could not obtain lock on row in relation \"%s\"",
-								RelationGetRelationName(t->rel))));
-			ok = false;
-		}
+		ok = PaxWaitXact(t->rel, &t->tuple.t_self, xid, wait_policy, oper);
 	}
 	if (nmembers > 0)
 		pfree(members);
@@ -409,29 +432,6 @@ PaxComputeNewXmax(TransactionId xmax, uint16 infomask, uint16 infomask2,
  */
 
 /*
- * PaxReadRowHeader returns the header of the row at tid on the buffer's
- * page (pinned and locked by the caller), or NULL if there is no such row.
- */
-HeapTupleHeader
-PaxReadRowHeader(Relation rel, Buffer buffer, ItemPointer tid)
-{
-	Page		page = BufferGetPage(buffer);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	uint16		rowhdrs;
-	HeapTupleHeader hdr;
-
-	if (PageIsNew(page) || row < 0)
-		return NULL;
-	rowhdrs = PaxPageRowHeaders(rel, page, BufferGetBlockNumber(buffer));
-	if (row >= PaxPageGetHeader(page)->pp_nrows)
-		return NULL;
-	hdr = PaxRowHeader(page, rowhdrs, row);
-	if (PaxRowIsUnused(hdr))
-		return NULL;
-	return hdr;
-}
-
-/*
  * PaxTargetTryOpen pins and exclusively locks the page of the row at tid;
  * returns false, holding nothing, if there is no such row.
  */
@@ -451,17 +451,13 @@ PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
 		visibilitymap_pin(rel, blkno, &t->vmbuffer);
 	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
 
-	t->tuple.t_data = PaxReadRowHeader(rel, t->buffer, tid);
-	if (t->tuple.t_data == NULL)
+	if (!PaxReadRow(rel, t->buffer, tid, &t->tuple))
 	{
 		UnlockReleaseBuffer(t->buffer);
 		if (BufferIsValid(t->vmbuffer))
 			ReleaseBuffer(t->vmbuffer);
 		return false;
 	}
-	t->tuple.t_len = PAX_ROWHDR_SIZE;
-	t->tuple.t_tableOid = RelationGetRelid(rel);
-	t->tuple.t_self = *tid;
 	return true;
 }
 
@@ -502,14 +498,7 @@ PaxTargetTuplock(PaxTarget *t, LockTupleMode mode, LockWaitPolicy wait_policy)
 	if (wait_policy == LockWaitBlock)
 		LockTuple(t->rel, &t->tuple.t_self, hw);
 	else if (!ConditionalLockTuple(t->rel, &t->tuple.t_self, hw))
-	{
-		if (wait_policy == LockWaitError)
-			ereport(ERROR,
-					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-					 errmsg("could not obtain lock on row in relation \"%s\"",
-							RelationGetRelationName(t->rel))));
-		return false;
-	}
+		return PaxNoLock(t->rel, wait_policy);
 	t->have_tuple_lock = true;
 	t->tuplock_mode = mode;
 	return true;
@@ -811,15 +800,8 @@ retry:
 			}
 			else
 			{
-				if (wait_policy == LockWaitBlock)
-					XactLockTableWait(xwait, t->rel, &tp->t_self, oper);
-				else if (!ConditionalXactLockTableWait(xwait))
+				if (!PaxWaitXact(t->rel, &tp->t_self, xwait, wait_policy, oper))
 				{
-					if (wait_policy == LockWaitError)
-						ereport(ERROR,
-								(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-								 errmsg("could not obtain lock on row in relation \"%s\"",
-										RelationGetRelationName(t->rel))));
 					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
 					result = TM_WouldBlock;
 					goto failed;
@@ -1260,16 +1242,12 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 
 		buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(&next));
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		tp.t_data = PaxReadRowHeader(rel, buffer, &next);
-		if (tp.t_data == NULL ||
+		if (!PaxReadRow(rel, buffer, &next, &tp) ||
 			!TransactionIdEquals(HeapTupleHeaderGetXmin(tp.t_data), prior_xmax))
 		{
 			UnlockReleaseBuffer(buffer);
 			return TM_Deleted;
 		}
-		tp.t_len = PAX_ROWHDR_SIZE;
-		tp.t_tableOid = RelationGetRelid(rel);
-		tp.t_self = next;
 		visible = HeapTupleSatisfiesVisibility(&tp, &dirty, buffer);
 		if (visible)
 		{
@@ -1282,18 +1260,9 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 			/* the inserter of this version is still running: wait */
 			if (TransactionIdIsValid(dirty.xmin))
 			{
-				if (wait_policy == LockWaitBlock)
-					XactLockTableWait(dirty.xmin, rel, &next,
-									  XLTW_FetchUpdated);
-				else if (!ConditionalXactLockTableWait(dirty.xmin))
-				{
-					if (wait_policy == LockWaitError)
-						ereport(ERROR,
-								(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-								 errmsg("could not obtain lock on row in relation \"%s\"",
-										RelationGetRelationName(rel))));
+				if (!PaxWaitXact(rel, &next, dirty.xmin, wait_policy,
+								 XLTW_FetchUpdated))
 					return TM_WouldBlock;
-				}
 				continue;
 			}
 			if (ours && cmin >= cid)
@@ -1472,17 +1441,13 @@ pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 			break;
 		buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(&ctid));
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		tp.t_data = PaxReadRowHeader(rel, buffer, &ctid);
-		if (tp.t_data == NULL ||
+		if (!PaxReadRow(rel, buffer, &ctid, &tp) ||
 			(TransactionIdIsValid(prior_xmax) &&
 			 !TransactionIdEquals(prior_xmax, HeapTupleHeaderGetXmin(tp.t_data))))
 		{
 			UnlockReleaseBuffer(buffer);
 			break;
 		}
-		tp.t_len = PAX_ROWHDR_SIZE;
-		tp.t_tableOid = RelationGetRelid(rel);
-		tp.t_self = ctid;
 		valid = HeapTupleSatisfiesVisibility(&tp, snapshot, buffer);
 		HeapCheckForSerializableConflictOut(valid, rel, &tp, buffer, snapshot);
 		if (valid)

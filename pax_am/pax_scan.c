@@ -152,6 +152,29 @@ PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno)
 }
 
 /*
+ * PaxReadRow points tuple at the row at tid on the buffer's page (pinned
+ * and locked by the caller) for heap's visibility routines; false if there
+ * is no such row (beyond the rows stored, or a slot VACUUM reclaimed).
+ */
+bool
+PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
+{
+	Page		page = BufferGetPage(buffer);
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	uint16		rowhdrs;
+
+	if (PageIsNew(page) || row < 0)
+		return false;
+	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
+	if (row >= PaxPageGetHeader(page)->pp_nrows ||
+		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+		return false;
+	PaxRowTuple(tuple, rel, page, rowhdrs, blkno, row);
+	return true;
+}
+
+/*
  * PaxXidPrecedes is TransactionIdPrecedes without the call.
  */
 static inline bool
@@ -545,10 +568,7 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 					  TupleTableSlot *slot)
 {
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
 	Buffer		buffer;
-	Page		page;
-	uint16		rowhdrs;
 	HeapTupleData tuple;
 	bool		visible;
 
@@ -556,20 +576,11 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 		return false;
 	buffer = ReadBuffer(relation, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buffer);
-	if (PageIsNew(page) || row < 0)
+	if (!PaxReadRow(relation, buffer, tid, &tuple))
 	{
 		UnlockReleaseBuffer(buffer);
 		return false;
 	}
-	rowhdrs = PaxPageRowHeaders(relation, page, blkno);
-	if (row >= PaxPageGetHeader(page)->pp_nrows ||
-		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
-	{
-		UnlockReleaseBuffer(buffer);
-		return false;
-	}
-	PaxRowTuple(&tuple, relation, page, rowhdrs, blkno, row);
 	visible = HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
 	HeapCheckForSerializableConflictOut(visible, relation, &tuple, buffer,
 										snapshot);
@@ -578,7 +589,8 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 						 HeapTupleHeaderGetXmin(tuple.t_data));
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	if (visible)
-		PaxSlotStoreRow(slot, relation, buffer, blkno, row);
+		PaxSlotStoreRow(slot, relation, buffer, blkno,
+						ItemPointerGetOffsetNumber(tid) - 1);
 	ReleaseBuffer(buffer);
 	return visible;
 }
