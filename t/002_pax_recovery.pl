@@ -11,6 +11,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PaxTAP;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1, extra => ['--data-checksums']);
@@ -74,13 +77,7 @@ my @checks = (
 sub same_on_standby
 {
 	my ($what) = @_;
-	$primary->wait_for_catchup($standby);
-	foreach my $q (@checks)
-	{
-		my $p = $primary->safe_psql('postgres', $q);
-		my $s = $standby->safe_psql('postgres', $q);
-		is($s, $p, "standby equals primary after $what: " . substr($q, 0, 40));
-	}
+	standby_matches($primary, $standby, $what, 40, @checks);
 }
 
 $primary->safe_psql('postgres', q{

@@ -6,6 +6,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PaxTAP;
 
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
@@ -29,24 +32,13 @@ my $pax_header = 24;	# after PageHeaderData
 sub corrupt
 {
 	my ($offset, $bytes) = @_;
-	$node->stop;
-	open(my $fh, '+<', $file) or die "open $file: $!";
-	binmode $fh;
-	seek($fh, 8192 + $offset, 0) or die;
-	syswrite($fh, $bytes) or die;
-	close $fh;
-	$node->start;
+	overwrite_blocks($node, $file, 1, $offset, $bytes);
 }
 
 sub restore
 {
 	my ($copy) = @_;
-	$node->stop;
-	open(my $fh, '>', $file) or die;
-	binmode $fh;
-	print $fh $copy;
-	close $fh;
-	$node->start;
+	restore_file($node, $file, $copy);
 }
 
 sub query_error

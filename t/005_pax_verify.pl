@@ -7,6 +7,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PaxTAP;
 
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
@@ -46,27 +49,13 @@ my $future_xid = $node->safe_psql('postgres', 'SELECT txid_current() + 100000');
 sub corrupt
 {
 	my ($block, @writes) = @_;
-	$node->stop;
-	open(my $fh, '+<', $file) or die "open $file: $!";
-	binmode $fh;
-	while (my ($offset, $bytes) = splice(@writes, 0, 2))
-	{
-		seek($fh, 8192 * $block + $offset, 0) or die;
-		syswrite($fh, $bytes) or die;
-	}
-	close $fh;
-	$node->start;
+	overwrite_blocks($node, $file, $block, @writes);
 }
 
 sub restore
 {
 	my ($copy) = @_;
-	$node->stop;
-	open(my $fh, '>', $file) or die;
-	binmode $fh;
-	print $fh $copy;
-	close $fh;
-	$node->start;
+	restore_file($node, $file, $copy);
 }
 
 # the problems found, one line "blkno|row|attnum|msg" each

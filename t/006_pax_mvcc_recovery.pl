@@ -19,6 +19,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PaxTAP;
 
 my $am = $ENV{PAX_TEST_AM} // 'pax';
 
@@ -66,13 +69,7 @@ my @checks = (
 sub same_on_standby
 {
 	my ($what) = @_;
-	$primary->wait_for_catchup($standby);
-	foreach my $q (@checks)
-	{
-		my $p = $primary->safe_psql('postgres', $q);
-		my $s = $standby->safe_psql('postgres', $q);
-		is($s, $p, "standby equals primary after $what: " . substr($q, 0, 50));
-	}
+	standby_matches($primary, $standby, $what, 50, @checks);
 	is($primary->safe_psql('postgres', $checks[1]) . '/'
 		  . $primary->safe_psql('postgres', $checks[2]),
 		'0/0', "primary: t equals its heap mirror after $what");

@@ -17,6 +17,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use PaxTAP;
 
 my $primary = PostgreSQL::Test::Cluster->new('vac_primary');
 $primary->init(allows_streaming => 1, extra => ['--data-checksums']);
@@ -64,13 +67,7 @@ my @checks = (
 sub same_on_standby
 {
 	my ($what) = @_;
-	$primary->wait_for_catchup($standby);
-	foreach my $q (@checks)
-	{
-		my $p = $primary->safe_psql('postgres', $q);
-		my $s = $standby->safe_psql('postgres', $q);
-		is($s, $p, "standby equals primary after $what: " . substr($q, 0, 50));
-	}
+	standby_matches($primary, $standby, $what, 50, @checks);
 }
 
 my $contents = $primary->safe_psql('postgres', $checks[0]);
