@@ -282,6 +282,11 @@ typedef struct PaxScanDescData
 
 	/* parallel scans */
 	ParallelBlockTableScanWorkerData *rs_pbsw;
+	BlockNumber rs_pnext;		/* block claimed ahead from the shared
+								 * allocator, or Invalid */
+	pg_atomic_uint32 *rs_sharedbufs;	/* the participants' recent-buffer
+										 * map in the parallel DSM, or NULL */
+	BlockNumber rs_nsharedbufs; /* its length */
 } PaxScanDescData;
 
 typedef PaxScanDescData *PaxScanDesc;

@@ -1579,13 +1579,25 @@ PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
  * ----------------------------------------------------------------
  */
 
-/* Counters shared by the participants of a parallel scan. */
+/*
+ * What the participants of a parallel scan share: counters, and a map of
+ * block to the buffer that holds it.  The leader fills the map from its
+ * recent-buffer cache, each worker starts its own cache from it (a new
+ * process would otherwise look up every block in the buffer mapping table,
+ * which was most of a worker's time), every participant records the
+ * buffers it looks up, and at the end the leader keeps what they learned.
+ */
 typedef struct PaxScanShared
 {
 	pg_atomic_uint64 rows_removed;
 	pg_atomic_uint64 pages_skipped;
+	Size		bufs_offset;	/* of the map, from the struct's start */
+	BlockNumber nbufs;			/* map entries (pg_atomic_uint32 each) */
 	/* ParallelBlockTableScanDescData follows, at a MAXALIGN'd offset */
 } PaxScanShared;
+
+#define PaxScanSharedBufs(shared) \
+	((pg_atomic_uint32 *) ((char *) (shared) + (shared)->bufs_offset))
 
 #define PaxScanSharedPscan(shared) \
 	((ParallelTableScanDesc) ((char *) (shared) + MAXALIGN(sizeof(PaxScanShared))))
@@ -1617,6 +1629,7 @@ typedef struct PaxScanState
 	DeformCacheReportRead_fn report;	/* deform_cache, if loaded */
 
 	PaxScanShared *shared;		/* parallel scans */
+	BlockNumber dsm_nbufs;		/* map entries PaxScanEstimateDSM sized */
 	uint64		rows_removed;
 	uint64		pages_skipped;
 
@@ -2272,11 +2285,29 @@ PaxScanReScan(CustomScanState *node)
 /* ---- parallel scans ---- */
 
 static Size
+PaxScanPscanSize(CustomScanState *node)
+{
+	return MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
+												node->ss.ps.state->es_snapshot));
+}
+
+static Size
 PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
 {
-	return MAXALIGN(sizeof(PaxScanShared)) +
-		table_parallelscan_estimate(node->ss.ss_currentRelation,
-									node->ss.ps.state->es_snapshot);
+	PaxScanState *state = (PaxScanState *) node;
+
+	state->dsm_nbufs = Min(RelationGetNumberOfBlocks(node->ss.ss_currentRelation),
+						   PAX_RECENT_BUFFERS_MAX);
+	return MAXALIGN(sizeof(PaxScanShared)) + PaxScanPscanSize(node) +
+		mul_size(state->dsm_nbufs, sizeof(pg_atomic_uint32));
+}
+
+/* PaxScanShareBufs points the scan at the shared recent-buffer map. */
+static void
+PaxScanShareBufs(PaxScanState *state, PaxScanShared *shared)
+{
+	state->scan->rs_sharedbufs = PaxScanSharedBufs(shared);
+	state->scan->rs_nsharedbufs = shared->nbufs;
 }
 
 static void
@@ -2285,16 +2316,26 @@ PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 {
 	PaxScanState *state = (PaxScanState *) node;
 	PaxScanShared *shared = coordinate;
+	Relation	rel = node->ss.ss_currentRelation;
+	PaxRelCache *cache = (PaxRelCache *) rel->rd_amcache;
+	pg_atomic_uint32 *bufs;
+	BlockNumber known = 0;
 
 	pg_atomic_init_u64(&shared->rows_removed, 0);
 	pg_atomic_init_u64(&shared->pages_skipped, 0);
-	table_parallelscan_initialize(node->ss.ss_currentRelation,
-								  PaxScanSharedPscan(shared),
+	shared->bufs_offset = MAXALIGN(sizeof(PaxScanShared)) + PaxScanPscanSize(node);
+	shared->nbufs = state->dsm_nbufs;
+	bufs = PaxScanSharedBufs(shared);
+	if (cache != NULL)
+		known = Min(cache->nbufs, shared->nbufs);
+	for (BlockNumber b = 0; b < shared->nbufs; b++)
+		pg_atomic_init_u32(&bufs[b], b < known ? (uint32) cache->bufs[b] : 0);
+	table_parallelscan_initialize(rel, PaxScanSharedPscan(shared),
 								  node->ss.ps.state->es_snapshot);
 	state->shared = shared;
 	state->scan = (PaxScanDesc)
-		table_beginscan_parallel(node->ss.ss_currentRelation,
-								 PaxScanSharedPscan(shared));
+		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
+	PaxScanShareBufs(state, shared);
 }
 
 static void
@@ -2312,11 +2353,23 @@ PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	PaxScanState *state = (PaxScanState *) node;
 	PaxScanShared *shared = coordinate;
+	Relation	rel = node->ss.ss_currentRelation;
+	pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
+	PaxRelCache *cache;
 
 	state->shared = shared;
 	state->scan = (PaxScanDesc)
-		table_beginscan_parallel(node->ss.ss_currentRelation,
-								 PaxScanSharedPscan(shared));
+		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
+	PaxScanShareBufs(state, shared);
+	/* start this process's recent buffers from the leader's */
+	cache = PaxGetRelCache(rel, shared->nbufs);
+	for (BlockNumber b = 0; b < Min(cache->nbufs, shared->nbufs); b++)
+	{
+		Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
+
+		if (BufferIsValid(buf))
+			cache->bufs[b] = buf;
+	}
 }
 
 /*
@@ -2334,8 +2387,26 @@ PaxScanShutdown(CustomScanState *node)
 	PaxScanAccumulate(state);
 	if (!IsParallelWorker())
 	{
-		state->rows_removed = pg_atomic_read_u64(&state->shared->rows_removed);
-		state->pages_skipped = pg_atomic_read_u64(&state->shared->pages_skipped);
+		PaxScanShared *shared = state->shared;
+		pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
+		PaxRelCache *cache;
+
+		state->rows_removed = pg_atomic_read_u64(&shared->rows_removed);
+		state->pages_skipped = pg_atomic_read_u64(&shared->pages_skipped);
+		/* the workers are done: keep the buffers they looked up */
+		cache = PaxGetRelCache(node->ss.ss_currentRelation, shared->nbufs);
+		for (BlockNumber b = 0; b < Min(cache->nbufs, shared->nbufs); b++)
+		{
+			Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
+
+			if (BufferIsValid(buf))
+				cache->bufs[b] = buf;
+		}
+	}
+	if (state->scan)
+	{
+		state->scan->rs_sharedbufs = NULL;
+		state->scan->rs_nsharedbufs = 0;
 	}
 	state->shared = NULL;
 }

@@ -90,6 +90,9 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 	cache = PaxGetRelCache(rel, scan->rs_nblocks);
 	if (blkno < cache->nbufs)
 		cache->bufs[blkno] = buffer;
+	/* a parallel scan's participants read disjoint blocks: no write races */
+	if (blkno < scan->rs_nsharedbufs)
+		pg_atomic_write_u32(&scan->rs_sharedbufs[blkno], (uint32) buffer);
 	return buffer;
 }
 
@@ -282,6 +285,7 @@ PaxScanInitBlocks(PaxScanDesc scan, bool keep_startblock)
 	}
 	scan->rs_inited = false;
 	scan->rs_cblock = InvalidBlockNumber;
+	scan->rs_pnext = InvalidBlockNumber;
 	scan->rs_nvis = 0;
 	scan->rs_cindex = -1;
 }
@@ -304,6 +308,8 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	scan->rs_base.rs_parallel = parallel_scan;
 	scan->rs_cbuf = InvalidBuffer;
 	scan->rs_nextbuf = InvalidBuffer;
+	scan->rs_sharedbufs = NULL;
+	scan->rs_nsharedbufs = 0;
 
 	/* rows of non-MVCC snapshots (e.g. SnapshotAny) are not page-wise */
 	if (!(snapshot && IsMVCCSnapshot(snapshot)))
@@ -393,6 +399,7 @@ PaxScanFinish(PaxScanDesc scan)
 		ReleaseBuffer(scan->rs_nextbuf);
 	scan->rs_nextbuf = InvalidBuffer;
 	scan->rs_cblock = InvalidBlockNumber;
+	scan->rs_pnext = InvalidBlockNumber;
 	scan->rs_inited = false;
 }
 
@@ -410,6 +417,8 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 
 	if (bpscan != NULL)
 	{
+		BlockNumber blkno = scan->rs_pnext;
+
 		Assert(ScanDirectionIsForward(direction));
 		if (!scan->rs_inited)
 		{
@@ -417,6 +426,10 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 													 scan->rs_pbsw, bpscan);
 			scan->rs_inited = true;
 		}
+		/* a block PaxScanPeekNextBlock claimed is this participant's */
+		scan->rs_pnext = InvalidBlockNumber;
+		if (blkno != InvalidBlockNumber)
+			return blkno;
 		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
 												 scan->rs_pbsw, bpscan);
 	}
@@ -442,17 +455,28 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 }
 
 /*
- * PaxScanPeekNextBlock is the block a forward, non-parallel scan reads after
- * the current one, or InvalidBlockNumber (the end, or a scan whose next
- * block is not known in advance).
+ * PaxScanPeekNextBlock is the block a forward scan reads after the current
+ * one, or InvalidBlockNumber (the end, or a scan whose next block is not
+ * known in advance).  A parallel scan claims that block from the shared
+ * allocator now, one block early; PaxScanNextBlock then returns it, so every
+ * block is still read by exactly one participant.
  */
 BlockNumber
 PaxScanPeekNextBlock(PaxScanDesc scan)
 {
 	BlockNumber last;
 
-	if (scan->rs_base.rs_parallel != NULL || !scan->rs_inited ||
-		scan->rs_cblock == InvalidBlockNumber || scan->rs_numblocks == 0)
+	if (!scan->rs_inited || scan->rs_cblock == InvalidBlockNumber)
+		return InvalidBlockNumber;
+	if (scan->rs_base.rs_parallel != NULL)
+	{
+		if (scan->rs_pnext == InvalidBlockNumber)
+			scan->rs_pnext = table_block_parallelscan_nextpage(
+				scan->rs_base.rs_rd, scan->rs_pbsw,
+				(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel);
+		return scan->rs_pnext;
+	}
+	if (scan->rs_numblocks == 0)
 		return InvalidBlockNumber;
 	if (scan->rs_numblocks != InvalidBlockNumber &&
 		scan->rs_numblocks < scan->rs_nblocks - scan->rs_startblock)

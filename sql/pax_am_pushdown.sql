@@ -79,6 +79,15 @@ SET min_parallel_table_scan_size = 0;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM pd WHERE age < 50;
 SELECT count(*), sum(id) FROM pd WHERE age < 50;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+-- workers alone: each claims its next block one page early and records the
+-- buffers it reads for the leader; still every row exactly once, and the
+-- same again with the leader's recent buffers handed to the workers
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT count(*), count(DISTINCT id), sum(id) FROM pd WHERE age < 50;
+SELECT count(*), count(DISTINCT id), sum(id) FROM pd WHERE age < 50;
+SELECT count(*), count(DISTINCT id), sum(id) FROM pd WHERE age < 50;
+SELECT count(*), count(DISTINCT name), min(id), max(id) FROM pd;
+RESET parallel_leader_participation;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
