@@ -10,6 +10,8 @@ An Experiment has:
   queries   list of Query(name, sql, x=None): x places the query on a curve
   variants  list of (label, {GUC: value}) each query runs under
   shared    SQL run once to create helper tables that are not per-AM (heap)
+  plot      the x axis label of a curve
+  speedup   also report each variant's speed-up over the first variant
 """
 
 from collections import namedtuple
@@ -17,9 +19,9 @@ from collections import namedtuple
 Table = namedtuple("Table", "name columns source")
 Query = namedtuple("Query", "name sql x", defaults=(None,))
 Experiment = namedtuple(
-    "Experiment", "name description tables queries variants shared plot",
+    "Experiment", "name description tables queries variants shared plot speedup",
     defaults=((("jit off", {"jit": "off", "max_parallel_workers_per_gather": "0"}),),
-              "", None))
+              "", None, False))
 
 NO_JIT_SERIAL = (("jit off", {"jit": "off", "max_parallel_workers_per_gather": "0"}),)
 
@@ -164,20 +166,20 @@ _SSB_Q13 = """SELECT sum(lo_extendedprice * lo_discount::int8) AS revenue
  WHERE lo_orderdate = d_datekey AND d_weeknuminyear = 6 AND d_year = 1994
    AND lo_discount BETWEEN 5 AND 7 AND lo_quantity BETWEEN 26 AND 35"""
 
+_LINEORDER = Table("lineorder", _LINEORDER_COLS, _LINEORDER_SRC)
+_SSB_Q1 = [Query("Q1.1", _SSB_Q11), Query("Q1.2", _SSB_Q12), Query("Q1.3", _SSB_Q13)]
+
 SSB = Experiment(
     name="ssb",
     description="SSB-like lineorder, 6,000,000 rows (SEEDS 2): JIT off/on, 0/2 parallel workers",
     shared=_SSB_DATE,
-    tables=[Table("lineorder", _LINEORDER_COLS, _LINEORDER_SRC)],
+    tables=[_LINEORDER],
     queries=[
         Query("count(*)", "SELECT count(*) FROM {lineorder}"),
         Query("sum(lo_extendedprice)", "SELECT sum(lo_extendedprice) FROM {lineorder}"),
         Query("avg(lo_extendedprice)", "SELECT avg(lo_extendedprice) FROM {lineorder}"),
         Query("max(lo_extendedprice)", "SELECT max(lo_extendedprice) FROM {lineorder}"),
-        Query("Q1.1", _SSB_Q11),
-        Query("Q1.2", _SSB_Q12),
-        Query("Q1.3", _SSB_Q13),
-    ],
+    ] + _SSB_Q1,
     variants=(
         ("jit off, 0 workers", {"jit": "off", "max_parallel_workers_per_gather": "0"}),
         ("jit on, 0 workers", {"jit": "on", "jit_above_cost": "0",
@@ -187,5 +189,29 @@ SSB = Experiment(
                                "max_parallel_workers_per_gather": "2"}),
     ))
 
+# Speed-up from parallel workers, each variant against one worker.  On 2
+# cores, one worker beside the leader already uses both, so the leader only
+# gathers here, and "1 worker" is the same parallel plan with a pool of one
+# worker (max_parallel_workers = 1: two planned, one launched), so that both
+# pay one parallel start-up.  Also shown: one process (0 workers) and the
+# default of two workers plus the leader (three processes on two cores).
+# (PaxScan computes plain aggregates such as sum(lo_extendedprice) in one
+# process, so only the joins are here.)
+_LEADER_OFF = {"jit": "off", "max_parallel_workers_per_gather": "2",
+               "parallel_leader_participation": "off"}
+SSB_PARALLEL = Experiment(
+    name="ssb_parallel",
+    description="SSB-like lineorder (SEEDS 2): 1 against 2 parallel workers, jit off",
+    shared=_SSB_DATE,
+    tables=[_LINEORDER],
+    queries=_SSB_Q1,
+    variants=(
+        ("1 worker, leader gathers only", dict(_LEADER_OFF, max_parallel_workers="1")),
+        ("2 workers, leader gathers only", _LEADER_OFF),
+        ("0 workers (one process)", {"jit": "off", "max_parallel_workers_per_gather": "0"}),
+        ("2 workers and the leader", {"jit": "off", "max_parallel_workers_per_gather": "2"}),
+    ),
+    speedup=True)
+
 EXPERIMENTS = {e.name: e for e in
-               (DEFORM100, DEFORM100_CURVE, DEFORM100_PREFIX, AGE32, SSB)}
+               (DEFORM100, DEFORM100_CURVE, DEFORM100_PREFIX, AGE32, SSB, SSB_PARALLEL)}
