@@ -1824,11 +1824,11 @@ PaxScanPrefetchValues(PaxScanState *state, Page page)
 /*
  * PaxScanPrefetchNext pins the page a forward scan reads next and asks the
  * CPU to start loading what the scan will read of it (headers, zone maps,
- * the minipages of the pushed and projected columns, at the offsets of the
- * current page's layout, the commonest case), so that the loads overlap
- * with the work on the current page's rows instead of stalling the next
- * PaxScanNextPage: after pushdown, a scan's time goes mostly to such
- * stalls.
+ * the special space, and the minipages of the pushed and projected columns
+ * at the offsets of the current page's layout, the commonest case), so that
+ * the loads overlap with the work on the current page's rows instead of
+ * stalling the next PaxScanNextPage: after pushdown, a scan's time goes
+ * mostly to such stalls.
  */
 static void
 PaxScanPrefetchNext(PaxScanState *state)
@@ -1843,6 +1843,8 @@ PaxScanPrefetchNext(PaxScanState *state)
 		return;
 	page = PaxScanPinAhead(state->scan, next);
 	PaxPrefetchRange(page, 0, layout->rowhdrs);
+	/* the special space, whose magic number verification reads */
+	__builtin_prefetch(page + BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)));
 	foreach(lc, state->preds)
 	{
 		PaxPred    *pred = lfirst(lc);
