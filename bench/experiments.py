@@ -12,6 +12,7 @@ An Experiment has:
   shared    SQL run once to create helper tables that are not per-AM (heap)
   plot      the x axis label of a curve
   speedup   also report each variant's speed-up over the first variant
+  server    also time each query on the server alone (EXPLAIN ANALYZE)
 """
 
 from collections import namedtuple
@@ -19,9 +20,9 @@ from collections import namedtuple
 Table = namedtuple("Table", "name columns source")
 Query = namedtuple("Query", "name sql x", defaults=(None,))
 Experiment = namedtuple(
-    "Experiment", "name description tables queries variants shared plot speedup",
+    "Experiment", "name description tables queries variants shared plot speedup server",
     defaults=((("jit off", {"jit": "off", "max_parallel_workers_per_gather": "0"}),),
-              "", None, False))
+              "", None, False, False))
 
 NO_JIT_SERIAL = (("jit off", {"jit": "off", "max_parallel_workers_per_gather": "0"}),)
 
@@ -49,7 +50,9 @@ DEFORM100 = Experiment(
         Query("select col99", "SELECT col99 FROM {test_tbl}"),
         Query("count(col99)", "SELECT count(col99) FROM {test_tbl}"),
         Query("count(*)", "SELECT count(*) FROM {test_tbl}"),
-    ])
+    ],
+    # 500,000 text values to psql cost both access methods alike
+    server=True)
 
 DEFORM100_CURVE = Experiment(
     name="deform100_curve",
