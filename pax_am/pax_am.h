@@ -287,7 +287,12 @@ typedef struct PaxScanDescData
 	pg_atomic_uint32 *rs_sharedbufs;	/* the participants' recent-buffer
 										 * map in the parallel DSM, or NULL */
 	BlockNumber rs_nsharedbufs; /* its length */
+	int			rs_guess_credit;	/* wrong guesses of a block's buffer
+									 * left before guessing pauses */
 } PaxScanDescData;
+
+/* Wrong consecutive-buffer guesses a scan makes in a row, at most. */
+#define PAX_GUESS_CREDIT	8
 
 typedef PaxScanDescData *PaxScanDesc;
 

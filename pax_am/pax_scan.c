@@ -65,9 +65,10 @@ PaxGetRelCache(Relation rel, BlockNumber nblocks)
 
 /*
  * PaxReadBuffer pins a block for a scan: the buffer that held it last time
- * if it still does (ReadRecentBuffer checks), else through the buffer
- * mapping table, remembering the buffer for the next scan.  After pushdown
- * the mapping lookup was most of a scan's time.
+ * if it still does (ReadRecentBuffer checks), or the buffer after the
+ * previous block's, else through the buffer mapping table, remembering the
+ * buffer for the next scan.  After pushdown the mapping lookup was most of
+ * a scan's time.
  */
 static Buffer
 PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
@@ -75,15 +76,40 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 	Relation	rel = scan->rs_base.rs_rd;
 	PaxRelCache *cache = PaxGetRelCache(rel, scan->rs_nblocks);
 	Buffer		buffer;
+	Buffer		guess = InvalidBuffer;
+	bool		guessed = false;
 
-	if (blkno < cache->nbufs && BufferIsValid(cache->bufs[blkno]) &&
-		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, cache->bufs[blkno]))
+	if (blkno < cache->nbufs)
+	{
+		guess = cache->bufs[blkno];
+
+		/*
+		 * Not seen yet: a table read in order (pg_prewarm, a load, a scan
+		 * into free buffers) tends to sit in consecutive shared buffers, so
+		 * try the buffer after the previous block's while such guesses keep
+		 * coming true (and one block in 64 when they stopped).
+		 */
+		if (!BufferIsValid(guess) && blkno > 0 &&
+			cache->bufs[blkno - 1] > 0 && cache->bufs[blkno - 1] < NBuffers &&
+			(scan->rs_guess_credit > 0 || blkno % 64 == 0))
+		{
+			guess = cache->bufs[blkno - 1] + 1;
+			guessed = true;
+		}
+	}
+	if (BufferIsValid(guess) &&
+		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, guess))
 	{
 		/* the per-relation counters ReadBufferExtended would have kept */
 		pgstat_count_buffer_read(rel);
 		pgstat_count_buffer_hit(rel);
-		return cache->bufs[blkno];
+		cache->bufs[blkno] = guess;
+		if (guessed)
+			scan->rs_guess_credit = PAX_GUESS_CREDIT;
+		return guess;
 	}
+	if (guessed && scan->rs_guess_credit > 0)
+		scan->rs_guess_credit--;
 	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 								scan->rs_strategy);
 	/* the cache may have been rebuilt meanwhile: fetch it again */
@@ -286,6 +312,7 @@ PaxScanInitBlocks(PaxScanDesc scan, bool keep_startblock)
 	scan->rs_inited = false;
 	scan->rs_cblock = InvalidBlockNumber;
 	scan->rs_pnext = InvalidBlockNumber;
+	scan->rs_guess_credit = PAX_GUESS_CREDIT;
 	scan->rs_nvis = 0;
 	scan->rs_cindex = -1;
 }
