@@ -64,6 +64,18 @@ PaxGetRelCache(Relation rel, BlockNumber nblocks)
 }
 
 /*
+ * PaxShareBuffer records a buffer a parallel scan found for a block in the
+ * participants' shared map.  They read disjoint blocks, so no two write
+ * one entry.
+ */
+static inline void
+PaxShareBuffer(PaxScanDesc scan, BlockNumber blkno, Buffer buffer)
+{
+	if (blkno < scan->rs_nsharedbufs)
+		pg_atomic_write_u32(&scan->rs_sharedbufs[blkno], (uint32) buffer);
+}
+
+/*
  * PaxReadBuffer pins a block for a scan: the buffer that held it last time
  * if it still does (ReadRecentBuffer checks), or the buffer after the
  * previous block's, else through the buffer mapping table, remembering the
@@ -105,7 +117,10 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 		pgstat_count_buffer_hit(rel);
 		cache->bufs[blkno] = guess;
 		if (guessed)
+		{
 			scan->rs_guess_credit = PAX_GUESS_CREDIT;
+			PaxShareBuffer(scan, blkno, guess);
+		}
 		return guess;
 	}
 	if (guessed && scan->rs_guess_credit > 0)
@@ -116,9 +131,7 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 	cache = PaxGetRelCache(rel, scan->rs_nblocks);
 	if (blkno < cache->nbufs)
 		cache->bufs[blkno] = buffer;
-	/* a parallel scan's participants read disjoint blocks: no write races */
-	if (blkno < scan->rs_nsharedbufs)
-		pg_atomic_write_u32(&scan->rs_sharedbufs[blkno], (uint32) buffer);
+	PaxShareBuffer(scan, blkno, buffer);
 	return buffer;
 }
 
