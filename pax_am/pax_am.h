@@ -126,6 +126,9 @@ typedef struct PaxPageOpaqueData
 
 typedef PaxPageOpaqueData *PaxPageOpaque;
 
+/* Start of the special space: the value area ends there. */
+#define PAX_SPECIAL_START	(BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+
 /* ----------------------------------------------------------------
  * Page macros
  * ----------------------------------------------------------------
@@ -289,10 +292,23 @@ typedef struct PaxScanDescData
 	BlockNumber rs_nsharedbufs; /* its length */
 	int			rs_guess_credit;	/* wrong guesses of a block's buffer
 									 * left before guessing pauses */
+	uint32		rs_refresh;		/* blocks with this remainder modulo
+								 * PAX_USAGE_REFRESH skip ReadRecentBuffer */
 } PaxScanDescData;
 
-/* Wrong consecutive-buffer guesses a scan makes in a row, at most. */
+/* Wrong consecutive-buffer guesses a scan makes in a row, at most ... */
 #define PAX_GUESS_CREDIT	8
+/* ... after which it guesses for one block in this many only. */
+#define PAX_GUESS_RETRY		64
+
+/*
+ * ReadRecentBuffer does not raise a buffer's usage count (PostgreSQL 15
+ * pins with PinBuffer_Locked), so that pages pinned only through it would
+ * age out of shared buffers however often they are scanned.  One block in
+ * this many per scan, a different share each scan, goes through
+ * ReadBufferExtended, which does raise it.
+ */
+#define PAX_USAGE_REFRESH	16
 
 typedef PaxScanDescData *PaxScanDesc;
 

@@ -1585,7 +1585,9 @@ PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
  * recent-buffer cache, each worker starts its own cache from it (a new
  * process would otherwise look up every block in the buffer mapping table,
  * which was most of a worker's time), every participant records the
- * buffers it looks up, and at the end the leader keeps what they learned.
+ * buffers it looks up, and at shutdown the leader keeps what the map holds.
+ * The map only ever holds hints (ReadRecentBuffer checks each), so it may
+ * be read while workers still write it.
  */
 typedef struct PaxScanShared
 {
@@ -1844,7 +1846,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 	page = PaxScanPinAhead(state->scan, next);
 	PaxPrefetchRange(page, 0, layout->rowhdrs);
 	/* the special space, whose magic number verification reads */
-	__builtin_prefetch(page + BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)));
+	__builtin_prefetch(page + PAX_SPECIAL_START);
 	foreach(lc, state->preds)
 	{
 		PaxPred    *pred = lfirst(lc);
@@ -2286,6 +2288,7 @@ PaxScanReScan(CustomScanState *node)
 
 /* ---- parallel scans ---- */
 
+/* PaxScanPscanSize is the size of the table AM's parallel scan descriptor. */
 static Size
 PaxScanPscanSize(CustomScanState *node)
 {
@@ -2298,10 +2301,31 @@ PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
 {
 	PaxScanState *state = (PaxScanState *) node;
 
+	/* no more blocks than shared buffers can be cached at once */
 	state->dsm_nbufs = Min(RelationGetNumberOfBlocks(node->ss.ss_currentRelation),
-						   PAX_RECENT_BUFFERS_MAX);
+						   Min(NBuffers, PAX_RECENT_BUFFERS_MAX));
 	return MAXALIGN(sizeof(PaxScanShared)) + PaxScanPscanSize(node) +
 		mul_size(state->dsm_nbufs, sizeof(pg_atomic_uint32));
+}
+
+/*
+ * PaxScanAdoptBufs copies the shared map's known buffers into this
+ * backend's recent-buffer cache.
+ */
+static void
+PaxScanAdoptBufs(Relation rel, PaxScanShared *shared)
+{
+	pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
+	PaxRelCache *cache = PaxGetRelCache(rel, shared->nbufs);
+	BlockNumber n = Min(cache->nbufs, shared->nbufs);
+
+	for (BlockNumber b = 0; b < n; b++)
+	{
+		Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
+
+		if (BufferIsValid(buf))
+			cache->bufs[b] = buf;
+	}
 }
 
 /* PaxScanShareBufs points the scan at the shared recent-buffer map. */
@@ -2356,28 +2380,22 @@ PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	PaxScanState *state = (PaxScanState *) node;
 	PaxScanShared *shared = coordinate;
 	Relation	rel = node->ss.ss_currentRelation;
-	pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
-	PaxRelCache *cache;
 
 	state->shared = shared;
 	state->scan = (PaxScanDesc)
 		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
 	PaxScanShareBufs(state, shared);
 	/* start this process's recent buffers from the leader's */
-	cache = PaxGetRelCache(rel, shared->nbufs);
-	for (BlockNumber b = 0; b < Min(cache->nbufs, shared->nbufs); b++)
-	{
-		Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
-
-		if (BufferIsValid(buf))
-			cache->bufs[b] = buf;
-	}
+	PaxScanAdoptBufs(rel, shared);
 }
 
 /*
  * PaxScanShutdown runs before the parallel DSM goes away: the leader adds
- * its own counters to the shared ones and keeps the totals; a worker adds
- * its counters.
+ * its own counters to the shared ones and keeps the totals and the shared
+ * map's buffers; a worker adds its counters.  The leader's runs before the
+ * Gather waits for its workers (children shut down first), which are done
+ * when the Gather was read to its end but not when the leader stopped early
+ * (a LIMIT): then the totals can miss what workers add later.
  */
 static void
 PaxScanShutdown(CustomScanState *node)
@@ -2389,21 +2407,10 @@ PaxScanShutdown(CustomScanState *node)
 	PaxScanAccumulate(state);
 	if (!IsParallelWorker())
 	{
-		PaxScanShared *shared = state->shared;
-		pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
-		PaxRelCache *cache;
-
-		state->rows_removed = pg_atomic_read_u64(&shared->rows_removed);
-		state->pages_skipped = pg_atomic_read_u64(&shared->pages_skipped);
-		/* the workers are done: keep the buffers they looked up */
-		cache = PaxGetRelCache(node->ss.ss_currentRelation, shared->nbufs);
-		for (BlockNumber b = 0; b < Min(cache->nbufs, shared->nbufs); b++)
-		{
-			Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
-
-			if (BufferIsValid(buf))
-				cache->bufs[b] = buf;
-		}
+		state->rows_removed = pg_atomic_read_u64(&state->shared->rows_removed);
+		state->pages_skipped = pg_atomic_read_u64(&state->shared->pages_skipped);
+		/* keep the buffers the participants looked up */
+		PaxScanAdoptBufs(node->ss.ss_currentRelation, state->shared);
 	}
 	if (state->scan)
 	{

@@ -48,9 +48,6 @@
 
 #include "pax_am.h"
 
-/* Start of the special space: the value area ends there. */
-#define PAX_SPECIAL_START	(BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
-
 /* A row ready to be placed on a page. */
 typedef struct PaxRow
 {

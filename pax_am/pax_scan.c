@@ -35,6 +35,9 @@
 
 #include "pax_am.h"
 
+/* Scans this backend started, for PAX_USAGE_REFRESH's rotation. */
+static uint32 pax_scan_count = 0;
+
 /*
  * PaxGetRelCache returns the relation's backend-local cache, made room for
  * nblocks recent buffers (within PAX_RECENT_BUFFERS_MAX).  The pointer is
@@ -80,7 +83,7 @@ PaxShareBuffer(PaxScanDesc scan, BlockNumber blkno, Buffer buffer)
  * if it still does (ReadRecentBuffer checks), or the buffer after the
  * previous block's, else through the buffer mapping table, remembering the
  * buffer for the next scan.  After pushdown the mapping lookup was most of
- * a scan's time.
+ * a scan's time.  Every PAX_USAGE_REFRESH-th block takes the lookup anyway.
  */
 static Buffer
 PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
@@ -91,7 +94,7 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 	Buffer		guess = InvalidBuffer;
 	bool		guessed = false;
 
-	if (blkno < cache->nbufs)
+	if (blkno < cache->nbufs && blkno % PAX_USAGE_REFRESH != scan->rs_refresh)
 	{
 		guess = cache->bufs[blkno];
 
@@ -103,7 +106,7 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 		 */
 		if (!BufferIsValid(guess) && blkno > 0 &&
 			cache->bufs[blkno - 1] > 0 && cache->bufs[blkno - 1] < NBuffers &&
-			(scan->rs_guess_credit > 0 || blkno % 64 == 0))
+			(scan->rs_guess_credit > 0 || blkno % PAX_GUESS_RETRY == 0))
 		{
 			guess = cache->bufs[blkno - 1] + 1;
 			guessed = true;
@@ -326,6 +329,7 @@ PaxScanInitBlocks(PaxScanDesc scan, bool keep_startblock)
 	scan->rs_cblock = InvalidBlockNumber;
 	scan->rs_pnext = InvalidBlockNumber;
 	scan->rs_guess_credit = PAX_GUESS_CREDIT;
+	scan->rs_refresh = pax_scan_count++ % PAX_USAGE_REFRESH;
 	scan->rs_nvis = 0;
 	scan->rs_cindex = -1;
 }
@@ -510,10 +514,13 @@ PaxScanPeekNextBlock(PaxScanDesc scan)
 		return InvalidBlockNumber;
 	if (scan->rs_base.rs_parallel != NULL)
 	{
+		ParallelBlockTableScanDesc bpscan =
+			(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
 		if (scan->rs_pnext == InvalidBlockNumber)
-			scan->rs_pnext = table_block_parallelscan_nextpage(
-				scan->rs_base.rs_rd, scan->rs_pbsw,
-				(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel);
+			scan->rs_pnext = table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+															   scan->rs_pbsw,
+															   bpscan);
 		return scan->rs_pnext;
 	}
 	if (scan->rs_numblocks == 0)
