@@ -27,11 +27,16 @@ make gcc libipc-run-perl rsync"
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# can_root: true if as_root can run commands (root, or password-less sudo).
+can_root() {
+	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null && sudo -n true 2>/dev/null; }
+}
+
 # as_root CMD...: run a command as root (directly, or through sudo).
 as_root() {
 	if [ "$(id -u)" = 0 ]; then
 		"$@"
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+	elif can_root; then
 		sudo "$@"
 	else
 		die "need root (or password-less sudo) to run: $*"
@@ -131,7 +136,7 @@ reserve_hugepages() {
 	local need free total
 	[ "${PAX_HUGEPAGES:-1}" = 1 ] || return 0
 	[ -f /proc/sys/vm/nr_hugepages ] || return 0
-	[ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null || return 0
+	can_root || return 0
 	need=$(as_pg postgres -C shared_memory_size_in_huge_pages \
 		-D "$PAX_DATA" 2>/dev/null) || return 0
 	[ "${need:-0}" -gt 0 ] 2>/dev/null || return 0
