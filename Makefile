@@ -20,6 +20,7 @@ REGRESS = \
 	pax_am_scan \
 	pax_am_pushdown \
 	pax_am_aggregate \
+	pax_am_trust \
 	pax_am_mvcc \
 	pax_am_verify \
 	sjis_direct_basic \

@@ -121,7 +121,7 @@ typedef struct PaxPageOpaqueData
 {
 	uint16		pax_magic;		/* PAX_PAGE_MAGIC */
 	uint16		pax_version;	/* PAX_PAGE_VERSION */
-	uint32		pax_unused;
+	TransactionId pax_layout_xid;	/* see PaxPageIsOrphan */
 } PaxPageOpaqueData;
 
 typedef PaxPageOpaqueData *PaxPageOpaque;
@@ -144,14 +144,6 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
 #define PaxRowHeader(page, rowhdrs, row) \
 	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
-/*
- * An orphan page was laid out for more columns than the relation has: by a
- * transaction whose ALTER TABLE ADD COLUMN rolled back.  Only that
- * transaction could put rows there, so every row on it is dead; its values
- * cannot be read (the extra columns' types are gone) and never need to be.
- */
-#define PaxPageIsOrphan(page, natts) \
-	(PaxPageGetHeader(page)->pp_natts > (natts))
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 
@@ -372,6 +364,9 @@ extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 							PaxPageLayout *layout);
 extern void PaxPageInit(Page page, TupleDesc tupdesc,
 						const PaxPageShape *shape);
+extern TransactionId PaxLayoutXid(Relation rel);
+extern bool PaxPageIsOrphan(Page page);
+extern bool PaxPageLayoutUsable(Page page);
 extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
 									   Page page, BlockNumber blkno,
 									   PaxLayoutCache *cache);

@@ -157,6 +157,8 @@ typedef struct PaxPred
 
 	/* set by PaxPredsEvaluate at scan start and rescan */
 	bool		never;			/* no row can qualify (NULL value) */
+	bool		always;			/* every row qualifies, NULL included:
+								 * x <> ALL of an empty array */
 	Datum		val;
 	int64		ival;
 	double		fval;
@@ -166,6 +168,10 @@ typedef struct PaxPred
 	double	   *fvals;
 
 	List	   *args;			/* PAX_PRED_OR: PaxPred * */
+
+	/* set by PaxScanBegin */
+	bool		early;			/* safe on any stored row (PaxPredIsEarly) */
+	bool		zone_ok;		/* may skip pages by zone maps */
 } PaxPred;
 
 /*
@@ -518,6 +524,7 @@ PaxPredsEvaluate(List *preds, ExprContext *econtext, MemoryContext mcxt)
 		base = getBaseType(pred->valtype);
 		value = ExecEvalExprSwitchContext(pred->valstate, econtext, &isnull);
 		pred->never = false;
+		pred->always = false;
 		if (isnull)
 		{
 			/* strict operator against NULL: never true */
@@ -559,9 +566,21 @@ PaxPredsEvaluate(List *preds, ExprContext *econtext, MemoryContext mcxt)
 					pred->vals[n++] = elems[i];
 			}
 			pred->nvals = n;
-			/* x <> ALL (.., NULL, ..) is never true; NULLs never match IN */
+			/*
+			 * x <> ALL (.., NULL, ..) is never true; NULLs never match IN.
+			 * Over an empty array, ANY is false and ALL true for every x,
+			 * NULL included (ExecEvalScalarArrayOp decides before looking
+			 * at x).
+			 */
 			if (pred->kind == PAX_PRED_NOTIN && hasnull)
 				pred->never = true;
+			else if (nelems == 0)
+			{
+				if (pred->kind == PAX_PRED_NOTIN)
+					pred->always = true;
+				else
+					pred->never = true;
+			}
 			if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
 			{
 				pred->ivals = palloc(sizeof(int64) * Max(n, 1));
@@ -671,15 +690,19 @@ PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
 }
 
 /*
- * PaxTextArg returns a column's text value's bytes when it needs no
- * detoasting, or false when it does (compressed or external).
+ * PaxTextBytes returns a text value's bytes when it needs no detoasting, or
+ * false when it does (compressed, or stored out of line).
  */
 static inline bool
 PaxTextBytes(Datum d, const char **data, int *len)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	/*
+	 * An external TOAST pointer has a one-byte header too (VARATT_IS_SHORT
+	 * holds for it): its bytes are the pointer, not the string.
+	 */
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		return false;
 	*data = VARDATA_ANY(v);
 	*len = VARSIZE_ANY_EXHDR(v);
@@ -706,6 +729,8 @@ PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
 {
 	if (pred->never)
 		return false;
+	if (pred->always)
+		return true;
 	switch (pred->kind)
 	{
 		case PAX_PRED_ISNULL:
@@ -805,7 +830,35 @@ PaxPredAcceptsNull(PaxPred *pred)
 				return true;
 		return false;
 	}
-	return pred->kind == PAX_PRED_ISNULL;
+	return pred->kind == PAX_PRED_ISNULL || pred->always;
+}
+
+/*
+ * PaxPredIsEarly tells whether a predicate may run on rows the scan's
+ * snapshot cannot see: only if it reads nothing but a fixed-width minipage
+ * or the null bitmap, in a typed loop that is right for any bytes there.
+ * Values of such rows may belong to a column type that a rolled-back
+ * ALTER TABLE left behind, be TOAST pointers whose chunks VACUUM removed,
+ * or be hidden by row-level security: detoasting them, or handing them to
+ * an operator's function, is not safe.  See "What PaxScan reads" in
+ * pax_am/README.
+ */
+static bool
+PaxPredIsEarly(PaxPred *pred)
+{
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (!PaxPredIsEarly(lfirst(lc)))
+				return false;
+		return true;
+	}
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return true;
+	return pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT ||
+		pred->vclass == PAX_VC_FLOAT;
 }
 
 /*
@@ -851,6 +904,8 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	}
 	if (pred->never)
 		return 0;
+	if (pred->always)
+		return n;
 
 	/* NULLs never satisfy a strict comparison: drop them first */
 	if (nulls)
@@ -953,6 +1008,8 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		return col->data != 0 && !PaxBitIsSet(hasnull, pred->attno);
 	if (pred->never)
 		return true;
+	if (pred->always)
+		return false;
 	if (col->data == 0)
 		return true;			/* all NULL: no strict comparison holds */
 	if (pred->kind == PAX_PRED_NOTNULL)
@@ -1095,24 +1152,74 @@ PaxIsPaxRelation(Oid relid)
 
 /*
  * PaxSplitClauses splits RestrictInfos into those PaxScan evaluates on the
- * minipages and the others.
+ * minipages and the others, keeping the order of each.
+ *
+ * The pushed clauses run before all the others, so a clause is pushed only
+ * if no clause left behind has a lower security level (row-level security
+ * policies, security_barrier views), or if it is leakproof: the rule
+ * order_qual_clauses and restriction_is_securely_promotable apply.  A
+ * clause kept back lowers the level the others are held to, so the split is
+ * repeated until it settles.
  */
 static void
 PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 {
+	int			n = list_length(clauses);
+	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
+	Index		min_rest = UINT_MAX;
+	bool		changed;
 	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		int			i = foreach_current_index(lc);
+
+		push[i] = pax_enable_pushdown && !ri->pseudoconstant &&
+			PaxAnalyzeClause((Node *) ri->clause, relid, NULL);
+		if (!push[i])
+			min_rest = Min(min_rest, ri->security_level);
+	}
+	do
+	{
+		changed = false;
+		foreach(lc, clauses)
+		{
+			RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+			int			i = foreach_current_index(lc);
+
+			if (push[i] && ri->security_level > min_rest && !ri->leakproof)
+			{
+				push[i] = false;
+				min_rest = ri->security_level;
+				changed = true;
+			}
+		}
+	} while (changed);
 
 	*pushed = *rest = NIL;
 	foreach(lc, clauses)
 	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (pax_enable_pushdown && !ri->pseudoconstant &&
-			PaxAnalyzeClause((Node *) ri->clause, relid, NULL))
-			*pushed = lappend(*pushed, ri);
+		if (push[foreach_current_index(lc)])
+			*pushed = lappend(*pushed, lfirst(lc));
 		else
-			*rest = lappend(*rest, ri);
+			*rest = lappend(*rest, lfirst(lc));
 	}
+	pfree(push);
+}
+
+/*
+ * PaxMinSecurityLevel returns the lowest security level of the clauses.
+ */
+static Index
+PaxMinSecurityLevel(List *clauses)
+{
+	Index		min_level = UINT_MAX;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+		min_level = Min(min_level, lfirst_node(RestrictInfo, lc)->security_level);
+	return min_level;
 }
 
 /*
@@ -1246,7 +1353,14 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (prev_set_rel_pathlist_hook)
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
 
-	if (!pax_enable_customscan ||
+	/*
+	 * An inheritance parent (rte->inh) stands for itself and its children:
+	 * its rows are scanned by the Append of its member relations, where the
+	 * parent appears again without inh, and a path of the parent's relation
+	 * alone here would compete with that Append and lose the children's
+	 * rows.  rte->inh stays set even when the last child is gone.
+	 */
+	if (!pax_enable_customscan || rte->inh ||
 		rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
 		(rel->reloptkind != RELOPT_BASEREL &&
 		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL) ||
@@ -1303,9 +1417,26 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	List	   *rest;
 	Bitmapset  *attrs = NULL;
 	List	   *projected = NIL;
+	List	   *zone_ok = NIL;
+	Index		min_level;
+	ListCell   *lc;
 	int			natts;
 
 	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
+
+	/*
+	 * Zone maps, and the counters of rows and pages PaxScan removes, see
+	 * every row stored, including rows that quals of a lower security level
+	 * (row-level security) would hide.  A pushed clause above the lowest
+	 * level may still run first, being leakproof, but it must not skip
+	 * pages, and what it removes is counted with the other quals' rows
+	 * (PaxScanExplain), so that EXPLAIN ANALYZE tells nothing about hidden
+	 * rows that heap's would not.
+	 */
+	min_level = PaxMinSecurityLevel(clauses);
+	foreach(lc, pushed)
+		zone_ok = lappend_int(zone_ok,
+							  lfirst_node(RestrictInfo, lc)->security_level <= min_level);
 
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = extract_actual_clauses(rest, false);
@@ -1324,7 +1455,7 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 			bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
 			projected = lappend_int(projected, attno);
 	}
-	cscan->custom_private = list_make1(projected);
+	cscan->custom_private = list_make2(projected, zone_ok);
 
 	/* create_customscan_plan turns outer Vars into nestloop Params */
 	return &cscan->scan.plan;
@@ -1450,6 +1581,12 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		!PaxIsPaxRelation(rte->relid))
 		return;
 
+	/*
+	 * Under row-level security or security_barrier views the plain scan's
+	 * ordering of quals and its counters apply: no aggregate mode.
+	 */
+	if (root->qual_security_level > 0)
+		return;
 	PaxSplitClauses(input_rel->baserestrictinfo, input_rel->relid,
 					&pushed, &rest);
 	if (rest != NIL)
@@ -1634,6 +1771,8 @@ typedef struct PaxScanState
 	BlockNumber dsm_nbufs;		/* map entries PaxScanEstimateDSM sized */
 	uint64		rows_removed;
 	uint64		pages_skipped;
+	bool		secure;			/* a pushed clause outranks a security qual:
+								 * no zone maps for it, no counters of ours */
 
 	/* aggregate mode: one result row of these, computed on the minipages */
 	PaxAgg	   *aggs;
@@ -1660,6 +1799,7 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	Relation	rel;
 	TupleDesc	tupdesc;
 	List	   *projected = linitial(cscan->custom_private);
+	List	   *zone_ok = NIL;
 	List	   *clauses = cscan->custom_exprs;
 	Index		varno = cscan->scan.scanrelid;
 	ListCell   *lc;
@@ -1696,6 +1836,8 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 								  state->aggs[k].attno)->atttypid;
 		}
 	}
+	else
+		zone_ok = lsecond(cscan->custom_private);
 	rel = node->ss.ss_currentRelation;
 	tupdesc = RelationGetDescr(rel);
 
@@ -1736,6 +1878,12 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 		if (!PaxAnalyzeClause(lfirst(lc), varno, pred))
 			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
 		PaxResolveClass(pred, tupdesc);
+		pred->early = PaxPredIsEarly(pred);
+		/* aggregate mode is never planned under security quals */
+		pred->zone_ok = zone_ok == NIL ||
+			list_nth_int(zone_ok, foreach_current_index(lc));
+		if (!pred->zone_ok)
+			state->secure = true;
 		if (pred->kind == PAX_PRED_OR)
 		{
 			ListCell   *lc2;
@@ -1878,6 +2026,29 @@ PaxScanPrefetchNext(PaxScanState *state)
 }
 
 /*
+ * PaxScanFilter applies the early (or the late) pushed predicates to the
+ * selection vector sel[0..n) of the current page and returns how many rows
+ * are left.
+ */
+static int
+PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
+			  bool early)
+{
+	ListCell   *lc;
+
+	foreach(lc, state->preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		if (n == 0)
+			break;
+		if (pred->early == early)
+			n = PaxFilter(pred, page, state->layout, tupdesc, state->sel, n);
+	}
+	return n;
+}
+
+/*
  * PaxScanNextPage reads pages until one has rows that pass the pushed
  * predicates, leaving them in state->sel; false at the end of the scan.
  */
@@ -1894,6 +2065,7 @@ PaxScanNextPage(PaxScanState *state)
 		Page		page;
 		ListCell   *lc;
 		bool		refuted = false;
+		bool		exact;
 		int			n;
 		int			ncand;
 
@@ -1905,7 +2077,7 @@ PaxScanNextPage(PaxScanState *state)
 		page = PaxScanLockPage(scan, blkno);
 		if (page == NULL)
 			continue;
-		if (PaxPageIsOrphan(page, tupdesc->natts))
+		if (PaxPageIsOrphan(page))
 		{
 			/* dead rows only: nothing to evaluate or return */
 			LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
@@ -1917,7 +2089,10 @@ PaxScanNextPage(PaxScanState *state)
 		{
 			foreach(lc, state->preds)
 			{
-				if (PaxZoneRefutes(lfirst(lc), page, state->layout, tupdesc))
+				PaxPred    *pred = lfirst(lc);
+
+				if (pred->zone_ok &&
+					PaxZoneRefutes(pred, page, state->layout, tupdesc))
 				{
 					refuted = true;
 					break;
@@ -1931,11 +2106,6 @@ PaxScanNextPage(PaxScanState *state)
 			continue;
 		}
 
-		/*
-		 * The pushed predicates run first, over every stored row (their
-		 * values are valid whether or not the row is visible), and only
-		 * the rows that pass are checked for visibility.
-		 */
 		n = PaxPageGetHeader(page)->pp_nrows;
 		if (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED)
 		{
@@ -1950,23 +2120,37 @@ PaxScanNextPage(PaxScanState *state)
 		else
 			for (int k = 0; k < n; k++)
 				state->sel[k] = k;
-		ncand = n;
-		foreach(lc, state->preds)
-		{
-			if (n == 0)
-				break;
-			n = PaxFilter(lfirst(lc), page, state->layout, tupdesc,
-						  state->sel, n);
-		}
-		state->rows_removed += ncand - n;
+
+		/*
+		 * The early predicates (typed loops over fixed-width minipages, safe
+		 * for any bytes) run first, over every stored row, and only the rows
+		 * that pass are checked for visibility; the others run on visible
+		 * rows only, with the page unlocked (values never move while it is
+		 * pinned).  Under EXPLAIN ANALYZE visibility comes first, so that
+		 * "Rows Removed by Pax Filter" counts visible rows only, as heap's
+		 * "Rows Removed by Filter" does.
+		 */
+		exact = state->css.ss.ps.instrument != NULL;
+		if (!exact)
+			n = PaxScanFilter(state, page, tupdesc, n, true);
 		if (n > 0)
 			PaxScanCollectVisible(scan, page, state->layout->rowhdrs,
 								  state->sel, n);
+		else
+			scan->rs_nvis = 0;
 		LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 
 		n = scan->rs_nvis;
 		for (int k = 0; k < n; k++)
 			state->sel[k] = scan->rs_vis[k];
+		ncand = n;
+		if (exact)
+			n = PaxScanFilter(state, page, tupdesc, n, true);
+		n = PaxScanFilter(state, page, tupdesc, n, false);
+		if (!state->secure)
+			state->rows_removed += ncand - n;
+		else if (exact)
+			InstrCountFiltered1(&state->css.ss.ps, ncand - n);
 		if (n == 0)
 			continue;
 		state->nsel = n;
@@ -2488,7 +2672,8 @@ PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	if (es->analyze)
 	{
-		if (cscan->custom_exprs != NIL)
+		/* under security quals, counted in "Rows Removed by Filter" */
+		if (cscan->custom_exprs != NIL && !state->secure)
 			ExplainPropertyUInteger("Rows Removed by Pax Filter", NULL,
 									state->rows_removed, es);
 		ExplainPropertyUInteger("Pages Skipped by Zone Maps", NULL,

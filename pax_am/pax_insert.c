@@ -552,7 +552,7 @@ PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
 	PaxLockForInsert(rel, buffer, vmbuffer);
 	page = BufferGetPage(buffer);
 	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) ||
-		PaxPageIsOrphan(page, RelationGetNumberOfAttributes(rel)))
+		!PaxPageLayoutUsable(page))
 	{
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, InvalidBlockNumber);
@@ -602,7 +602,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 		if (BufferIsValid(buffer))
 		{
-			/* (PaxTargetPage returns no orphan page) */
+			/* (PaxTargetPage returns only pages this transaction may use) */
 			blkno = BufferGetBlockNumber(buffer);
 			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 									  blkno, &cache);
@@ -621,7 +621,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			if (!BufferIsValid(buffer))
 				break;
 			blkno = BufferGetBlockNumber(buffer);
-			if (PaxPageIsOrphan(BufferGetPage(buffer), tupdesc->natts))
+			if (!PaxPageLayoutUsable(BufferGetPage(buffer)))
 			{
 				UnlockReleaseBuffer(buffer);
 				buffer = InvalidBuffer;
@@ -688,6 +688,9 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			blkno = BufferGetBlockNumber(buffer);
 			page = PaxChangeStart(&chg, rel, buffer, true);
 			PaxPageInit(page, tupdesc, &shape);
+			/* rewrites and frozen inserts need none (see PaxLayoutXid) */
+			if (!rows[0].srchdr && !(options & HEAP_INSERT_FROZEN))
+				PaxPageGetOpaque(page)->pax_layout_xid = PaxLayoutXid(rel);
 			pfree(shape.absent);
 			pfree(shape.nullmap);
 			pfree(shape.zone);
@@ -1004,7 +1007,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			UnlockReleaseBuffer(buffer);
 			continue;
 		}
-		if (PaxPageIsOrphan(page, tupdesc->natts))
+		if (PaxPageIsOrphan(page))
 		{
 			/* an orphan page's rows are all dead */
 			*tups_vacuumed += PaxPageGetHeader(page)->pp_nrows;

@@ -49,9 +49,13 @@
 
 #include "access/tupdesc_details.h"
 #include "access/tupmacs.h"
+#include "access/transam.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "storage/procarray.h"
 #include "utils/date.h"
 #include "utils/float.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "pax_am.h"
@@ -168,6 +172,98 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	opaque = PaxPageGetOpaque(page);
 	opaque->pax_magic = PAX_PAGE_MAGIC;
 	opaque->pax_version = PAX_PAGE_VERSION;
+}
+
+/*
+ * Orphan pages.
+ *
+ * ALTER TABLE ADD COLUMN reuses the attribute number of a column whose
+ * ADD COLUMN rolled back, so a page laid out for the rolled-back column
+ * (by its own transaction, the only one that could insert while it held
+ * its AccessExclusiveLock) may later have as many columns as the relation
+ * but not the same ones: another type, length or alignment.  Such a page
+ * records in pax_layout_xid the transaction that added the relation's last
+ * column, when a page is laid out by that transaction or one of its
+ * subtransactions.  If that transaction aborts, the page is an orphan:
+ * every row on it is dead, its layout and values are never read, and
+ * VACUUM lays it out afresh.  Until it commits, no other transaction puts
+ * rows there.  VACUUM clears a committed pax_layout_xid before it can
+ * freeze the page, so no page keeps an xid older than relfrozenxid.
+ *
+ * Pages written for a relation file created in the same transaction need
+ * no xid (the file goes if the transaction aborts), and frozen inserts
+ * (COPY FREEZE) must not have one: VACUUM never visits all-frozen pages.
+ */
+
+/*
+ * PaxLayoutXid returns the xid a page laid out now must record: the
+ * transaction that added the relation's last column, if that is this
+ * transaction or one of its subtransactions, else InvalidTransactionId.
+ */
+TransactionId
+PaxLayoutXid(Relation rel)
+{
+	int			natts = RelationGetNumberOfAttributes(rel);
+	TransactionId xmin = InvalidTransactionId;
+	HeapTuple	tup;
+
+	if (natts == 0)
+		return InvalidTransactionId;
+	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(RelationGetRelid(rel)),
+						  Int16GetDatum(natts));
+	if (HeapTupleIsValid(tup))
+	{
+		xmin = HeapTupleHeaderGetXmin(tup->t_data);
+		ReleaseSysCache(tup);
+		if (!TransactionIdIsCurrentTransactionId(xmin))
+			xmin = InvalidTransactionId;
+	}
+	return xmin;
+}
+
+typedef enum PaxLayoutStatus
+{
+	PAX_LAYOUT_VALID,			/* no xid, or ours, or committed */
+	PAX_LAYOUT_IN_PROGRESS,		/* another transaction's, still running */
+	PAX_LAYOUT_ABORTED			/* an orphan */
+} PaxLayoutStatus;
+
+static PaxLayoutStatus
+PaxPageLayoutStatus(Page page)
+{
+	TransactionId xid = PaxPageGetOpaque(page)->pax_layout_xid;
+
+	if (!TransactionIdIsValid(xid) || TransactionIdIsCurrentTransactionId(xid))
+		return PAX_LAYOUT_VALID;
+	if (TransactionIdIsInProgress(xid))
+		return PAX_LAYOUT_IN_PROGRESS;
+	if (TransactionIdDidCommit(xid))
+		return PAX_LAYOUT_VALID;
+	return PAX_LAYOUT_ABORTED;	/* aborted, or crashed before committing */
+}
+
+/*
+ * PaxPageIsOrphan tells whether a page was laid out for columns of a
+ * rolled-back ALTER TABLE ADD COLUMN (see above): every row on it is dead.
+ * A page with more columns than the relation that is not an orphan is
+ * corrupted, and PaxPageGetLayout says so.  The caller holds a lock on the
+ * buffer.
+ */
+bool
+PaxPageIsOrphan(Page page)
+{
+	return PaxPageLayoutStatus(page) == PAX_LAYOUT_ABORTED;
+}
+
+/*
+ * PaxPageLayoutUsable tells whether this transaction may put rows on a page
+ * (of the relation's column count): not if its layout belongs to another
+ * transaction's uncommitted ALTER TABLE, or to a rolled-back one.
+ */
+bool
+PaxPageLayoutUsable(Page page)
+{
+	return PaxPageLayoutStatus(page) == PAX_LAYOUT_VALID;
 }
 
 static void PaxPageCorrupted(Relation rel, BlockNumber blkno,

@@ -107,7 +107,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
 		if (PageIsNew(page) ||
-			PaxPageIsOrphan(page, RelationGetNumberOfAttributes(rel)))
+			PaxPageIsOrphan(page))
 		{
 			UnlockReleaseBuffer(buffer);
 			continue;
@@ -204,7 +204,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	buffer = ReadBuffer(rel, (BlockNumber) blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
-	if (PageIsNew(page) || PaxPageIsOrphan(page, tupdesc->natts))
+	if (PageIsNew(page) || PaxPageIsOrphan(page))
 	{
 		UnlockReleaseBuffer(buffer);
 		relation_close(rel, AccessShareLock);

@@ -67,6 +67,7 @@
 #include "pgstat.h"
 #include "postmaster/autovacuum.h"
 #include "storage/bufmgr.h"
+#include "storage/procarray.h"
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "utils/lsyscache.h"
@@ -559,7 +560,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 
 	visibilitymap_pin(vs->rel, blkno, &vs->vmbuffer);
 	LockBufferForCleanup(buffer);
-	if (PaxPageIsOrphan(BufferGetPage(buffer), vs->tupdesc->natts))
+	if (PaxPageIsOrphan(BufferGetPage(buffer)))
 	{
 		/*
 		 * Every row of an orphan page is dead (and VACUUM found them so):
@@ -714,6 +715,8 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 	bool		all_visible = true;
 	bool		all_frozen = true;
 	bool		changes = false;
+	bool		clear_layout_xid = false;
+	TransactionId layout_xid;
 	bool		collect = vs->nindexes == 0 || vs->do_index_vacuuming;
 	TransactionId visibility_cutoff = InvalidTransactionId;
 	PaxVacAction actions[PAX_MAX_CAPACITY];
@@ -831,10 +834,34 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 		}
 	}
 
+	/*
+	 * A page's layout xid (PaxLayoutXid) is cleared once it committed, so
+	 * that no xid older than relfrozenxid stays behind; while it runs, the
+	 * page can be neither all-visible nor frozen.  An aborted one makes the
+	 * page an orphan, whose rows are all dead and are reclaimed as such.
+	 */
+	layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+	if (TransactionIdIsValid(layout_xid))
+	{
+		if (TransactionIdIsInProgress(layout_xid))
+		{
+			all_visible = all_frozen = false;
+			PaxVacKeepXid(vs, layout_xid);
+		}
+		else if (TransactionIdDidCommit(layout_xid))
+			clear_layout_xid = changes = true;
+	}
+
 	if (changes || (all_visible && nrows > 0 && !PageIsAllVisible(page)))
 	{
 		PaxChange	chg;
 		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
+
+		if (clear_layout_xid)
+		{
+			PaxPageGetOpaque(copy)->pax_layout_xid = InvalidTransactionId;
+			PaxChangeRange(&chg, PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
+		}
 
 		for (int r = 0; r < nrows; r++)
 		{

@@ -774,7 +774,7 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 		return;
 	}
 	/* an orphan page holds only dead rows, whose columns are unknown */
-	if (PaxPageIsOrphan(page, ctx->tupdesc->natts) &&
+	if (PaxPageIsOrphan(page) &&
 		hdr->pp_natts <= MaxTupleAttributeNumber)
 		return;
 	if (!PaxVerifyPageHeader(ctx, page, true))
