@@ -144,6 +144,14 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
 #define PaxRowHeader(page, rowhdrs, row) \
 	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
+/*
+ * PaxPageIsOrphan tells whether a page was laid out for columns of a
+ * rolled-back ALTER TABLE ADD COLUMN: every row on it is dead (see
+ * PaxLayoutXid).  Most pages record no xid; the check is inline for them.
+ */
+#define PaxPageIsOrphan(page) \
+	(TransactionIdIsValid(PaxPageGetOpaque(page)->pax_layout_xid) && \
+	 PaxPageIsOrphanSlow(page))
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 
@@ -365,7 +373,7 @@ extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 extern void PaxPageInit(Page page, TupleDesc tupdesc,
 						const PaxPageShape *shape);
 extern TransactionId PaxLayoutXid(Relation rel);
-extern bool PaxPageIsOrphan(Page page);
+extern bool PaxPageIsOrphanSlow(Page page);
 extern bool PaxPageLayoutUsable(Page page);
 extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
 									   Page page, BlockNumber blkno,

@@ -866,7 +866,7 @@ PaxPredIsEarly(PaxPred *pred)
  * indexes of a page and returns how many rows are left (compacted in
  * place).
  */
-static int
+static pg_attribute_always_inline int
 PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		  TupleDesc tupdesc, uint16 *sel, int n)
 {
@@ -890,6 +890,9 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	if (col->data == 0 || col->dropped)
 		return PaxPredAcceptsNull(pred) ? n : 0;	/* every row NULL */
 	nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+	/* a null bitmap without a NULL in it (HASNULL covers every stored row) */
+	if (nulls && !PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), pred->attno))
+		nulls = NULL;
 
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 	{
@@ -2030,7 +2033,7 @@ PaxScanPrefetchNext(PaxScanState *state)
  * selection vector sel[0..n) of the current page and returns how many rows
  * are left.
  */
-static int
+static pg_attribute_always_inline int
 PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
 			  bool early)
 {

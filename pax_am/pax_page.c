@@ -243,14 +243,14 @@ PaxPageLayoutStatus(Page page)
 }
 
 /*
- * PaxPageIsOrphan tells whether a page was laid out for columns of a
+ * PaxPageIsOrphanSlow, behind the PaxPageIsOrphan macro, tells whether a page was laid out for columns of a
  * rolled-back ALTER TABLE ADD COLUMN (see above): every row on it is dead.
  * A page with more columns than the relation that is not an orphan is
  * corrupted, and PaxPageGetLayout says so.  The caller holds a lock on the
  * buffer.
  */
 bool
-PaxPageIsOrphan(Page page)
+PaxPageIsOrphanSlow(Page page)
 {
 	return PaxPageLayoutStatus(page) == PAX_LAYOUT_ABORTED;
 }
