@@ -18,12 +18,12 @@
 --
 DO $check$
 DECLARE
-    ext oid;
-    nsp oid;
-    owner_name name;
-    owner_super boolean;
-    contents text;
-    creators text;
+    ext pg_catalog.oid;
+    nsp pg_catalog.oid;
+    owner_name pg_catalog.name;
+    owner_super pg_catalog.bool;
+    contents pg_catalog.text;
+    creators pg_catalog.text;
 BEGIN
     SELECT e.oid, e.extnamespace, r.rolname, r.rolsuper
       INTO ext, nsp, owner_name, owner_super
@@ -120,7 +120,7 @@ AS 'MODULE_PATHNAME', 'sjis_direct_status'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION status() IS
-    'conversion found now along search_path, and this backend''s calls of sjis_direct per direction';
+    'conversion SET client_encoding would pick now, and this backend''s calls of sjis_direct per direction';
 
 CREATE FUNCTION reset()
 RETURNS void

@@ -294,7 +294,7 @@ sjis_direct_xact_callback(XactEvent event, void *arg)
 		return;
 	if (event != XACT_EVENT_PRE_COMMIT)
 	{
-		/* aborted: the connection is ending anyway */
+		/* aborted (the connection is ending anyway) */
 		startup_lookup_pending = false;
 		return;
 	}
