@@ -27,6 +27,7 @@ REGRESS = \
 	sjis_direct_valid \
 	sjis_direct_invalid \
 	sjis_direct_database \
+	sjis_direct_security \
 	deform_cache_basic \
 	deform_cache_errors \
 	deform_cache_jit \

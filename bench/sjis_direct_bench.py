@@ -18,8 +18,11 @@ each round, N runs (7) of `COPY t TO STDOUT` read by psql into /dev/null,
 timed by psql's \\timing, with
 
   no conversion     client_encoding EUC_JP
-  built-in          client_encoding SJIS, search_path without sjis_direct
-  sjis_direct       client_encoding SJIS, search_path sjis_direct, pg_catalog, ...
+  built-in          client_encoding SJIS
+  sjis_direct       client_encoding SJIS, in a session started with
+                    session_preload_libraries = sjis_direct (what
+                    sjis_direct.enable() sets for a database)
+  copy-only floor   client_encoding SJIS, search_path sjis_bench_floor, ...
 
 and sjis_direct.status() checked after each run to be sure which conversion
 ran.  Raw throughput: the same bytes (about 32 MB of each table's text)
@@ -44,11 +47,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DB = "sjis_bench"
 TABLES = ["pgbench_accounts", "jp_text", "jp_mixed"]
+# (name, client_encoding, search_path, session_preload_libraries)
 VARIANTS = [
-    ("no conversion", "EUC_JP", '"$user", public'),
-    ("built-in", "SJIS", '"$user", public'),
-    ("sjis_direct", "SJIS", 'sjis_direct, pg_catalog, "$user", public'),
-    ("copy-only floor", "SJIS", 'sjis_bench_floor, pg_catalog, "$user", public'),
+    ("no conversion", "EUC_JP", '"$user", public', ""),
+    ("built-in", "SJIS", '"$user", public', ""),
+    ("sjis_direct", "SJIS", '"$user", public', "sjis_direct"),
+    ("copy-only floor", "SJIS", 'sjis_bench_floor, pg_catalog, "$user", public', ""),
 ]
 
 # A "conversion" that only copies its input: what any conversion function
@@ -80,7 +84,10 @@ def as_pg(args, **kw):
     return subprocess.run(["bash", "-c", script, ROOT] + args, check=True, **kw)
 
 
-def psql(sql, db=DB, quiet=True):
+def psql(sql, db=DB, quiet=True, preload=""):
+    """Run sql in a new session of db; preload: its session_preload_libraries."""
+    if preload:
+        db = "dbname=%s options='-c session_preload_libraries=%s'" % (db, preload)
     out = as_pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-q", "-A", "-t", "-d", db],
                 input=sql, capture_output=True, text=True)
     return out.stdout.strip()
@@ -174,7 +181,7 @@ UPDATE raw_input SET sjis = (sjis_direct.convert_with('pg_catalog.euc_jp_to_sjis
 """
 
 
-def timed_copy(table, client_encoding, search_path):
+def timed_copy(table, client_encoding, search_path, preload=""):
     """One COPY table TO STDOUT into /dev/null; returns (seconds, calls of sjis_direct)."""
     script = """SET search_path = %s;
 SET client_encoding = %s;
@@ -186,7 +193,7 @@ COPY %s TO STDOUT;
 \\o
 SELECT 'calls=' || calls FROM sjis_direct.status() WHERE source_encoding = 'EUC_JP';
 """ % (search_path, client_encoding, table)
-    out = psql(script)
+    out = psql(script, preload=preload)
     ms = float(re.search(r"Time: ([0-9.]+) ms", out).group(1))
     calls = int(re.search(r"calls=(\d+)", out).group(1))
     return ms / 1000.0, calls
@@ -245,8 +252,8 @@ def main():
         timed_copy(t, "EUC_JP", '"$user", public')      # warm-up
         for r in range(args.runs):
             order = VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]
-            for name, enc, path in order:
-                secs, calls = timed_copy(t, enc, path)
+            for name, enc, path, preload in order:
+                secs, calls = timed_copy(t, enc, path, preload)
                 if (name == "sjis_direct") != (calls > 0):
                     sys.exit("%s on %s: sjis_direct calls = %d" % (name, t, calls))
                 copy[(t, name)].append(secs)
@@ -312,7 +319,7 @@ def write_report(args, copy, raw, sizes, rows, nbytes):
     for t in TABLES:
         med = {}
         cells = []
-        for name, _, _ in VARIANTS:
+        for name, _, _, _ in VARIANTS:
             m, lo, hi = summary(copy[(t, name)])
             med[name] = m
             cells.append("%.3f [%.3f-%.3f]" % (m, lo, hi))

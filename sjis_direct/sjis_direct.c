@@ -6,10 +6,26 @@
  *	  function on a bytea.
  *
  * The conversion functions are registered by the extension script with
- * CREATE DEFAULT CONVERSION in schema sjis_direct.  A session uses them when
- * that schema precedes pg_catalog in its search_path at the moment the
- * client encoding is set (at connection start, or by SET client_encoding);
- * sjis_direct.enable() arranges this for a database.
+ * CREATE DEFAULT CONVERSION in schema sjis_direct.  PostgreSQL picks the
+ * conversion for a client encoding (PrepareClientEncoding, at connection
+ * start and whenever client_encoding is set) with FindDefaultConversionProc,
+ * which walks the active search path; pg_catalog's default conversions win
+ * unless a schema holding others comes before it.
+ *
+ * Activation never touches the session's search_path (a schema ahead of
+ * pg_catalog there would shadow pg_catalog's functions and operators, and
+ * the first schema of the path receives unqualified CREATEs).  Instead,
+ * when this library is loaded at session start (session_preload_libraries,
+ * which sjis_direct.enable() sets for a database), the session is
+ * "activated": every lookup of the conversions between an EUC_JP database
+ * and an SJIS client runs with a temporary override search path of just
+ * the extension's schema and pg_catalog, for the duration of that lookup
+ * only.  That covers the client encoding chosen at connection start
+ * (InitializeClientEncoding chose pg_catalog's; we look it up again before
+ * InitPostgres commits) and every later SET client_encoding (through a
+ * wrapper around the GUC's check hook, which is what calls
+ * PrepareClientEncoding).  Name lookup of everything else is untouched.
+ * See README.md, "Security model".
  *
  * Counters are plain backend-local variables: each backend counts the calls
  * it makes, nothing is shared, so there is nothing to lock.
@@ -20,7 +36,14 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -29,6 +52,9 @@
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 #include "utils/syscache.h"
@@ -74,15 +100,225 @@ PG_FUNCTION_INFO_V1(sjis_direct_status);
 PG_FUNCTION_INFO_V1(sjis_direct_reset);
 PG_FUNCTION_INFO_V1(sjis_direct_convert_with);
 
+/* set once this session has been activated (library loaded at start) */
+static bool session_activated = false;
+
+/* the check hook of client_encoding our wrapper calls */
+static GucStringCheckHook prev_check_client_encoding = NULL;
+
+/* the client encoding chosen at connection start is to be looked up again */
+static bool startup_lookup_pending = false;
+
 void		_PG_init(void);
 
+static Oid	SjisDirectSchema(void);
+static bool SjisDirectAppliesTo(int client_encoding);
+static void SjisDirectPushLookupPath(Oid nspid);
+static bool sjis_direct_check_client_encoding(char **newval, void **extra,
+											  GucSource source);
+static void SjisDirectActivateSession(void);
+static void sjis_direct_xact_callback(XactEvent event, void *arg);
+
 /*
- * Module load: build the lookup table for JIS X 0212 codes.
+ * Module load: build the lookup table for JIS X 0212 codes, and activate the
+ * session if the library is being loaded at session start.
+ *
+ * InitPostgres loads session_preload_libraries (and local_preload_libraries)
+ * inside its transaction, after the client encoding has been settled and
+ * before the backend leaves InitProcessing mode.  Any other load happens
+ * outside a transaction (shared_preload_libraries, in the postmaster) or in
+ * normal processing mode (LOAD, the first call of one of our functions,
+ * parallel workers restoring their leader's libraries): those do not
+ * activate anything, so that merely calling sjis_direct.status() does not
+ * change which conversion a session uses.
  */
 void
 _PG_init(void)
 {
 	SjisDirectInitTables();
+
+	if (IsInitProcessingMode() && IsTransactionState() &&
+		OidIsValid(MyDatabaseId))
+		SjisDirectActivateSession();
+}
+
+/*
+ * SjisDirectSchema returns the schema the extension sjis_direct is installed
+ * in in this database, or InvalidOid if it is not installed.  The caller
+ * must be in a transaction.
+ *
+ * This is the schema CREATE EXTENSION recorded, never one found by name:
+ * the install script refused a pre-existing schema a non-superuser could
+ * write to, and the extension cannot be moved (relocatable = false).
+ */
+static Oid
+SjisDirectSchema(void)
+{
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tuple;
+	Oid			nspid = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber,
+				F_NAMEEQ, CStringGetDatum("sjis_direct"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+		nspid = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	return nspid;
+}
+
+/*
+ * SjisDirectAppliesTo says whether our conversions are the ones a client of
+ * this encoding needs: an SJIS client of an EUC_JP database.  (SJIS is a
+ * client-only encoding, so the reverse cannot happen.)
+ */
+static bool
+SjisDirectAppliesTo(int client_encoding)
+{
+	return client_encoding == PG_SJIS && GetDatabaseEncoding() == PG_EUC_JP;
+}
+
+/*
+ * SjisDirectPushLookupPath makes "nspid, pg_catalog" the active search path
+ * until the matching PopOverrideSearchPath(), which the caller must do at
+ * the same transaction nesting level, also on error.
+ */
+static void
+SjisDirectPushLookupPath(Oid nspid)
+{
+	OverrideSearchPath path;
+
+	path.schemas = list_make2_oid(nspid, PG_CATALOG_NAMESPACE);
+	path.addCatalog = false;
+	path.addTemp = false;
+	path.generation = 0;
+	PushOverrideSearchPath(&path);
+	list_free(path.schemas);
+}
+
+/*
+ * sjis_direct_check_client_encoding wraps client_encoding's check hook
+ * (check_client_encoding, which looks the conversions up through
+ * PrepareClientEncoding) in an activated session: for an SJIS client of an
+ * EUC_JP database in a database where the extension is installed, it runs
+ * the hook with our lookup path pushed, so that our conversions are found
+ * ahead of pg_catalog's.  Everything else goes straight to the hook.
+ *
+ * Outside a transaction PrepareClientEncoding cannot look anything up (it
+ * reuses what it prepared before, ours included), and neither can we.
+ */
+static bool
+sjis_direct_check_client_encoding(char **newval, void **extra,
+								  GucSource source)
+{
+	Oid			nspid = InvalidOid;
+	bool		result;
+
+	if (*newval != NULL && IsTransactionState() &&
+		SjisDirectAppliesTo(pg_valid_client_encoding(*newval)))
+		nspid = SjisDirectSchema();
+
+	if (!OidIsValid(nspid))
+		return prev_check_client_encoding(newval, extra, source);
+
+	SjisDirectPushLookupPath(nspid);
+	PG_TRY();
+	{
+		result = prev_check_client_encoding(newval, extra, source);
+	}
+	PG_FINALLY();
+	{
+		PopOverrideSearchPath();
+	}
+	PG_END_TRY();
+
+	return result;
+}
+
+/*
+ * SjisDirectActivateSession wraps client_encoding's check hook, and asks
+ * for the conversions of the client encoding chosen at connection start
+ * (InitializeClientEncoding, which ran just before the session's libraries
+ * were loaded) to be looked up again with our lookup path before InitPostgres
+ * commits its transaction.  Not now: looking them up resolves our C
+ * functions, which loads this library, which is not registered as loaded
+ * until _PG_init returns.
+ */
+static void
+SjisDirectActivateSession(void)
+{
+	struct config_generic **gucs = get_guc_variables();
+	int			nguc = GetNumConfigOptions();
+	int			i;
+
+	for (i = 0; i < nguc; i++)
+	{
+		if (strcmp(gucs[i]->name, "client_encoding") == 0 &&
+			gucs[i]->vartype == PGC_STRING)
+		{
+			struct config_string *conf = (struct config_string *) gucs[i];
+
+			prev_check_client_encoding = conf->check_hook;
+			conf->check_hook = sjis_direct_check_client_encoding;
+			break;
+		}
+	}
+	if (prev_check_client_encoding == NULL)
+		elog(ERROR, "could not find the check hook of client_encoding");
+	session_activated = true;
+
+	startup_lookup_pending = true;
+	RegisterXactCallback(sjis_direct_xact_callback, NULL);
+}
+
+/*
+ * sjis_direct_xact_callback does the lookup SjisDirectActivateSession asked
+ * for, once, as InitPostgres's transaction is about to commit.  An error
+ * here ends the connection, as any error during InitPostgres does: nothing
+ * raises one in a healthy database.  (The callback stays registered, as a
+ * callback cannot unregister itself; later transactions cost it a test.)
+ */
+static void
+sjis_direct_xact_callback(XactEvent event, void *arg)
+{
+	int			encoding;
+	Oid			nspid;
+
+	if (!startup_lookup_pending)
+		return;
+	if (event != XACT_EVENT_PRE_COMMIT)
+	{
+		/* aborted (the connection is ending anyway) */
+		startup_lookup_pending = false;
+		return;
+	}
+	startup_lookup_pending = false;
+
+	encoding = pg_get_client_encoding();
+	if (!SjisDirectAppliesTo(encoding))
+		return;
+	nspid = SjisDirectSchema();
+	if (!OidIsValid(nspid))
+		return;
+
+	SjisDirectPushLookupPath(nspid);
+	PG_TRY();
+	{
+		/* on failure the conversion chosen at startup stays in use */
+		if (PrepareClientEncoding(encoding) == 0)
+			SetClientEncoding(encoding);
+	}
+	PG_FINALLY();
+	{
+		PopOverrideSearchPath();
+	}
+	PG_END_TRY();
 }
 
 /* ----------
@@ -158,12 +394,13 @@ sjis_direct_sjis_to_euc_jp(PG_FUNCTION_ARGS)
  *					  OUT calls bigint, OUT bytes_in bigint,
  *					  OUT bytes_out bigint) RETURNS SETOF record
  *
- * One row per direction.  conversion_proc is what FindDefaultConversionProc
- * finds along the current search_path, that is the function a SET
- * client_encoding issued now would choose; uses_sjis_direct says whether it
- * is ours.  The counters are this backend's calls of our functions since it
- * started or since sjis_direct.reset(): they show what the session actually
- * used, whatever its search_path says now.
+ * One row per direction.  conversion_proc is the function a SET
+ * client_encoding = SJIS issued now would choose: in an activated session of
+ * an EUC_JP database, the one found with our lookup path (so ours), else
+ * what FindDefaultConversionProc finds along the current search_path;
+ * uses_sjis_direct says whether it is ours.  The counters are this backend's
+ * calls of our functions since it started or since sjis_direct.reset(): they
+ * show what the session actually used.
  */
 Datum
 sjis_direct_status(PG_FUNCTION_ARGS)
@@ -171,8 +408,13 @@ sjis_direct_status(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int			d;
 
+	Oid			nspid = InvalidOid;
+
 	InitMaterializedSRF(fcinfo, 0);
 	Assert(rsinfo->setDesc->natts == SJIS_DIRECT_STATUS_COLS);
+
+	if (session_activated && SjisDirectAppliesTo(PG_SJIS))
+		nspid = SjisDirectSchema();
 
 	for (d = 0; d < SJIS_DIRECT_NUM_DIRECTIONS; d++)
 	{
@@ -180,8 +422,18 @@ sjis_direct_status(PG_FUNCTION_ARGS)
 		bool		nulls[SJIS_DIRECT_STATUS_COLS] = {0};
 		int			src = direction_encodings[d][0];
 		int			dst = direction_encodings[d][1];
-		Oid			proc = FindDefaultConversionProc(src, dst);
+		Oid			proc;
 		bool		is_ours = false;
+
+		/* look up as SET client_encoding would (an error ends the xact) */
+		if (OidIsValid(nspid))
+		{
+			SjisDirectPushLookupPath(nspid);
+			proc = FindDefaultConversionProc(src, dst);
+			PopOverrideSearchPath();
+		}
+		else
+			proc = FindDefaultConversionProc(src, dst);
 
 		if (OidIsValid(proc))
 		{
