@@ -1504,6 +1504,14 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				   list_length(pushed) * 0.25 * cpu_operator_cost) +
 		npass * list_length(aggrefs) * 0.1 * cpu_operator_cost;
 
+	/*
+	 * It reads the whole table, as a sequential scan does (and takes a
+	 * sequential scan's relation-level SIREAD lock): enable_seqscan = off
+	 * must discourage it as it does PaxScan's and heap's scans.
+	 */
+	if (!enable_seqscan)
+		cost += disable_cost;
+
 	cpath = makeNode(CustomPath);
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = output_rel;

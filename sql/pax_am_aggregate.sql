@@ -116,6 +116,25 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 
+-- the aggregate scan reads the whole table, as a sequential scan does:
+-- enable_seqscan = off discourages it, so an index plan wins, and under
+-- SERIALIZABLE the query then takes the index plan's page and row SIREAD
+-- locks, not the whole relation's (as heap's)
+CREATE INDEX ag_sorted_a ON ag_sorted (a);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(b) FROM ag_sorted WHERE a = 1500;
+SELECT count(*), sum(b) FROM ag_sorted WHERE a = 1500;
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT count(*), sum(b) FROM ag_sorted WHERE a = 1500;
+SELECT locktype, count(*) FROM pg_locks
+  WHERE mode = 'SIReadLock' AND pid = pg_backend_pid()
+    AND relation = 'ag_sorted'::regclass
+  GROUP BY 1 ORDER BY 1;
+COMMIT;
+-- without an index there is nothing better: still the aggregate scan
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_pax;
+RESET enable_seqscan;
+
 DROP VIEW ag_v;
 DROP TABLE ag_heap, ag_pax, ag_empty, ag_nocols, ag_sorted;
 DROP FUNCTION ag_same;
