@@ -24,6 +24,10 @@
  *   looked for once per transaction at most, and only with wal_level =
  *   logical (PaxLogicalCheckWrite, pax_am.h).
  *
+ * Creating the slot itself cannot warn: pg_create_logical_replication_slot
+ * is a builtin function, which fmgr calls without consulting fmgr_hook,
+ * and a walsender's CREATE_REPLICATION_SLOT has no hook at all.
+ *
  * pax_am/pax_logical.c
  *
  *-------------------------------------------------------------------------
