@@ -36,6 +36,7 @@ $primary->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
 	CREATE EXTENSION pg_visibility;
 	CREATE TABLE p (id int PRIMARY KEY, v text) USING pax;
+	ALTER TABLE p ALTER COLUMN v SET STORAGE EXTERNAL;
 	INSERT INTO p SELECT g, 'v' || g FROM generate_series(1, 600) g;
 	CREATE TABLE h (id int PRIMARY KEY, v text) USING heap;
 	VACUUM (FREEZE, ANALYZE) p;
@@ -65,11 +66,15 @@ my ($ret, $out, $err) = $primary->psql('postgres', q{
 	INSERT INTO h VALUES (1, 'heap');
 	UPDATE p SET v = v || '!' WHERE id BETWEEN 300 AND 310;
 	INSERT INTO p VALUES (1002, repeat(md5('x'), 500));
+	UPDATE p SET v = repeat(md5('y'), 400) WHERE id = 8;
 	DELETE FROM p WHERE id = 7;
 	UPDATE h SET v = 'heap2' WHERE id = 1;
 	COMMIT;
 });
 is($ret, 0, 'the writes succeed');
+is($primary->safe_psql('postgres', q{
+	SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'p'}),
+	't', 'the long values are stored out of line, in the TOAST table');
 like($err, qr/WARNING:  changes to table "p" are not decoded by logical decoding/,
 	'the first pax write of the session warns about the slot');
 is(scalar(() = $err =~ /are not decoded by logical decoding/g), 1,
@@ -93,7 +98,8 @@ my @checks = (
 	q{SET enable_seqscan = off; SET enable_bitmapscan = off;
 	  SELECT count(*), sum(id) FROM p WHERE id BETWEEN 1 AND 400},
 	q{SET enable_seqscan = off; SET enable_bitmapscan = off;
-	  SELECT id FROM p WHERE id IN (5, 6, 7, 1001, 1002) ORDER BY id},
+	  SELECT id FROM p WHERE id IN (5, 6, 7, 8, 1001, 1002) ORDER BY id},
+	q{SELECT id, md5(v) FROM p WHERE id IN (5, 8, 1002) ORDER BY id},
 );
 standby_matches($primary, $standby, 'clearing all-visible', 40, @checks);
 my $plan = $standby->safe_psql('postgres', q{
