@@ -20,10 +20,12 @@
 PG_MODULE_MAGIC;
 
 /*
- * _PG_init registers the module's GUCs and the PaxScan planner hook.
+ * _PG_init registers the module's GUCs, the PaxScan planner hooks and the
+ * ProcessUtility hook that warns about publications of pax tables.
  */
 void
 _PG_init(void)
 {
 	PaxCustomScanInit();
+	PaxLogicalInit();
 }

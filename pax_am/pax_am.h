@@ -20,6 +20,7 @@
 #include "access/htup_details.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
+#include "access/xlog.h"
 #include "executor/tuptable.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
@@ -470,6 +471,22 @@ extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
 
 /* pax_stats.c */
 extern Relation PaxOpenForStats(Oid relid);
+
+/* pax_logical.c */
+extern void PaxLogicalInit(void);
+extern void PaxLogicalWarnSlots(Relation rel);
+
+/*
+ * PaxLogicalCheckWrite is called at every write to a pax relation, before
+ * any buffer lock: with wal_level = logical, it warns (once per session)
+ * when a logical slot misses the change.
+ */
+static inline void
+PaxLogicalCheckWrite(Relation rel)
+{
+	if (unlikely(XLogLogicalInfoActive()))
+		PaxLogicalWarnSlots(rel);
+}
 
 /* pax_wal.c */
 extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,

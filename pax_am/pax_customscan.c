@@ -1644,6 +1644,14 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				   list_length(pushed) * 0.25 * cpu_operator_cost) +
 		npass * list_length(aggrefs) * 0.1 * cpu_operator_cost;
 
+	/*
+	 * It reads the whole table, as a sequential scan does (and takes a
+	 * sequential scan's relation-level SIREAD lock): enable_seqscan = off
+	 * must discourage it as it does PaxScan's and heap's scans.
+	 */
+	if (!enable_seqscan)
+		cost += disable_cost;
+
 	cpath = makeNode(CustomPath);
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = output_rel;
@@ -1848,8 +1856,9 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	 * An EvalPlanQual recheck hands the scan a row in a pax slot, not in our
 	 * virtual scan slot: the projection and quals, compiled for a virtual
 	 * slot whose values are always all there, must deform it instead.
+	 * (Not in aggregate mode, which has no scan relation: PaxAggExecEPQ.)
 	 */
-	if (estate->es_epq_active != NULL)
+	if (estate->es_epq_active != NULL && cscan->scan.scanrelid != 0)
 	{
 		node->ss.ps.scanopsfixed = false;
 		ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
@@ -2426,11 +2435,38 @@ PaxAggRecheck(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
+/*
+ * PaxAggExecEPQ runs an aggregate-mode scan inside an EvalPlanQual recheck
+ * (as part of a subquery, e.g. x <> ALL (SELECT count(*) FROM p)).  Its
+ * scanrelid is 0, which ExecScan there takes for a pushed-down join whose
+ * recheck supplies the row, and would return an empty slot.  The relation
+ * it aggregates has no row mark (the path is not offered to a query with
+ * row marks), so it scans as heap's scan of such a relation does in a
+ * recheck: normally.  No qual: aggregate mode has none.
+ */
+static TupleTableSlot *
+PaxAggExecEPQ(CustomScanState *node)
+{
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	TupleTableSlot *slot;
+
+	ResetExprContext(econtext);
+	slot = PaxAggNext(&node->ss);
+	if (TupIsNull(slot) || node->ss.ps.ps_ProjInfo == NULL)
+		return slot;
+	econtext->ecxt_scantuple = slot;
+	return ExecProject(node->ss.ps.ps_ProjInfo);
+}
+
 static TupleTableSlot *
 PaxScanExec(CustomScanState *node)
 {
 	if (((PaxScanState *) node)->naggs > 0)
+	{
+		if (node->ss.ps.state->es_epq_active != NULL)
+			return PaxAggExecEPQ(node);
 		return ExecScan(&node->ss, PaxAggNext, PaxAggRecheck);
+	}
 	return ExecScan(&node->ss, PaxScanNext, PaxScanRecheck);
 }
 

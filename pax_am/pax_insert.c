@@ -722,6 +722,7 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 {
 	PaxRow		row;
 
+	PaxLogicalCheckWrite(relation);
 	PaxPrepareRow(relation, slot, options, NULL, &row);
 
 	/* as heap_insert: a conflict check against the whole relation */
@@ -744,6 +745,7 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 {
 	PaxRow		row;
 
+	PaxLogicalCheckWrite(relation);
 	PaxPrepareRow(relation, slot, options, oldtup, &row);
 	row.init = init;
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);
@@ -757,6 +759,7 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	MemoryContext oldcxt;
 	PaxRow	   *rows;
 
+	PaxLogicalCheckWrite(relation);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax multi_insert",
 								ALLOCSET_DEFAULT_SIZES);
 	oldcxt = MemoryContextSwitchTo(cxt);

@@ -867,12 +867,17 @@ failed:
  * the target's page before a change that makes a row not visible to all.
  * The caller holds the buffer exclusively locked and the map page pinned.
  *
- * Generic WAL cannot log the map page, so the clearing is logged as heap's
- * XLOG_HEAP_DELETE with XLH_DELETE_ALL_VISIBLE_CLEARED, whose redo clears
- * the map bits before it looks at the block, and with a forced full-page
- * image of our page, so that redo restores the image instead of applying
- * heap's change to it.  The change itself follows in a record of its own;
- * a crash between the two leaves a page merely no longer all-visible.
+ * Generic WAL cannot log the map page (its bits lie in what generic WAL
+ * takes for the page's hole), so the clearing is logged as one of heap's
+ * own records whose redo clears the map bits before it looks at the block:
+ * XLOG_HEAP2_MULTI_INSERT of no rows, with XLH_INSERT_ALL_VISIBLE_CLEARED
+ * and a forced full-page image of our page, so that redo restores the image
+ * instead of applying heap's change to it.  Logical decoding ignores a
+ * multi-insert record without XLH_INSERT_CONTAINS_NEW_TUPLE (heap writes
+ * such records for catalogs), so the record decodes as nothing, as every
+ * pax change does; a heap DELETE record decoded as a DELETE of no tuple.
+ * The change itself follows in a record of its own; a crash between the
+ * two leaves a page merely no longer all-visible.
  */
 void
 PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
@@ -887,17 +892,16 @@ PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
 	MarkBufferDirty(buffer);
 	if (RelationNeedsWAL(rel))
 	{
-		xl_heap_delete xlrec;
+		xl_heap_multi_insert xlrec;
 		XLogRecPtr	recptr;
 
 		memset(&xlrec, 0, sizeof(xlrec));
-		xlrec.xmax = InvalidTransactionId;
-		xlrec.offnum = FirstOffsetNumber;
-		xlrec.flags = XLH_DELETE_ALL_VISIBLE_CLEARED;
+		xlrec.flags = XLH_INSERT_ALL_VISIBLE_CLEARED;
+		xlrec.ntuples = 0;
 		XLogBeginInsert();
-		XLogRegisterData((char *) &xlrec, SizeOfHeapDelete);
+		XLogRegisterData((char *) &xlrec, SizeOfHeapMultiInsert);
 		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
-		recptr = XLogInsert(RM_HEAP_ID, XLOG_HEAP_DELETE);
+		recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_MULTI_INSERT);
 		PageSetLSN(page, recptr);
 	}
 	END_CRIT_SECTION();
@@ -1026,6 +1030,8 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 	bool		iscombo;
 	ItemPointerData ctid;
 	HeapTuple	oldtup;
+
+	PaxLogicalCheckWrite(relation);
 
 	if (IsInParallelMode())
 		ereport(ERROR,

@@ -633,6 +633,11 @@ pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
 /*
  * pax_fetch_row_version stores the row at tid in the slot if it is visible
  * to the snapshot.
+ *
+ * The slot is normally a pax slot (table_slot_create), but EvalPlanQual
+ * fetches the row of a ROW_MARK_REFERENCE relation into the scan node's own
+ * scan slot, which for PaxScan is a virtual one: the row is then fetched
+ * into a pax slot of our own and copied.
  */
 bool
 pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
@@ -642,6 +647,25 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 	Buffer		buffer;
 	HeapTupleData tuple;
 	bool		visible;
+
+	if (slot->tts_ops != &TTSOpsPaxTuple)
+	{
+		TupleTableSlot *pslot;
+
+		pslot = MakeSingleTupleTableSlot(RelationGetDescr(relation),
+										 &TTSOpsPaxTuple);
+		visible = pax_fetch_row_version(relation, tid, snapshot, pslot);
+		if (visible)
+		{
+			ExecCopySlot(slot, pslot);
+			slot->tts_tid = pslot->tts_tid;
+			slot->tts_tableOid = pslot->tts_tableOid;
+		}
+		else
+			ExecClearTuple(slot);
+		ExecDropSingleTupleTableSlot(pslot);
+		return visible;
+	}
 
 	if (blkno >= RelationGetNumberOfBlocks(relation))
 		return false;

@@ -30,7 +30,10 @@
  *	  compacted in one linear pass (PaxPageReclaim) and HASNULL, ZONESET
  *	  and the zone maps are recomputed from the rows left.  Its free space
  *	  goes to the free space map.  Without indexes this happens right after
- *	  the page is scanned.
+ *	  the page is scanned.  VACUUM does not wait for a cleanup lock another
+ *	  backend's pin holds up (an open cursor's, for as long as it likes):
+ *	  as heap's lazy_scan_noprune, it leaves that page's dead rows for a
+ *	  later VACUUM, unless it is aggressive and must freeze them.
  *
  * Then empty pages at the end of the relation are truncated (as heap
  * does, under a conditional AccessExclusiveLock, honouring the TRUNCATE
@@ -114,6 +117,7 @@ typedef struct PaxVacState
 	bool		do_index_vacuuming;
 	bool		do_index_cleanup;
 	bool		do_truncate;
+	bool		aggressive;		/* must advance relfrozenxid to freeze_limit */
 
 	/* cutoffs and what the relation's new ones may be */
 	TransactionId oldest_xmin;
@@ -532,9 +536,61 @@ PaxVacRowsAllVisible(PaxVacState *vs, Page page, uint16 rowhdrs,
 }
 
 /*
+ * PaxVacCleanupLockOrKeep is called when the cleanup lock of a page with
+ * dead rows is not free: another backend holds a pin (an open cursor can
+ * hold one for as long as it likes).  As heap's lazy_scan_noprune, VACUUM
+ * then leaves the rows in place for a later VACUUM rather than wait, unless
+ * it is aggressive and one of them holds an xid or multixact older than the
+ * freeze limit: relfrozenxid could not advance past it, so it waits as heap
+ * does.  Returns true with the cleanup lock held; false, with the buffer
+ * unlocked, when the rows stay.
+ *
+ * Rows that stay are harmless even when their index entries are gone
+ * already (phase 2): nothing points at them, a later VACUUM finds them dead
+ * again and reclaims them.  Their xids keep relfrozenxid and relminmxid
+ * back, as a dead row kept for INDEX_CLEANUP off does.
+ */
+static bool
+PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
+						const OffsetNumber *rows, int nitems)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	TransactionId frozen_xid = vs->new_frozen_xid;
+	MultiXactId min_mxid = vs->new_min_mxid;
+	bool		must_wait = false;
+	Page		page;
+	uint16		rowhdrs;
+
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	rowhdrs = PaxPageRowHeaders(vs->rel, page, blkno);
+	for (int k = 0; k < nitems; k++)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, rows[k] - 1);
+
+		if (heap_tuple_would_freeze(hdr, vs->freeze_limit, vs->multi_cutoff,
+									&frozen_xid, &min_mxid))
+			must_wait |= vs->aggressive;
+	}
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+
+	if (must_wait)
+	{
+		LockBufferForCleanup(buffer);
+		return true;
+	}
+	vs->new_frozen_xid = frozen_xid;
+	vs->new_min_mxid = min_mxid;
+	vs->dead_kept += nitems;
+	vs->nonempty_pages = Max(vs->nonempty_pages, blkno + 1);
+	return false;
+}
+
+/*
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
- * free space map.
+ * free space map.  Without waiting for the cleanup lock, the rows may be
+ * left in place (PaxVacCleanupLockOrKeep).
  */
 static void
 PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
@@ -559,7 +615,9 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	}
 
 	visibilitymap_pin(vs->rel, blkno, &vs->vmbuffer);
-	LockBufferForCleanup(buffer);
+	if (!ConditionalLockBufferForCleanup(buffer) &&
+		!PaxVacCleanupLockOrKeep(vs, buffer, rows, nitems))
+		return;
 	if (PaxPageIsOrphan(BufferGetPage(buffer)))
 	{
 		/*
@@ -1015,13 +1073,15 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 						get_namespace_name(RelationGetNamespace(rel)),
 						RelationGetRelationName(rel))));
 
-	(void) vacuum_set_xid_limits(rel,
+	vs.aggressive = vacuum_set_xid_limits(rel,
 								 params->freeze_min_age,
 								 params->freeze_table_age,
 								 params->multixact_freeze_min_age,
 								 params->multixact_freeze_table_age,
 								 &vs.oldest_xmin, &vs.oldest_mxact,
 								 &vs.freeze_limit, &vs.multi_cutoff);
+	if (params->options & VACOPT_DISABLE_PAGE_SKIPPING)
+		vs.aggressive = true;
 	vs.new_frozen_xid = vs.oldest_xmin;
 	vs.new_min_mxid = vs.oldest_mxact;
 

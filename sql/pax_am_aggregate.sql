@@ -116,6 +116,28 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 
+-- the aggregate scan reads the whole table, as a sequential scan does:
+-- enable_seqscan = off discourages it, so an index plan wins even on a
+-- small table, and under SERIALIZABLE the query then takes the index
+-- plan's page and row SIREAD locks, not the whole relation's (as heap's)
+CREATE TABLE ag_small (id int4, p int) USING pax;
+CREATE INDEX ag_small_p ON ag_small (p);
+INSERT INTO ag_small SELECT g, g / 10 * 10 FROM generate_series(1, 40) g;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(p) FROM ag_small WHERE p = 20;
+SELECT count(*), sum(p) FROM ag_small WHERE p = 20;
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT count(*), sum(p) FROM ag_small WHERE p = 20;
+SELECT locktype, count(*) FROM pg_locks
+  WHERE mode = 'SIReadLock' AND pid = pg_backend_pid()
+    AND relation = 'ag_small'::regclass
+  GROUP BY 1 ORDER BY 1;
+COMMIT;
+-- without a usable index a PaxScan still reads it (disabled, as a Seq Scan)
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_small WHERE id = 3;
+RESET enable_seqscan;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(p) FROM ag_small WHERE p = 20;
+
 DROP VIEW ag_v;
-DROP TABLE ag_heap, ag_pax, ag_empty, ag_nocols, ag_sorted;
+DROP TABLE ag_heap, ag_pax, ag_empty, ag_nocols, ag_sorted, ag_small;
 DROP FUNCTION ag_same;
