@@ -1378,11 +1378,16 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 			!bms_is_empty(rel->attr_needed[attno - rel->min_attr]))
 			return;
 	}
-	/* attr_needed does not cover the relation's own restriction clauses */
+	/*
+	 * attr_needed does not cover the relation's own restriction clauses, nor
+	 * the columns a member of an inheritance or partition tree provides for
+	 * its parent (its reltarget, translated from the parent's, does)
+	 */
 	{
 		Bitmapset  *attrs = NULL;
 		ListCell   *lc;
 
+		pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
 		foreach(lc, rel->baserestrictinfo)
 			pull_varattnos((Node *) ((RestrictInfo *) lfirst(lc))->clause,
 						   rel->relid, &attrs);

@@ -42,6 +42,18 @@ UPDATE inh_p SET b = 'only' RETURNING a, b;
 DELETE FROM inh_p WHERE a = 1;
 SELECT count(*) FROM inh_p;
 DROP TABLE inh_h, inh_h_c, inh_p, other_h;
+-- a member of a partition or inheritance tree asked for system columns
+-- PaxScan's virtual rows cannot give: the plain scan of it
+CREATE TABLE sc_part (id int, c text) PARTITION BY RANGE (id);
+CREATE TABLE sc_part_1 PARTITION OF sc_part FOR VALUES FROM (100) TO (300) USING pax;
+INSERT INTO sc_part VALUES (150, 'a');
+SELECT id, xmin IS NOT NULL, cmin FROM sc_part;
+SELECT id, xmin IS NOT NULL FROM sc_part WHERE id = 150 FOR SHARE;
+CREATE TABLE sc_inh (id int, c text) USING pax;
+CREATE TABLE sc_inh_c () INHERITS (sc_inh) USING pax;
+INSERT INTO sc_inh_c VALUES (5, 'x');
+SELECT id, xmin IS NOT NULL, xmax FROM sc_inh WHERE id = 5;
+DROP TABLE sc_part, sc_inh, sc_inh_c;
 
 --
 -- 2. Pages left by a rolled-back ADD COLUMN: their rows are all dead, and a
