@@ -104,7 +104,11 @@ def differential(a):
     if a.skip:
         cmd += ["--skip", a.skip]
     t0 = time.time()
+    if os.path.exists(summary):
+        os.unlink(summary)
     r = subprocess.run(cmd)
+    if not os.path.exists(summary):
+        sys.exit(f"bench/pax_diff.py failed (exit {r.returncode}) without a summary")
     s = json.load(open(summary))
     log, _ = log_tail(off)
     crash = crashes(log)

@@ -58,8 +58,6 @@ CLASSES = sorted(KNOWN) + ["partition", "alter_type", "set_am", "view",
                            "prepare", "parallel", "index", "vacuum",
                            "nondeterministic"]
 
-HEAP_DB = "pax_diff_heap"
-PAX_DB = "pax_diff_pax"
 SYSCOLS = {"xmin", "xmax", "cmin", "cmax", "ctid"}
 
 # ---------------------------------------------------------------- types
@@ -106,8 +104,10 @@ def _lit_ts(r):
     return r.choice(["'infinity'", "'-infinity'"])
 
 
+# (digits and a-f fall among the hex strings of the large values)
 TEXT_SMALL = ["a", "A", "b", "B", "aa", "ab", "v1", "v10", "v2", "v25", "v49", "V3",
-              "z", "Z", "ä", "é", "", " ", "a ", "b ", "zzz", "~"]
+              "z", "Z", "ä", "é", "", " ", "a ", "b ", "zzz", "~",
+              "0", "3", "5", "8", "c", "e", "f", "1a"]
 BIG_COMPRESSIBLE = "repeat(md5(({x})::text), {n})"
 BIG_INCOMPRESSIBLE = ("(SELECT string_agg(md5((({x}) * 1000 + i)::text), '') "
                       "FROM generate_series(1, {n}) i)")
@@ -174,7 +174,8 @@ TYPES = {
 }
 BIG_TEXT_VALUES = [BIG_COMPRESSIBLE.replace("{x}", "g %% 5").replace("{n}", "300"),
                    BIG_COMPRESSIBLE.replace("{x}", "g %% 5").replace("{n}", "80"),
-                   BIG_INCOMPRESSIBLE.replace("{x}", "g %% 7").replace("{n}", "90")]
+                   BIG_INCOMPRESSIBLE.replace("{x}", "g %% 7").replace("{n}", "90"),
+                   BIG_INCOMPRESSIBLE.replace("{x}", "g %% 3").replace("{n}", "70")]
 COLLATIONS = [None, '"C"', '"POSIX"', '"und-x-icu"', '"en-x-icu"', "public.ci"]
 ALTER_TO = {
     "int2": ["int4", "int8", "numeric"], "int4": ["int8", "numeric", "text", "int2"],
@@ -239,7 +240,8 @@ class Gen:
 
     # -- values and literals
     def rand_type(self):
-        ty = self.r.choice(list(TYPES))
+        # text types weigh more: collations, TOAST and compression meet there
+        ty = self.r.choice(list(TYPES) + ["text", "text", "varchar", "bpchar"])
         if ty == "varchar":
             ty = self.r.choice(["varchar", "varchar(20)"])
         elif ty == "bpchar":
@@ -264,7 +266,7 @@ class Gen:
     def value_expr(self, col):
         r = self.r
         exprs, _, kind, _ = TYPES[col.base]
-        if col.big_ok and self.big_allowed(col) and r.random() < 0.35:
+        if col.big_ok and self.big_allowed(col) and r.random() < 0.5:
             e = r.choice(BIG_TEXT_VALUES)
             if r.random() < 0.5:
                 small = r.choice(exprs)
@@ -810,20 +812,30 @@ class Side:
             c.execute("LOAD 'pax_am'")
 
     def reset(self):
-        if self.conn is None or self.conn.closed:
-            self.connect()
+        """A fresh schema and session state; reconnects (waiting out a
+        crash recovery) if the connection is gone."""
         setup = ["ROLLBACK", "RESET ALL", "DEALLOCATE ALL", "DROP SCHEMA IF EXISTS s CASCADE",
                  "CREATE SCHEMA s", "GRANT USAGE ON SCHEMA s TO pax_diff_user",
                  "SET search_path = s, public", "SET TimeZone = 'UTC'",
                  "SET statement_timeout = '60s'", "SET lock_timeout = '20s'",
                  "SET client_min_messages = error"]
-        with self.conn.cursor() as c:
-            for s in setup:
-                try:
-                    c.execute(s)
-                except psycopg2.Error:
-                    if s != "ROLLBACK":
-                        raise
+        for attempt in range(3):
+            try:
+                if self.conn is None or self.conn.closed:
+                    self.connect()
+                with self.conn.cursor() as c:
+                    for s in setup:
+                        try:
+                            c.execute(s)
+                        except psycopg2.Error:
+                            if s != "ROLLBACK" or self.conn.closed:
+                                raise
+                return
+            except (psycopg2.OperationalError, psycopg2.InterfaceError):
+                if attempt == 2:
+                    raise
+                self.conn = None
+                time.sleep(2)
 
     def run(self, stmt):
         sql = stmt.replace("@AM@", self.am).replace("@ALT@", "heap")
@@ -893,8 +905,8 @@ def show(o, width=300):
 class Runner:
     def __init__(self, args):
         self.args = args
-        self.heap = Side(args, HEAP_DB, "heap")
-        self.pax = Side(args, PAX_DB, "pax")
+        self.heap = Side(args, args.db_prefix + "_heap", "heap")
+        self.pax = Side(args, args.db_prefix + "_pax", "pax")
         self.statements = 0
 
     def setup(self):
@@ -905,7 +917,7 @@ class Runner:
         c.execute("SELECT 1 FROM pg_roles WHERE rolname = 'pax_diff_user'")
         if not c.fetchone():
             c.execute("CREATE ROLE pax_diff_user")
-        for db, am in ((HEAP_DB, "heap"), (PAX_DB, "pax")):
+        for db, am in ((self.heap.db, "heap"), (self.pax.db, "pax")):
             c.execute("DROP DATABASE IF EXISTS %s" % db)
             c.execute("CREATE DATABASE %s TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' "
                       "LC_CTYPE 'C'" % db)
@@ -997,6 +1009,8 @@ def main():
     ap.add_argument("--port", default=os.environ.get("PGPORT", "5432"))
     ap.add_argument("--user", default=os.environ.get("PGUSER"))
     ap.add_argument("--maintenance-db", default="postgres")
+    ap.add_argument("--db-prefix", default="pax_diff",
+                    help="the databases are PREFIX_heap and PREFIX_pax (dropped first)")
     ap.add_argument("--print", action="store_true", help="print the cases, run nothing")
     ap.add_argument("--summary", default=None, help="write a one-line JSON summary here")
     a = ap.parse_args()
