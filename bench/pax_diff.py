@@ -133,6 +133,22 @@ def _lit_bool(r):
     return r.choice(["true", "false"])
 
 
+def _lit_time(r):
+    return "'%02d:%02d:00'" % (r.randint(0, 23), r.randint(0, 59))
+
+
+def _lit_char(r):
+    return "'%s'" % r.choice(["A", "M", "Z", "a", "z", "0"])
+
+
+def _lit_oid(r):
+    return r.choice([str(r.randint(0, 55)), "4294967295", "'4294967295'"])
+
+
+def _lit_interval(r):
+    return "'%d minutes'" % r.randint(-10, 110) if r.random() < 0.8 else "'1 day'"
+
+
 TYPES = {
     "int2": (["((g * 7) %% 61 - 30)", "(g %% 5)",
               "CASE WHEN g %% 40 = 0 THEN 32767 WHEN g %% 41 = 0 THEN -32768 ELSE g %% 100 END"],
@@ -172,6 +188,17 @@ TYPES = {
                 "(ARRAY['a','B','ä','Z','aa',' ','','b ','é','A'])[1 + g %% 10]"],
                _lit_text, "txt", ["bpchar", "text", None]),
     "uuid": (["md5((g %% 40)::text)::uuid"], _lit_uuid, "other", ["uuid"]),
+    "time": (["('00:00'::time + ((g * 7) %% 1440) * interval '1 minute')"],
+             _lit_time, "ord", ["time", None]),
+    '"char"': (["chr(65 + g %% 26)", "chr(48 + g %% 75)"], _lit_char, "ord", ['"char"', None]),
+    "oid": (["(g %% 50)", "(4294967295 - g %% 3)"], _lit_oid, "ord", ["oid", None]),
+    "interval": (["((g %% 100) * interval '1 minute')", "((g %% 3) * interval '1 day')"],
+                 _lit_interval, "num", ["interval", None]),
+    # domains: the pushdown compares their base types
+    "dint": (["((g * 37) %% 101 - 50)", "g"], _lit_int, "num", ["dint", "int4", "int8", None]),
+    "dtext": (["('v' || ((g * 13) %% 50))",
+               "(ARRAY['a','B','ä','Z','aa',' ','','b ','é','A'])[1 + g %% 10]"],
+              _lit_text, "txt", ["dtext", "text", None]),
 }
 BIG_TEXT_VALUES = [BIG_COMPRESSIBLE.replace("{x}", "g %% 5").replace("{n}", "300"),
                    BIG_COMPRESSIBLE.replace("{x}", "g %% 5").replace("{n}", "80"),
@@ -184,7 +211,8 @@ ALTER_TO = {
     "numeric": ["float8", "int8"], "date": ["timestamp", "timestamptz"],
     "timestamp": ["timestamptz", "date"], "timestamptz": ["timestamp"],
     "text": ["varchar", "bpchar(3000)"], "varchar": ["text"], "bpchar": ["text"],
-    "uuid": ["text"], "bool": ["text"],
+    "uuid": ["text"], "bool": ["text"], "dint": ["int8", "int4"], "dtext": ["text"],
+    "time": ["text"], "interval": ["text"],
 }
 
 
@@ -203,7 +231,7 @@ class Col:
     @property
     def big_ok(self):
         # may hold TOASTed text values
-        return self.base in ("text", "varchar") or self.ty == "bpchar(3000)"
+        return self.base in ("text", "varchar", "dtext") or self.ty == "bpchar(3000)"
 
 
 class Table:
@@ -566,7 +594,8 @@ class Gen:
         """Equal values of c always print alike (not so under a
         nondeterministic collation, nor for -0 and 0, 1.5 and 1.50), so
         GROUP BY, min/max and ORDER BY ... LIMIT may show any one of them."""
-        return c.coll != "public.ci" and c.base not in ("float4", "float8", "numeric")
+        return c.coll != "public.ci" and c.base not in ("float4", "float8", "numeric",
+                                                        "interval")
 
     def query(self, t=None):
         r = self.r
@@ -637,6 +666,11 @@ class Gen:
             if self.on("empty_all"):
                 ops += ["<> ALL ($1)"]
             body = f"{col.name} {r.choice(ops)}"
+        elif r.random() < 0.3:
+            ty = f"{col.base}, {col.base}"
+            body = r.choice([f"{col.name} BETWEEN $1 AND $2", f"{col.name} IN ($1, $2)",
+                             f"({col.name} = $1 OR {col.name} > $2)",
+                             f"({col.name} < $1 OR {col.name} IS NULL) AND {col.name} <> $2"])
         else:
             body = f"{col.name} {r.choice(['=', '<>', '<', '>='])} $1"
         agg = r.random() < 0.4
@@ -649,7 +683,8 @@ class Gen:
                     a = f"ARRAY[NULL]::{col.base}[]"
                 self.emit(f"EXECUTE {name}({a})")
             else:
-                self.emit(f"EXECUTE {name}({self.literal(col, cast=False)})")
+                args = [self.literal(col, cast=False) for _ in ty.split(",")]
+                self.emit(f"EXECUTE {name}({', '.join(args)})")
         self.emit(f"DEALLOCATE {name}")
 
     def update(self):
@@ -954,6 +989,7 @@ class Runner:
         self.heap = Side(args, args.db_prefix + "_heap", "heap")
         self.pax = Side(args, args.db_prefix + "_pax", "pax")
         self.statements = 0
+        self.errors = {}
 
     def setup(self):
         conn = psycopg2.connect(host=self.args.host, port=self.args.port,
@@ -976,6 +1012,8 @@ class Runner:
             dc.execute(f"ALTER DATABASE {db} SET default_table_access_method = {am}")
             dc.execute("CREATE COLLATION public.ci (provider = icu, "
                        "locale = 'und-u-ks-level2', deterministic = false)")
+            dc.execute("CREATE DOMAIN public.dint AS int4 CHECK (VALUE > -100000)")
+            dc.execute("CREATE DOMAIN public.dtext AS text")
             d.close()
         conn.close()
 
@@ -994,6 +1032,9 @@ class Runner:
                 b = self.pax.run(st)
             except Crash as e:
                 return (i, "crash", a, ("error", "crash", str(e), None))
+            if a[0] == "error":
+                k = f"{a[1]} {a[2][:60]}"
+                self.errors[k] = self.errors.get(k, 0) + 1
             why = same(a, b)
             if why:
                 return (i, why, a, b)
@@ -1030,7 +1071,9 @@ class Runner:
                  "-- run in a database with default_table_access_method = pax, and again",
                  "-- with heap (bench/pax_diff.py sets search_path, TimeZone UTC, and",
                  "-- CREATE COLLATION public.ci (provider=icu, locale='und-u-ks-level2',",
-                 "-- deterministic=false); @AM@ is the database's AM, @ALT@ heap)",
+                 "-- deterministic=false), CREATE DOMAIN public.dint AS int4 CHECK (VALUE >",
+                 "-- -100000), CREATE DOMAIN public.dtext AS text; @AM@ is the database's AM,",
+                 "-- @ALT@ heap)",
                  "SET TimeZone = 'UTC';"]
         lines += [s + ";" for s in cur]
         lines += ["", "-- heap: " + show(a), "-- pax:  " + show(b), ""]
@@ -1110,11 +1153,15 @@ def main():
           f"side, {mins:.1f} minutes, {len(findings)} findings"
           + (f", skipped classes: {','.join(sorted(skip))}" if skip else ""),
           file=sys.stderr)
+    nerr = sum(run.errors.values())
+    print(f"pax_diff: {nerr} statements failed alike on both sides; most often:", file=sys.stderr)
+    for k, v in sorted(run.errors.items(), key=lambda x: -x[1])[:12]:
+        print(f"  {v:6d}  {k}", file=sys.stderr)
     if a.summary:
         import json
         with open(a.summary, "w") as f:
             json.dump({"seed": seed, "cases": case, "statements": run.statements,
-                       "minutes": mins, "findings": findings,
+                       "minutes": mins, "findings": findings, "errors_alike": nerr,
                        "skipped": sorted(skip)}, f)
     return 1 if findings else 0
 
