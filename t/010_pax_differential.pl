@@ -31,7 +31,7 @@ my $summary = "$PostgreSQL::Test::Utils::tmp_check/pax_diff_summary.json";
 my ($stdout, $stderr);
 my $ok = IPC::Run::run(
 	[
-		$python, $script, '--seed', '12', '--cases', '80', '--skip-known',
+		$python, $script, '--seed', '12', '--cases', '60', '--skip-known',
 		'--findings', $findings, '--summary', $summary,
 		'--shrink-seconds', '60',
 		'--host', $node->host, '--port', $node->port,
@@ -41,8 +41,8 @@ my $ok = IPC::Run::run(
 note $stderr;
 ok($ok, 'fixed-seed differential run: pax gives heap\'s rows, statuses and errors')
   or diag $stderr;
-like($stderr, qr/pax_diff: seed 12, 80 cases, \d+ statements run on each side/,
-	'all 80 cases ran');
+like($stderr, qr/pax_diff: seed 12, 60 cases, \d+ statements run on each side/,
+	'all 60 cases ran');
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
 unlike(slurp_file($node->logfile), qr/terminated by signal|TRAP:|PANIC:/,
 	'no crash or failed assertion in the server log');
