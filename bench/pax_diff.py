@@ -54,8 +54,9 @@ KNOWN = {
     "rls": "pushed quals ahead of RLS policy quals",
     "returning_xmin": "INSERT/UPDATE RETURNING xmin fails",
     "sysattr_parent": "SELECT xmin through a partitioned parent fails (PaxScan on a partition)",
+    "seq_tup_read": "PaxScan does not count pg_stat_*_tables.seq_tup_read",
 }
-CLASSES = sorted(KNOWN) + ["partition", "alter_type", "set_am", "view",
+CLASSES = sorted(KNOWN) + ["stats", "partition", "alter_type", "set_am", "view",
                            "prepare", "parallel", "index", "vacuum",
                            "nondeterministic"]
 
@@ -837,7 +838,33 @@ class Gen:
                 self.rls()
             elif self.on("rls"):
                 self.rls_query()
+            if self.on("stats") and r.random() < 0.03:
+                # row counters do not depend on the plan (seq_scan and
+                # seq_tup_read do); flushed at the end of the first statement
+                self.emit("SELECT pg_stat_force_next_flush()")
+                self.emit("SELECT relname, n_tup_ins, n_tup_upd, n_tup_del "
+                          "FROM pg_stat_user_tables WHERE schemaname = 's'")
+            if self.on("seq_tup_read") and r.random() < 0.02:
+                self.seq_stats()
         return self.out
+
+    def seq_stats(self):
+        """A sequential scan of a new table, serial and without an index,
+        counts the same seq_scan and seq_tup_read on heap and pax."""
+        t = self.pick(storage=True)
+        if t is None or t.kind != "plain":
+            return
+        name = self.fresh("st")
+        self.emit(f"CREATE TABLE {name} AS SELECT * FROM {t.name}")
+        self.emit("SET max_parallel_workers_per_gather = 0")
+        self.emit("SET force_parallel_mode = off")
+        self.emit(f"SELECT count(*) FROM {name}" +
+                  (f" WHERE {self.pred(t)}" if self.r.random() < 0.7 else ""))
+        self.emit("SELECT pg_stat_force_next_flush()")
+        self.emit(f"SELECT seq_scan, seq_tup_read, idx_scan FROM pg_stat_user_tables "
+                  f"WHERE relname = '{name}'")
+        self.emit("RESET max_parallel_workers_per_gather")
+        self.emit(f"DROP TABLE {name}")
 
 
 # -------------------------------------------------------------- executor
