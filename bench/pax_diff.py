@@ -51,12 +51,14 @@ KNOWN = {
     "toast_text": "text predicates on TOAST pointers (external/compressed)",
     "empty_all": "x <> ALL('{}') / NOT (x = ANY('{}')) drop NULL rows",
     "dead_toast": "predicates read vacuumed TOAST of deleted rows",
-    "rls": "pushed quals ahead of RLS policy quals",
     "returning_xmin": "INSERT/UPDATE RETURNING xmin fails",
     "sysattr_parent": "SELECT xmin through a partitioned parent fails (PaxScan on a partition)",
     "seq_tup_read": "PaxScan does not count pg_stat_*_tables.seq_tup_read",
 }
-CLASSES = sorted(KNOWN) + ["stats", "partition", "alter_type", "set_am", "view",
+# rls: issue 12's RLS class (pushed quals run before the policy's) leaks
+# only through EXPLAIN ANALYZE counters, which are not compared, so RLS
+# cases stay on with --skip-known.
+CLASSES = sorted(KNOWN) + ["rls", "stats", "partition", "alter_type", "set_am", "view",
                            "prepare", "parallel", "index", "vacuum",
                            "nondeterministic"]
 
@@ -154,15 +156,15 @@ TYPES = {
     "int2": (["((g * 7) %% 61 - 30)", "(g %% 5)",
               "CASE WHEN g %% 40 = 0 THEN 32767 WHEN g %% 41 = 0 THEN -32768 ELSE g %% 100 END"],
              _lit_int, "num", ["int2", "int4", "int8", "numeric", None]),
-    "int4": (["((g * 37) %% 101 - 50)", "g", "(2147483647 - g)", "(g %% 3)"],
+    "int4": (["((g * 37) %% 101 - 50)", "g", "(2147483647 - g)", "(g %% 3)", "(g / 10 - 40)"],
              _lit_int, "num", ["int2", "int4", "int8", "numeric", None]),
-    "int8": (["((g * 37) %% 101 - 50)", "(g::int8 * 100000000000)", "(g %% 4)"],
+    "int8": (["((g * 37) %% 101 - 50)", "(g::int8 * 100000000000)", "(g %% 4)", "(g / 7 - 30)"],
              _lit_int, "num", ["int2", "int4", "int8", "numeric", None]),
     "float4": (["(((g * 13) %% 41) / 4.0)",
                 "(CASE WHEN g %% 17 = 0 THEN 'NaN' WHEN g %% 19 = 0 THEN '-Infinity' "
                 "ELSE ((g %% 23) - 11.5)::text END)::float4"],
                _lit_float, "num", ["float4", "float8", None]),
-    "float8": (["(((g * 13) %% 41) / 4.0)",
+    "float8": (["(((g * 13) %% 41) / 4.0)", "(g / 40.0 - 12)",
                 "(CASE WHEN g %% 17 = 0 THEN 'NaN' WHEN g %% 19 = 0 THEN 'Infinity' "
                 "WHEN g %% 23 = 0 THEN '-0' ELSE ((g %% 23) - 11.5)::text END)::float8"],
                _lit_float, "num", ["float4", "float8", "numeric", None]),
@@ -171,15 +173,16 @@ TYPES = {
                  "ELSE (g %% 37 - 18)::text END)::numeric",
                  "(g %% 7)::numeric ^ 40"],
                 _lit_numeric, "num", ["numeric", "int4", "float8", None]),
-    "date": (["('2020-01-01'::date + (g * 7) %% 400)",
+    "date": (["('2020-01-01'::date + (g * 7) %% 400)", "('2020-01-01'::date + g / 3)",
               "(CASE WHEN g %% 50 = 0 THEN 'infinity'::date ELSE '2020-01-01'::date + g %% 30 END)"],
              _lit_date, "ord", ["date", "timestamp", "timestamptz"]),
-    "timestamp": (["('2020-01-01'::timestamp + ((g * 7) %% 400) * interval '1 hour')"],
+    "timestamp": (["('2020-01-01'::timestamp + ((g * 7) %% 400) * interval '1 hour')",
+                   "('2020-01-01'::timestamp + g * interval '17 minutes')"],
                   _lit_ts, "ord", ["timestamp", "date", "timestamptz"]),
     "timestamptz": (["('2020-01-01'::timestamptz + ((g * 7) %% 400) * interval '1 hour')"],
                     _lit_ts, "ord", ["timestamptz", "timestamp", "date"]),
     "bool": (["(g %% 3 = 0)"], _lit_bool, "bool", ["bool"]),
-    "text": (["('v' || ((g * 13) %% 50))",
+    "text": (["('v' || ((g * 13) %% 50))", "('v' || (g / 30))",
               "(ARRAY['a','B','ä','Z','aa',' ','','b ','é','A'])[1 + g %% 10]"],
              _lit_text, "txt", ["text", None]),
     "varchar": (["('v' || ((g * 13) %% 50))",
@@ -838,6 +841,8 @@ class Gen:
                 self.rls()
             elif self.on("rls"):
                 self.rls_query()
+            if r.random() < 0.03:
+                self.cursor()
             if self.on("stats") and r.random() < 0.03:
                 # row counters do not depend on the plan (seq_scan and
                 # seq_tup_read do); flushed at the end of the first statement
@@ -847,6 +852,21 @@ class Gen:
             if self.on("seq_tup_read") and r.random() < 0.02:
                 self.seq_stats()
         return self.out
+
+    def cursor(self):
+        """A scroll cursor read forward, backward and forward again: each
+        pass returns every row, whatever the order."""
+        t = self.pick()
+        if t is None:
+            return
+        where = f" WHERE {self.pred(t)}" if self.r.random() < 0.8 else ""
+        self.emit("BEGIN")
+        self.emit(f"DECLARE cur SCROLL CURSOR FOR SELECT {self.sel_cols(t)} FROM {t.name}{where}")
+        self.emit("FETCH ALL FROM cur")
+        self.emit("FETCH BACKWARD ALL FROM cur")
+        self.emit("MOVE ABSOLUTE 0 FROM cur")
+        self.emit("FETCH ALL FROM cur")
+        self.emit("COMMIT")
 
     def seq_stats(self):
         """A sequential scan of a new table, serial and without an index,
