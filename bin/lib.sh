@@ -22,7 +22,7 @@ PAX_LOG=$PAX_HOME/server.log
 
 # Debian packages a build and a test run need.
 PAX_PACKAGES="postgresql-15 postgresql-contrib postgresql-server-dev-15 clang-14 llvm-14 \
-make gcc libipc-run-perl rsync"
+make gcc libipc-run-perl rsync python3-psycopg2"
 
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
