@@ -1,4 +1,4 @@
-# t/010_pax_differential.pl: a fixed-seed short run of the randomized
+# t/011_pax_differential.pl: a fixed-seed short run of the randomized
 # differential test (bench/pax_diff.py): the same generated statements in a
 # heap database and a pax database, rows, statuses and errors compared.
 #
