@@ -135,7 +135,7 @@ sub reordered {
 sub am_name {
 	my @minus = map { substr($_, 1) } grep { /^-/ } @_;
 	my @plus = map { substr($_, 1) } grep { /^\+/ } @_;
-	return 0 unless @minus == @plus;
+	return 0 unless @minus == @plus && grep { /\bpax\b/ } @plus;
 	for my $i (0 .. $#plus) {
 		(my $p = $plus[$i]) =~ s/\bpax\b/heap/g;
 		return 0 if $p ne $minus[$i];
@@ -160,10 +160,10 @@ for my $i (0 .. $#hunks) {
 		$reasons{'AM name'}++;
 	} elsif (publication_warning(@$h)) {
 		$reasons{'AM name: pax tables in a publication are not replicated (warning)'}++;
-	} elsif (reordered(@$h)) {
-		$reasons{'row order'}++;
 	} elsif (plan_only($i)) {
 		$reasons{'plan shape'}++;
+	} elsif (reordered(@$h)) {
+		$reasons{'row order'}++;
 	} else {
 		push @bad, $h;
 	}
