@@ -5,7 +5,9 @@
 #                               against a running server (bin/test does it all)
 #
 # Each extension is built by PGXS in its own folder (one shared library with
-# its LLVM bitcode each); this level holds the tests.
+# its LLVM bitcode each); this level holds the tests.  autodepend=yes makes
+# PGXS record each object's headers (.deps/), so that a changed header
+# rebuilds what includes it.
 
 PG_CONFIG ?= pg_config
 
@@ -58,10 +60,10 @@ uninstall: $(addprefix uninstall-,$(EXTENSIONS))
 clean: $(addprefix clean-,$(EXTENSIONS))
 
 $(addprefix all-,$(EXTENSIONS)): all-%:
-	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' all
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' autodepend=yes all
 $(addprefix install-,$(EXTENSIONS)): install-%: all-%
-	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' install
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' autodepend=yes install
 $(addprefix uninstall-,$(EXTENSIONS)): uninstall-%:
 	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' uninstall
 $(addprefix clean-,$(EXTENSIONS)): clean-%:
-	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' clean
+	$(MAKE) -C $* PG_CONFIG='$(PG_CONFIG)' autodepend=yes clean
