@@ -155,7 +155,8 @@ typedef struct PaxPred
 	Expr	   *valexpr;		/* value side, Vars-free */
 	ExprState  *valstate;
 
-	/* set by PaxPredsEvaluate at scan start and rescan */
+	/* set by PaxPredsEvaluate at scan start and rescan, or first use */
+	bool		evaluated;
 	bool		never;			/* no row can qualify (NULL value) */
 	bool		always;			/* every row qualifies, NULL included:
 								 * x <> ALL of an empty array */
@@ -170,6 +171,7 @@ typedef struct PaxPred
 	List	   *args;			/* PAX_PRED_OR: PaxPred * */
 
 	/* set by PaxScanBegin */
+	bool		lazy;			/* value computed at its first use */
 	bool		early;			/* safe on any stored row (PaxPredIsEarly) */
 	bool		zone_ok;		/* may skip pages by zone maps */
 } PaxPred;
@@ -496,107 +498,116 @@ PaxCmpInt64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void PaxPredsEvaluate(List *preds, ExprContext *econtext,
+							 MemoryContext mcxt);
+
 /*
- * PaxPredsEvaluate computes the value side of every predicate, at scan
- * start and on rescan, in the scan's per-query memory.
+ * PaxPredEvaluate computes the value side of a predicate, in the scan's
+ * per-query memory: at scan start and rescan unless it is lazy, else when a
+ * row first reaches it (PaxScanFilter).
  */
+static void
+PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
+{
+	Oid			base;
+	Datum		value;
+	bool		isnull;
+	MemoryContext old;
+
+	pred->evaluated = true;
+	if (pred->kind == PAX_PRED_OR)
+	{
+		PaxPredsEvaluate(pred->args, econtext, mcxt);
+		return;
+	}
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return;
+
+	base = getBaseType(pred->valtype);
+	value = ExecEvalExprSwitchContext(pred->valstate, econtext, &isnull);
+	pred->never = false;
+	pred->always = false;
+	if (isnull)
+	{
+		/* strict operator against NULL: never true */
+		pred->never = true;
+		return;
+	}
+
+	old = MemoryContextSwitchTo(mcxt);
+	if (pred->kind == PAX_PRED_CMP)
+	{
+		pred->val = datumCopy(value, get_typbyval(pred->valtype),
+							  get_typlen(pred->valtype));
+		if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+			pred->ival = PaxToInt64(pred->val, base);
+		else if (pred->vclass == PAX_VC_FLOAT)
+			pred->fval = PaxToDouble(pred->val, base);
+	}
+	else
+	{
+		ArrayType  *arr = DatumGetArrayTypePCopy(value);
+		int16		typlen;
+		bool		typbyval;
+		char		typalign;
+		Datum	   *elems;
+		bool	   *nulls;
+		int			nelems;
+		int			n = 0;
+		bool		hasnull = false;
+
+		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+						  &elems, &nulls, &nelems);
+		pred->vals = palloc(sizeof(Datum) * Max(nelems, 1));
+		for (int i = 0; i < nelems; i++)
+		{
+			if (nulls[i])
+				hasnull = true;
+			else
+				pred->vals[n++] = elems[i];
+		}
+		pred->nvals = n;
+		/*
+		 * x <> ALL (.., NULL, ..) is never true; NULLs never match IN.
+		 * Over an empty array, ANY is false and ALL true for every x,
+		 * NULL included (ExecEvalScalarArrayOp decides before looking
+		 * at x).
+		 */
+		if (pred->kind == PAX_PRED_NOTIN && hasnull)
+			pred->never = true;
+		else if (nelems == 0)
+		{
+			if (pred->kind == PAX_PRED_NOTIN)
+				pred->always = true;
+			else
+				pred->never = true;
+		}
+		if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+		{
+			pred->ivals = palloc(sizeof(int64) * Max(n, 1));
+			for (int i = 0; i < n; i++)
+				pred->ivals[i] = PaxToInt64(pred->vals[i], base);
+			qsort(pred->ivals, n, sizeof(int64), PaxCmpInt64);
+		}
+		else if (pred->vclass == PAX_VC_FLOAT)
+		{
+			pred->fvals = palloc(sizeof(double) * Max(n, 1));
+			for (int i = 0; i < n; i++)
+				pred->fvals[i] = PaxToDouble(pred->vals[i], base);
+		}
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* PaxPredsEvaluate computes the values of a list of predicates. */
 static void
 PaxPredsEvaluate(List *preds, ExprContext *econtext, MemoryContext mcxt)
 {
 	ListCell   *lc;
 
 	foreach(lc, preds)
-	{
-		PaxPred    *pred = lfirst(lc);
-		Oid			base;
-		Datum		value;
-		bool		isnull;
-		MemoryContext old;
-
-		if (pred->kind == PAX_PRED_OR)
-		{
-			PaxPredsEvaluate(pred->args, econtext, mcxt);
-			continue;
-		}
-		if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
-			continue;
-
-		base = getBaseType(pred->valtype);
-		value = ExecEvalExprSwitchContext(pred->valstate, econtext, &isnull);
-		pred->never = false;
-		pred->always = false;
-		if (isnull)
-		{
-			/* strict operator against NULL: never true */
-			pred->never = true;
-			continue;
-		}
-
-		old = MemoryContextSwitchTo(mcxt);
-		if (pred->kind == PAX_PRED_CMP)
-		{
-			pred->val = datumCopy(value, get_typbyval(pred->valtype),
-								  get_typlen(pred->valtype));
-			if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
-				pred->ival = PaxToInt64(pred->val, base);
-			else if (pred->vclass == PAX_VC_FLOAT)
-				pred->fval = PaxToDouble(pred->val, base);
-		}
-		else
-		{
-			ArrayType  *arr = DatumGetArrayTypePCopy(value);
-			int16		typlen;
-			bool		typbyval;
-			char		typalign;
-			Datum	   *elems;
-			bool	   *nulls;
-			int			nelems;
-			int			n = 0;
-			bool		hasnull = false;
-
-			get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-			deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-							  &elems, &nulls, &nelems);
-			pred->vals = palloc(sizeof(Datum) * Max(nelems, 1));
-			for (int i = 0; i < nelems; i++)
-			{
-				if (nulls[i])
-					hasnull = true;
-				else
-					pred->vals[n++] = elems[i];
-			}
-			pred->nvals = n;
-			/*
-			 * x <> ALL (.., NULL, ..) is never true; NULLs never match IN.
-			 * Over an empty array, ANY is false and ALL true for every x,
-			 * NULL included (ExecEvalScalarArrayOp decides before looking
-			 * at x).
-			 */
-			if (pred->kind == PAX_PRED_NOTIN && hasnull)
-				pred->never = true;
-			else if (nelems == 0)
-			{
-				if (pred->kind == PAX_PRED_NOTIN)
-					pred->always = true;
-				else
-					pred->never = true;
-			}
-			if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
-			{
-				pred->ivals = palloc(sizeof(int64) * Max(n, 1));
-				for (int i = 0; i < n; i++)
-					pred->ivals[i] = PaxToInt64(pred->vals[i], base);
-				qsort(pred->ivals, n, sizeof(int64), PaxCmpInt64);
-			}
-			else if (pred->vclass == PAX_VC_FLOAT)
-			{
-				pred->fvals = palloc(sizeof(double) * Max(n, 1));
-				for (int i = 0; i < n; i++)
-					pred->fvals[i] = PaxToDouble(pred->vals[i], base);
-			}
-		}
-		MemoryContextSwitchTo(old);
-	}
+		PaxPredEvaluate(lfirst(lc), econtext, mcxt);
 }
 
 /* ----------------------------------------------------------------
@@ -834,6 +845,36 @@ PaxPredAcceptsNull(PaxPred *pred)
 }
 
 /*
+ * PaxPredIsLazy tells whether a predicate's value must wait until a row
+ * reaches it, as heap computes a qual's arguments only when it evaluates
+ * the qual on a row: unless it is a constant or a parameter supplied from
+ * outside, computing it may raise an error heap would not (a domain's
+ * check, an InitPlan's division by zero) or run a subquery for an empty
+ * table.
+ */
+static bool
+PaxPredIsLazy(PaxPred *pred)
+{
+	Node	   *value = (Node *) pred->valexpr;
+
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (PaxPredIsLazy(lfirst(lc)))
+				return true;
+		return false;
+	}
+	if (value == NULL)
+		return false;			/* IS [NOT] NULL */
+	while (IsA(value, RelabelType))
+		value = (Node *) ((RelabelType *) value)->arg;
+	return !(IsA(value, Const) ||
+			 (IsA(value, Param) && ((Param *) value)->paramkind == PARAM_EXTERN));
+}
+
+/*
  * PaxPredIsEarly tells whether a predicate may run on rows the scan's
  * snapshot cannot see: only if it reads nothing but a fixed-width minipage
  * or the null bitmap, in a typed loop that is right for any bytes there.
@@ -857,6 +898,9 @@ PaxPredIsEarly(PaxPred *pred)
 	}
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 		return true;
+	/* a lazy value is computed with the page unlocked: among the late */
+	if (pred->lazy)
+		return false;
 	return pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT ||
 		pred->vclass == PAX_VC_FLOAT;
 }
@@ -1895,6 +1939,7 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 		if (!PaxAnalyzeClause(lfirst(lc), varno, pred))
 			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
 		PaxResolveClass(pred, tupdesc);
+		pred->lazy = PaxPredIsLazy(pred);
 		pred->early = PaxPredIsEarly(pred);
 		/* aggregate mode is never planned under security quals */
 		pred->zone_ok = zone_ok == NIL ||
@@ -1938,6 +1983,7 @@ static void
 PaxScanStart(PaxScanState *state)
 {
 	EState	   *estate = state->css.ss.ps.state;
+	ListCell   *lc;
 
 	if (state->scan == NULL)
 		state->scan = (PaxScanDesc)
@@ -1945,8 +1991,15 @@ PaxScanStart(PaxScanState *state)
 							estate->es_snapshot, 0, NULL);
 	state->started = true;
 	MemoryContextReset(state->predcxt);
-	PaxPredsEvaluate(state->preds, state->css.ss.ps.ps_ExprContext,
-					 state->predcxt);
+	foreach(lc, state->preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		pred->evaluated = false;
+		if (!pred->lazy)
+			PaxPredEvaluate(pred, state->css.ss.ps.ps_ExprContext,
+							state->predcxt);
+	}
 }
 
 /* PaxPrefetchRange hints the CPU to load bytes [off, off + len) of a page. */
@@ -2059,8 +2112,16 @@ PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
 
 		if (n == 0)
 			break;
-		if (pred->early == early)
-			n = PaxFilter(pred, page, state->layout, tupdesc, state->sel, n);
+		if (pred->early != early)
+			continue;
+		if (!pred->evaluated)
+		{
+			/* a lazy one's first use: the page is not locked (late) */
+			Assert(!early);
+			PaxPredEvaluate(pred, state->css.ss.ps.ps_ExprContext,
+							state->predcxt);
+		}
+		n = PaxFilter(pred, page, state->layout, tupdesc, state->sel, n);
 	}
 	return n;
 }
@@ -2108,7 +2169,7 @@ PaxScanNextPage(PaxScanState *state)
 			{
 				PaxPred    *pred = lfirst(lc);
 
-				if (pred->zone_ok &&
+				if (pred->zone_ok && pred->evaluated &&
 					PaxZoneRefutes(pred, page, state->layout, tupdesc))
 				{
 					refuted = true;

@@ -234,3 +234,24 @@ DROP OPERATOR CLASS pax_leak_int_ops USING btree;
 DROP OPERATOR FAMILY pax_leak_ops USING btree;
 DROP OPERATOR === (int, int);
 DROP FUNCTION pax_leak_eq(int, int);
+
+--
+-- 7. A pushed clause's value is computed when a row first reaches the
+-- clause, as heap computes a qual's arguments: a domain check or an
+-- InitPlan that would fail must not fail for an empty table, or when the
+-- clauses before it leave no row.
+--
+CREATE DOMAIN pax_dint AS int4 CHECK (VALUE > -100000);
+CREATE TABLE ev_p (a int, b pax_dint) USING pax;
+CREATE TABLE ev_e (x int) USING pax;
+SELECT count(*) FROM ev_p WHERE b <> ALL (ARRAY[-2147483648]::pax_dint[]);
+INSERT INTO ev_p SELECT g, g FROM generate_series(1, 100) g;
+SELECT count(*) FROM ev_p WHERE a = 0 AND b <> ALL (ARRAY[-2147483648]::pax_dint[]);
+SELECT count(*) FROM ev_p WHERE a = 1 AND b <> ALL (ARRAY[-2147483648]::pax_dint[]);
+SELECT count(*) FROM ev_p WHERE a > 1000 AND a = (SELECT 1 / count(*) FROM ev_e)::int;
+SELECT count(*) FROM ev_p WHERE a > 10 AND a = (SELECT count(*) FROM ev_p)::int;
+SET pax.enable_zonemaps = off;
+SELECT count(*) FROM ev_p WHERE a > 10 AND a = (SELECT count(*) FROM ev_p)::int;
+RESET pax.enable_zonemaps;
+DROP TABLE ev_p, ev_e;
+DROP DOMAIN pax_dint;
