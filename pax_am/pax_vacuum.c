@@ -929,6 +929,16 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 			{
 				heap_execute_freeze_tuple(hdr, &frz[r]);
 				vs->frozen += 1;
+
+				/*
+				 * An aborted updater's xmax frozen away: the row has no
+				 * newer version, so t_ctid points at itself again rather
+				 * than at the dead one, which may be truncated away
+				 * (pax_verify checks such a t_ctid).
+				 */
+				if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
+					!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)))
+					ItemPointerSet(&hdr->t_ctid, blkno, r + 1);
 			}
 			else if (actions[r] == PAX_VAC_INVALIDATE)
 			{
