@@ -1807,6 +1807,8 @@ typedef struct PaxScanState
 	 * scan would have returned (-1 or nallvis: none yet).
 	 */
 	bool		count_read;		/* counting (track_counts) */
+	bool		allvis_all;		/* every row 0..nallvis-1 is visible: allvis
+								 * is not filled in */
 	uint16		allvis[PAX_MAX_CAPACITY];
 	int			nallvis;
 	int			allvis_pos;
@@ -2102,18 +2104,19 @@ PaxCountReturned(PaxScanState *state, int row, bool forward)
 
 	if (!state->count_read)
 		return;
-	if (forward)
+	if (state->allvis_all)
+		pos = row;
+	else if (forward)
 	{
 		while (pos + 1 < state->nallvis && state->allvis[pos + 1] <= row)
 			pos++;
-		PaxCountRead(state, pos - state->allvis_pos);
 	}
 	else
 	{
 		while (pos - 1 >= 0 && state->allvis[pos - 1] >= row)
 			pos--;
-		PaxCountRead(state, state->allvis_pos - pos);
 	}
+	PaxCountRead(state, forward ? pos - state->allvis_pos : state->allvis_pos - pos);
 	state->allvis_pos = pos;
 }
 
@@ -2141,7 +2144,18 @@ PaxCountPage(PaxScanState *state, Page page, uint16 rowhdrs,
 			 const uint16 *cand, int ncand)
 {
 	state->nallvis = 0;
-	if (state->count_read)
+	state->allvis_all = false;
+	if (!state->count_read)
+		return;
+	if (PageIsAllVisible(page) &&
+		!state->scan->rs_base.rs_snapshot->takenDuringRecovery &&
+		!(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED))
+	{
+		/* the common case, without a pass over the rows */
+		state->allvis_all = true;
+		state->nallvis = PaxPageGetHeader(page)->pp_nrows;
+	}
+	else
 		state->nallvis = PaxScanVisibleAll(state->scan, page, rowhdrs,
 										   cand, ncand, state->allvis);
 	state->allvis_pos = ScanDirectionIsForward(state->dir) ? -1 : state->nallvis;

@@ -263,15 +263,6 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 	bool		external = false;
 	int			upper;
 
-	/*
-	 * A pax slot still reading a row of some page (INSERT ... SELECT from a
-	 * pax table hands us the scan's slot) is materialised first, as heap's
-	 * slot is by ExecFetchSlotHeapTuple: the new row's header replaces the
-	 * source row's in it (PaxPageAddRow), for RETURNING's system columns.
-	 */
-	if (slot->tts_ops == &TTSOpsPaxTuple &&
-		BufferIsValid(((PaxTupleTableSlot *) slot)->buffer))
-		ExecMaterializeSlot(slot);
 	slot_getallattrs(slot);
 	row->slot = slot;
 	row->srchdr = NULL;
@@ -477,11 +468,11 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		 * RETURNING xmin, cmin, ... read the new row's header, as heap's
 		 * slot holds the tuple heap_insert/heap_update stamped.
 		 */
-		if (row->slot->tts_ops == &TTSOpsPaxTuple)
+		if (row->slot->tts_ops == &TTSOpsPaxTuple &&
+			!BufferIsValid(((PaxTupleTableSlot *) row->slot)->buffer))
 		{
 			PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) row->slot;
 
-			Assert(!BufferIsValid(pslot->buffer));
 			memcpy(pslot->rowhdr.bytes, rowhdr, PAX_ROWHDR_SIZE);
 			pslot->hashdr = true;
 		}
@@ -870,6 +861,21 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	PaxLayoutCacheFree(&cache);
 }
 
+/*
+ * PaxMaterializeSource materialises a pax slot that still reads a row of
+ * some page (INSERT ... SELECT from a pax table hands us the scan's slot),
+ * as heap's slot is by ExecFetchSlotHeapTuple, so that the new row's
+ * header can replace the source row's in it (PaxPageAddRow) for
+ * RETURNING's system columns.
+ */
+static void
+PaxMaterializeSource(TupleTableSlot *slot)
+{
+	if (slot->tts_ops == &TTSOpsPaxTuple &&
+		BufferIsValid(((PaxTupleTableSlot *) slot)->buffer))
+		ExecMaterializeSlot(slot);
+}
+
 void
 pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 				 int options, BulkInsertState bistate)
@@ -877,6 +883,7 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxRow		row;
 
 	PaxLogicalCheckWrite(relation);
+	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, NULL, &row);
 
 	/* as heap_insert: a conflict check against the whole relation */
@@ -900,6 +907,7 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxRow		row;
 
 	PaxLogicalCheckWrite(relation);
+	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, oldtup, &row);
 	row.init = init;
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);

@@ -3,7 +3,9 @@
 -- (issue 12, finding 9): system columns in RETURNING and scans,
 -- seq_scan/seq_tup_read, the largest row, VACUUM's warnings.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 SET stats_fetch_consistency = none;
 
 -- one pax and one heap table, the same statements on each
