@@ -25,6 +25,7 @@ REGRESS = \
 	pax_am_trust \
 	pax_am_mvcc \
 	pax_am_verify \
+	pax_am_heapmatch \
 	sjis_direct_basic \
 	sjis_direct_valid \
 	sjis_direct_invalid \

@@ -554,6 +554,8 @@ extern BlockNumber PaxScanPeekNextBlock(PaxScanDesc scan);
 extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
 extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 								  const uint16 *cand, int ncand);
+extern int	PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
+							  const uint16 *cand, int ncand, uint16 *out);
 
 /* pax_slot.c */
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;

@@ -59,6 +59,7 @@
 #include "optimizer/restrictinfo.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
+#include "pgstat.h"
 #include "rewrite/rewriteManip.h"
 #include "catalog/pg_aggregate_d.h"
 #include "storage/bufmgr.h"
@@ -1839,6 +1840,22 @@ typedef struct PaxScanState
 	int			naggs;			/* 0: a plain scan */
 	bool		agg_done;
 	List	   *agg_clauses;	/* the pushed clauses, for EXPLAIN */
+
+	/*
+	 * seq_tup_read counts the rows heap's scan would have returned: every
+	 * visible row of the pages read, whatever the pushed clauses and zone
+	 * maps left out, but of a page left mid-way (a LIMIT stops heap's scan)
+	 * only the rows up to the last one returned, each time it is stepped
+	 * over (scroll cursors).  allvis[0..nallvis) are the visible rows of
+	 * the current page; allvis_pos is the index of the last one heap's
+	 * scan would have returned (-1 or nallvis: none yet).
+	 */
+	bool		count_read;		/* counting (track_counts) */
+	bool		allvis_all;		/* every row 0..nallvis-1 is visible: allvis
+								 * is not filled in */
+	uint16		allvis[PAX_MAX_CAPACITY];
+	int			nallvis;
+	int			allvis_pos;
 } PaxScanState;
 
 static Node *
@@ -1990,6 +2007,7 @@ PaxScanStart(PaxScanState *state)
 			table_beginscan(state->css.ss.ss_currentRelation,
 							estate->es_snapshot, 0, NULL);
 	state->started = true;
+	state->count_read = pgstat_should_count_relation(state->scan->rs_base.rs_rd);
 	MemoryContextReset(state->predcxt);
 	foreach(lc, state->preds)
 	{
@@ -2126,6 +2144,84 @@ PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
 	return n;
 }
 
+/* PaxCountRead adds n rows to the relation's seq_tup_read. */
+static inline void
+PaxCountRead(PaxScanState *state, int n)
+{
+	Relation	rel = state->scan->rs_base.rs_rd;
+
+	if (n > 0 && pgstat_should_count_relation(rel))
+		rel->pgstat_info->t_counts.t_tuples_returned += n;
+}
+
+/*
+ * PaxCountReturned counts the visible rows of the current page that heap's
+ * scan steps over to return row (visible), in the scan's direction.
+ */
+static inline void
+PaxCountReturned(PaxScanState *state, int row, bool forward)
+{
+	int			pos = state->allvis_pos;
+
+	if (!state->count_read)
+		return;
+	if (state->allvis_all)
+		pos = row;
+	else if (forward)
+	{
+		while (pos + 1 < state->nallvis && state->allvis[pos + 1] <= row)
+			pos++;
+	}
+	else
+	{
+		while (pos - 1 >= 0 && state->allvis[pos - 1] >= row)
+			pos--;
+	}
+	PaxCountRead(state, forward ? pos - state->allvis_pos : state->allvis_pos - pos);
+	state->allvis_pos = pos;
+}
+
+/*
+ * PaxCountRest counts the rows heap's scan steps over to leave the current
+ * page in the scan's direction.
+ */
+static inline void
+PaxCountRest(PaxScanState *state, bool forward)
+{
+	if (state->nallvis > 0)
+		PaxCountRead(state, forward ? state->nallvis - 1 - state->allvis_pos :
+					 state->allvis_pos);
+	state->nallvis = 0;
+	state->allvis_pos = -1;
+}
+
+/*
+ * PaxCountPage lists the current page's visible rows for seq_tup_read
+ * (cand: the rows whose visibility the scan checked, see
+ * PaxScanVisibleAll).  The page is share-locked.
+ */
+static void
+PaxCountPage(PaxScanState *state, Page page, uint16 rowhdrs,
+			 const uint16 *cand, int ncand)
+{
+	state->nallvis = 0;
+	state->allvis_all = false;
+	if (!state->count_read)
+		return;
+	if (PageIsAllVisible(page) &&
+		!state->scan->rs_base.rs_snapshot->takenDuringRecovery &&
+		!(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED))
+	{
+		/* the common case, without a pass over the rows */
+		state->allvis_all = true;
+		state->nallvis = PaxPageGetHeader(page)->pp_nrows;
+	}
+	else
+		state->nallvis = PaxScanVisibleAll(state->scan, page, rowhdrs,
+										   cand, ncand, state->allvis);
+	state->allvis_pos = ScanDirectionIsForward(state->dir) ? -1 : state->nallvis;
+}
+
 /*
  * PaxScanNextPage reads pages until one has rows that pass the pushed
  * predicates, leaving them in state->sel; false at the end of the scan.
@@ -2147,6 +2243,7 @@ PaxScanNextPage(PaxScanState *state)
 		int			n;
 		int			ncand;
 
+		PaxCountRest(state, ScanDirectionIsForward(state->dir));	/* the page before */
 		if (blkno == InvalidBlockNumber)
 		{
 			PaxScanFinish(scan);
@@ -2179,6 +2276,8 @@ PaxScanNextPage(PaxScanState *state)
 		}
 		if (refuted)
 		{
+			/* heap would have read (and filtered) its visible rows */
+			PaxCountPage(state, page, state->layout->rowhdrs, NULL, 0);
 			LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 			state->pages_skipped++;
 			continue;
@@ -2216,6 +2315,7 @@ PaxScanNextPage(PaxScanState *state)
 								  state->sel, n);
 		else
 			scan->rs_nvis = 0;
+		PaxCountPage(state, page, state->layout->rowhdrs, state->sel, n);
 		LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 
 		n = scan->rs_nvis;
@@ -2287,6 +2387,7 @@ PaxScanNext(ScanState *ss)
 	}
 
 	row = state->sel[state->cur];
+	PaxCountReturned(state, row, forward);
 	page = BufferGetPage(state->scan->rs_cbuf);
 	/* columns not read stay NULL (set once in PaxScanBegin) */
 	ExecClearTuple(slot);
@@ -2573,6 +2674,8 @@ PaxScanReScan(CustomScanState *node)
 	state->agg_done = false;
 	state->nsel = 0;
 	state->cur = -1;
+	state->nallvis = 0;
+	state->allvis_pos = -1;
 }
 
 /* ---- parallel scans ---- */

@@ -32,6 +32,8 @@
 #include "access/heaptoast.h"
 #include "access/hio.h"
 #include "access/htup_details.h"
+#include "access/detoast.h"
+#include "access/toast_internals.h"
 #include "access/tupmacs.h"
 #include "access/genam.h"
 #include "access/visibilitymap.h"
@@ -42,6 +44,7 @@
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
@@ -103,6 +106,8 @@ static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 			Page page, const PaxPageLayout *layout, int rowidx)
 {
+	if (upper < lower)
+		return -1;				/* the minipages alone overflow the page */
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
@@ -131,6 +136,116 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 		((uint16 *) (page + layout->cols[i].data))[rowidx] = (uint16) upper;
 	}
 	return upper;
+}
+
+/*
+ * PaxCheckHeapRowSize raises heap's error for a row heap_insert refuses:
+ * one whose tuple, as heap_form_tuple would build it from the values the
+ * TOAST code left, is longer than MaxHeapTupleSize
+ * (RelationGetBufferForTuple).
+ */
+static void
+PaxCheckHeapRowSize(TupleDesc tupdesc, const PaxRow *row)
+{
+	Size		len = SizeofHeapTupleHeader;
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		if (row->isnull[i])
+		{
+			len += BITMAPLEN(tupdesc->natts);
+			break;
+		}
+	}
+	len = MAXALIGN(len) + heap_compute_data_size(tupdesc, row->values,
+												 row->isnull);
+	len = MAXALIGN(len);
+	if (len > MaxHeapTupleSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row is too big: size %zu, maximum size %zu",
+						len, MaxHeapTupleSize)));
+}
+
+/*
+ * PaxRowFitsEmptyPage tells whether a row fits a page laid out for it
+ * alone: capacity 1, no zone maps, no minipage for its NULL columns (the
+ * last shape PaxChooseShape tries).
+ */
+static bool
+PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
+{
+	int			maplen = PaxDirMapLen(tupdesc->natts);
+	PaxPageShape shape;
+	bool		fits;
+
+	shape.natts = tupdesc->natts;
+	shape.capacity = 1;
+	shape.absent = palloc0(maplen);
+	shape.nullmap = palloc0(maplen);
+	shape.zone = palloc0(maplen);
+	for (int i = 0; i < tupdesc->natts; i++)
+		if (row->isnull[i] || TupleDescAttr(tupdesc, i)->attisdropped)
+			PaxBitSet(shape.absent, i);
+	fits = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START,
+					   PaxLayoutSize(tupdesc, &shape, NULL), NULL, NULL, 0) >= 0;
+	pfree(shape.absent);
+	pfree(shape.nullmap);
+	pfree(shape.zone);
+	return fits;
+}
+
+/*
+ * PaxRowMoveOut makes a row heap would store (PaxCheckHeapRowSize) fit an
+ * empty pax page: it moves its largest variable-length values, of types
+ * that can be toasted, to the TOAST table, as the TOAST code would for
+ * a column of storage EXTERNAL, even when the column's storage is PLAIN
+ * (where heap keeps them in line): the only other choice would be to
+ * refuse a row heap takes.  Values read back the same either way.  A row
+ * of fixed-width columns too wide for a pax page (heap's own room then is
+ * only the pax directory's 5 bits per column larger) still raises an
+ * error.
+ */
+static void
+PaxRowMoveOut(Relation rel, TupleDesc tupdesc, PaxRow *row, int options)
+{
+	Datum	   *values = palloc(tupdesc->natts * sizeof(Datum));
+
+	memcpy(values, row->values, tupdesc->natts * sizeof(Datum));
+	row->values = values;
+	for (;;)
+	{
+		int			biggest = -1;
+		Size		biggest_size = 0;
+		int			upper;
+
+		for (int i = 0; i < tupdesc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+			Pointer		p = DatumGetPointer(values[i]);
+
+			if (row->isnull[i] || att->attlen != -1 || att->attisdropped ||
+				VARATT_IS_EXTERNAL(p) || VARSIZE_ANY(p) <= TOAST_POINTER_SIZE ||
+				VARSIZE_ANY(p) <= biggest_size)
+				continue;
+			if (!TypeIsToastable(att->atttypid))
+				continue;
+			biggest = i;
+			biggest_size = VARSIZE_ANY(p);
+		}
+		if (biggest < 0 || !OidIsValid(rel->rd_rel->reltoastrelid))
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("row is too big for a pax page: %zu bytes of variable-length values",
+							row->varbytes),
+					 errdetail("A pax page holds a little less than a heap page; a row of %d columns holds less still.",
+							   tupdesc->natts)));
+		values[biggest] = toast_save_datum(rel, values[biggest], NULL, options);
+		upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0);
+		row->varbytes = PAX_SPECIAL_START - upper;
+		if (PaxRowFitsEmptyPage(tupdesc, row))
+			return;
+	}
 }
 
 /*
@@ -198,6 +313,23 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 
 	upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0);
 	row->varbytes = PAX_SPECIAL_START - upper;
+
+	/*
+	 * The largest row a pax table takes is heap's: refuse a row heap would
+	 * (with heap's error, before any page is touched), and make room for
+	 * one heap would take that an empty pax page, whose directory and
+	 * value offsets cost a few bytes more than heap's line pointer, cannot
+	 * hold.  A row anywhere near that size has been through heap's TOAST
+	 * code above when it could, so the exact checks run for few rows.
+	 */
+	if (row->values != slot->tts_values ||
+		MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(natts)) + datasize +
+		natts * (MAXIMUM_ALIGNOF - 1) > MaxHeapTupleSize)
+	{
+		PaxCheckHeapRowSize(tupdesc, row);
+		if (!PaxRowFitsEmptyPage(tupdesc, row))
+			PaxRowMoveOut(rel, tupdesc, row, options);
+	}
 }
 
 /*
@@ -331,6 +463,19 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	{
 		ItemPointerSet(&row->slot->tts_tid, blkno, r + 1);
 		row->slot->tts_tableOid = RelationGetRelid(rel);
+
+		/*
+		 * RETURNING xmin, cmin, ... read the new row's header, as heap's
+		 * slot holds the tuple heap_insert/heap_update stamped.
+		 */
+		if (row->slot->tts_ops == &TTSOpsPaxTuple &&
+			!BufferIsValid(((PaxTupleTableSlot *) row->slot)->buffer))
+		{
+			PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) row->slot;
+
+			memcpy(pslot->rowhdr.bytes, rowhdr, PAX_ROWHDR_SIZE);
+			pslot->hashdr = true;
+		}
 	}
 }
 
@@ -716,6 +861,21 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	PaxLayoutCacheFree(&cache);
 }
 
+/*
+ * PaxMaterializeSource materialises a pax slot that still reads a row of
+ * some page (INSERT ... SELECT from a pax table hands us the scan's slot),
+ * as heap's slot is by ExecFetchSlotHeapTuple, so that the new row's
+ * header can replace the source row's in it (PaxPageAddRow) for
+ * RETURNING's system columns.
+ */
+static void
+PaxMaterializeSource(TupleTableSlot *slot)
+{
+	if (slot->tts_ops == &TTSOpsPaxTuple &&
+		BufferIsValid(((PaxTupleTableSlot *) slot)->buffer))
+		ExecMaterializeSlot(slot);
+}
+
 void
 pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 				 int options, BulkInsertState bistate)
@@ -723,6 +883,7 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxRow		row;
 
 	PaxLogicalCheckWrite(relation);
+	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, NULL, &row);
 
 	/* as heap_insert: a conflict check against the whole relation */
@@ -746,6 +907,7 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxRow		row;
 
 	PaxLogicalCheckWrite(relation);
+	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, oldtup, &row);
 	row.init = init;
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);

@@ -350,6 +350,28 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 		nzones * sizeof(PaxZone);
 	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > ((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
+
+	/*
+	 * pp_natts places the row headers: a wrong one would have them read
+	 * from the wrong bytes, and the page's rows vanish (or appear) without
+	 * an error.  A page has more columns than the relation only when a
+	 * rolled-back ADD COLUMN laid it out (an orphan); fewer after ADD
+	 * COLUMN.  Every stored row's header records the page's count (see
+	 * PaxPageAddRow): the first one must match.
+	 */
+	if (unlikely(hdr->pp_natts > RelationGetNumberOfAttributes(rel)) &&
+		!PaxPageIsOrphan(page))
+		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	for (int row = 0; row < hdr->pp_nrows; row++)
+	{
+		HeapTupleHeader tup = PaxRowHeader(page, off, row);
+
+		if (PaxRowIsUnused(tup))
+			continue;
+		if (unlikely(HeapTupleHeaderGetNatts(tup) != hdr->pp_natts))
+			PaxPageCorrupted(rel, blkno, "row headers do not record the page's column count");
+		break;
+	}
 	return (uint16) off;
 }
 

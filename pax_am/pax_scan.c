@@ -294,6 +294,67 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 }
 
 /*
+ * PaxScanVisibleAll lists in out[] (ascending) every row of the current
+ * page visible to the scan's snapshot, for seq_tup_read: the rows heap's
+ * scan would return before any qual ran.  The rows in cand[0..ncand) were
+ * already checked by PaxScanCollectVisible (those visible are in rs_vis);
+ * the others, left out by pushed predicates or by a zone map, are checked
+ * here, without the SSI conflict check (no value of theirs is read).  The
+ * page is share-locked.  Returns the number of rows listed.
+ */
+int
+PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
+				  const uint16 *cand, int ncand, uint16 *out)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	bool		has_unused = (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
+	bool		all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
+	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
+	int			ci = 0,
+				vi = 0,
+				n = 0;
+
+	for (int row = 0; row < nrows; row++)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
+		bool		visible;
+
+		if (ci < ncand && cand[ci] == row)
+		{
+			ci++;
+			while (vi < scan->rs_nvis && scan->rs_vis[vi] < row)
+				vi++;
+			if (vi < scan->rs_nvis && scan->rs_vis[vi] == row)
+				out[n++] = row;
+			continue;
+		}
+		if (has_unused && PaxRowIsUnused(hdr))
+			continue;
+		if (all_visible)
+			visible = true;
+		else if (mvcc &&
+				 (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
+				 (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
+				 (HeapTupleHeaderXminFrozen(hdr) ||
+				  PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin)))
+			visible = true;
+		else
+		{
+			HeapTupleData tuple;
+
+			PaxRowTuple(&tuple, rel, page, rowhdrs, scan->rs_cblock, row);
+			visible = HeapTupleSatisfiesVisibility(&tuple, snapshot,
+												   scan->rs_cbuf);
+		}
+		if (visible)
+			out[n++] = row;
+	}
+	return n;
+}
+
+/*
  * PaxScanCollectPage reads block blkno into the scan and collects the
  * indexes of the rows visible to the scan's snapshot.
  */
@@ -427,6 +488,9 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 		ReleaseBuffer(scan->rs_nextbuf);
 	scan->rs_nextbuf = InvalidBuffer;
 	PaxScanInitBlocks(scan, true);
+	/* heap's initscan counts a rescan as a scan */
+	if (sscan->rs_flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(sscan->rs_rd);
 }
 
 /*

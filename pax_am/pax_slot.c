@@ -103,9 +103,17 @@ tts_pax_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
 	else if (pslot->hashdr)
 		tuple.t_data = &pslot->rowhdr.hdr;
 	else
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot retrieve a system column in this context")));
+	{
+		/*
+		 * Values stored without a row header (copied from another slot):
+		 * heap's slot would hold the tuple heap_form_tuple made of them,
+		 * whose header is all zeroes but for its length and flags, so its
+		 * system columns read as 0; read ours from such a header too.
+		 */
+		memset(pslot->rowhdr.bytes, 0, PAX_ROWHDR_SIZE);
+		pslot->hashdr = true;
+		tuple.t_data = &pslot->rowhdr.hdr;
+	}
 	tuple.t_len = PAX_ROWHDR_SIZE;
 	tuple.t_self = slot->tts_tid;
 	tuple.t_tableOid = slot->tts_tableOid;

@@ -929,6 +929,16 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 			{
 				heap_execute_freeze_tuple(hdr, &frz[r]);
 				vs->frozen += 1;
+
+				/*
+				 * An aborted updater's xmax frozen away: the row has no
+				 * newer version, so t_ctid points at itself again rather
+				 * than at the dead one, which may be truncated away
+				 * (pax_verify checks such a t_ctid).
+				 */
+				if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
+					!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)))
+					ItemPointerSet(&hdr->t_ctid, blkno, r + 1);
 			}
 			else if (actions[r] == PAX_VAC_INVALIDATE)
 			{
@@ -1066,13 +1076,6 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	vs.elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
 	vs.vmbuffer = InvalidBuffer;
 
-	if (params->options & VACOPT_VERBOSE)
-		ereport(INFO,
-				(errmsg("vacuuming \"%s.%s.%s\"",
-						get_database_name(MyDatabaseId),
-						get_namespace_name(RelationGetNamespace(rel)),
-						RelationGetRelationName(rel))));
-
 	vs.aggressive = vacuum_set_xid_limits(rel,
 								 params->freeze_min_age,
 								 params->freeze_table_age,
@@ -1082,6 +1085,15 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 								 &vs.freeze_limit, &vs.multi_cutoff);
 	if (params->options & VACOPT_DISABLE_PAGE_SKIPPING)
 		vs.aggressive = true;
+
+	/* heap_vacuum_rel's messages, in its order */
+	if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg(vs.aggressive ? "aggressively vacuuming \"%s.%s.%s\"" :
+						"vacuuming \"%s.%s.%s\"",
+						get_database_name(MyDatabaseId),
+						get_namespace_name(RelationGetNamespace(rel)),
+						RelationGetRelationName(rel))));
 	vs.new_frozen_xid = vs.oldest_xmin;
 	vs.new_min_mxid = vs.oldest_mxact;
 
@@ -1093,6 +1105,16 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	vs.do_index_vacuuming = params->index_cleanup != VACOPTVALUE_DISABLED;
 	vs.do_index_cleanup = params->index_cleanup != VACOPTVALUE_DISABLED;
 	vs.do_truncate = params->truncate == VACOPTVALUE_ENABLED;
+
+	/*
+	 * Indexes are vacuumed serially; heap would use parallel workers where
+	 * dead_items_alloc does, and warns as it does where it cannot.
+	 */
+	if (params->nworkers > 0 && vs.nindexes > 1 && vs.do_index_vacuuming &&
+		RelationUsesLocalBuffers(rel))
+		ereport(WARNING,
+				(errmsg("disabling parallel option of vacuum on \"%s\" --- cannot vacuum temporary tables in parallel",
+						RelationGetRelationName(rel))));
 
 	vs.rel_pages = RelationGetNumberOfBlocks(rel);
 	vs.dead_items = PaxDeadItemsAlloc(&vs);

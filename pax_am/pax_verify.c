@@ -34,8 +34,9 @@
  *
  * A page the buffer manager would refuse to read (its own header check or
  * checksum fails: ReadBuffer raises "invalid page") is checked from a
- * private copy read with smgrread when the block is not in shared buffers,
- * so it too becomes rows rather than an error.
+ * private copy read with smgrread when the block is not validly in shared
+ * buffers (also after a query's read of it failed), so it too becomes rows
+ * rather than an error.
  *
  * Row headers are not checked against the commit log: only the bounds of
  * the IDs are, which never needs clog (whose lookups can fail on corrupt
@@ -51,10 +52,12 @@
 
 #include "access/amapi.h"
 #include "access/genam.h"
+#include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/relation.h"
 #include "access/toast_compression.h"
 #include "access/transam.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -63,6 +66,7 @@
 #include "storage/bufmgr.h"
 #include "storage/checksum.h"
 #include "storage/lwlock.h"
+#include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -527,6 +531,45 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
  * PaxVerifyRowHeader checks one row header: its layout fields, its
  * infomask, its transaction IDs and its t_ctid.
  */
+/*
+ * PaxVerifyHasSuccessor tells whether a row's t_ctid names a newer version
+ * that must exist: unless the row's updater aborted (heap_update leaves
+ * t_ctid pointing at the version the abort made dead, which VACUUM may
+ * remove and truncate away, as heap's does).  A row never updated (or
+ * whose aborted xmax VACUUM froze away, resetting t_ctid) points at itself:
+ * its t_ctid is checked too.  The commit log is asked only about an xid
+ * inside the valid range (one outside it is reported as such).
+ */
+static bool
+PaxVerifyHasSuccessor(PaxVerifyContext *ctx, HeapTupleHeader tup)
+{
+	uint16		infomask = tup->t_infomask;
+	TransactionId xid = HeapTupleHeaderGetRawXmax(tup);
+	FullTransactionId fxid;
+
+	if (!TransactionIdIsValid(xid) || HEAP_XMAX_IS_LOCKED_ONLY(infomask))
+		return true;			/* must point at itself */
+	if (infomask & HEAP_XMAX_INVALID)
+		return false;			/* the updater aborted */
+	if (infomask & HEAP_XMAX_COMMITTED)
+		return true;
+	if (infomask & HEAP_XMAX_IS_MULTI)
+	{
+		if (!MultiXactIdIsValid(xid) ||
+			MultiXactIdPrecedesOrEquals(ctx->next_mxact, xid) ||
+			MultiXactIdPrecedes(xid, ctx->oldest_mxact) ||
+			(MultiXactIdIsValid(ctx->relminmxid) &&
+			 MultiXactIdPrecedes(xid, ctx->relminmxid)))
+			return false;		/* reported as out of range */
+		xid = HeapTupleGetUpdateXid(tup);
+	}
+	if (!TransactionIdIsNormal(xid) ||
+		PaxVerifyXidBounds(ctx, xid, &fxid) != PAX_XID_OK)
+		return false;			/* reported as out of range */
+	return TransactionIdIsCurrentTransactionId(xid) ||
+		TransactionIdIsInProgress(xid) || TransactionIdDidCommit(xid);
+}
+
 static void
 PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 {
@@ -573,6 +616,10 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 	if (ctid_off == MovedPartitionsOffsetNumber &&
 		ctid_blk == MovedPartitionsBlockNumber)
 		return;					/* moved to another partition by UPDATE */
+	if (ctid_blk == ctx->blkno && ctid_off == ctx->row + 1)
+		return;					/* the row itself */
+	if (!PaxVerifyHasSuccessor(ctx, tup))
+		return;
 	if (ctid_blk >= ctx->nblocks)
 		ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
 	if (ctid_blk >= ctx->nblocks)
@@ -794,26 +841,35 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 }
 
 /*
- * PaxVerifyReadable tells whether reading a block through the buffer
- * manager will not fail its own page verification (ERROR "invalid page"):
- * when the block is in shared (or local) buffers already, or when its copy
- * on disk, read into *copy, passes PageIsVerifiedExtended.  A failing copy
- * is read twice, in case it was caught in the middle of being written.
+ * PaxVerifyReadBuffer pins block blkno for verification without ever
+ * letting the buffer manager raise "invalid page": the block's buffer when
+ * it holds the block validly already (ReadRecentBuffer checks BM_VALID, so
+ * a buffer left by an earlier failed read, which ReadBuffer would read
+ * again and fail on, is not taken), or else the block read through the
+ * buffer manager once its copy on disk, read into *copy, passes the buffer
+ * manager's own verification (PageIsVerifiedExtended).  A failing copy is
+ * read twice, in case it was caught in the middle of being written; then
+ * InvalidBuffer is returned and *copy holds it.
  */
-static bool
-PaxVerifyReadable(PaxVerifyContext *ctx, BlockNumber blkno,
-				  PGAlignedBlock *copy)
+static Buffer
+PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
+					PGAlignedBlock *copy)
 {
 	for (int attempt = 0; attempt < 2; attempt++)
 	{
-		if (BufferIsValid(PrefetchBuffer(ctx->rel, MAIN_FORKNUM,
-										 blkno).recent_buffer))
-			return true;
+		PrefetchBufferResult recent = PrefetchBuffer(ctx->rel, MAIN_FORKNUM,
+													 blkno);
+
+		if (BufferIsValid(recent.recent_buffer) &&
+			ReadRecentBuffer(ctx->rel->rd_node, MAIN_FORKNUM, blkno,
+							 recent.recent_buffer))
+			return recent.recent_buffer;
 		smgrread(RelationGetSmgr(ctx->rel), MAIN_FORKNUM, blkno, copy->data);
 		if (PageIsVerifiedExtended((Page) copy->data, blkno, 0))
-			return true;
+			return ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno,
+									  RBM_NORMAL, ctx->bstrategy);
 	}
-	return false;
+	return InvalidBuffer;
 }
 
 /*
@@ -878,11 +934,9 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
 						RelationGetRelationName(index), ctx->nblocks);
 		return;
 	}
-	if (!PaxVerifyReadable(ctx, blkno, &ctx->copy))
+	buffer = PaxVerifyReadBuffer(ctx, blkno, &ctx->copy);
+	if (!BufferIsValid(buffer))
 		return;					/* reported by the page pass */
-
-	buffer = ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-								ctx->bstrategy);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
 	if (PageIsNew(page))
@@ -994,13 +1048,12 @@ pax_verify(PG_FUNCTION_ARGS)
 
 		CHECK_FOR_INTERRUPTS();
 		ctx.blkno = blkno;
-		if (!PaxVerifyReadable(&ctx, blkno, &ctx.copy))
+		buffer = PaxVerifyReadBuffer(&ctx, blkno, &ctx.copy);
+		if (!BufferIsValid(buffer))
 		{
 			PaxVerifyUnreadable(&ctx, (Page) ctx.copy.data);
 			continue;
 		}
-		buffer = ReadBufferExtended(ctx.rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-									ctx.bstrategy);
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		PaxVerifyPage(&ctx, BufferGetPage(buffer));
 		UnlockReleaseBuffer(buffer);

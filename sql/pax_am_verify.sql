@@ -143,5 +143,32 @@ EXCEPTION WHEN wrong_object_type THEN
 END $$;
 SELECT * FROM pax_verify(NULL);
 
+-- a rolled-back UPDATE leaves t_ctid pointing at the versions its abort
+-- made dead; VACUUM removes them and truncates their pages: the healthy
+-- table has nothing to report (issue 12, finding 10), frozen or not
+CREATE TABLE vf_ctid (a int, b text) USING pax;
+INSERT INTO vf_ctid SELECT g, repeat('x', 40) FROM generate_series(1, 600) g;
+SELECT pg_relation_size('vf_ctid') / current_setting('block_size')::int AS blocks;
+BEGIN;
+UPDATE vf_ctid SET b = b || '!';
+ROLLBACK;
+SELECT pg_relation_size('vf_ctid') / current_setting('block_size')::int AS blocks;
+SELECT * FROM pax_verify('vf_ctid');
+VACUUM vf_ctid;
+SELECT pg_relation_size('vf_ctid') / current_setting('block_size')::int AS blocks,
+       count(*) FROM vf_ctid;
+SELECT * FROM pax_verify('vf_ctid');
+VACUUM (FREEZE) vf_ctid;
+SELECT * FROM pax_verify('vf_ctid');
+-- an UPDATE that committed: its t_ctid chains are checked and sound
+UPDATE vf_ctid SET b = 'y' WHERE a <= 10;
+SELECT * FROM pax_verify('vf_ctid');
+-- and one in progress in this transaction, then rolled back
+BEGIN;
+UPDATE vf_ctid SET b = 'z' WHERE a > 590;
+SELECT * FROM pax_verify('vf_ctid');
+ROLLBACK;
+SELECT * FROM pax_verify('vf_ctid');
+
 DROP TABLE vf_empty, vf_types, vf_copy, vf_toast, vf_wide, vf_aborted,
-    vf_vacuum, vf_alter, vf_rewrite, vf_unlogged, vf_temp, vf_heap;
+    vf_vacuum, vf_alter, vf_rewrite, vf_unlogged, vf_temp, vf_heap, vf_ctid;

@@ -17,6 +17,7 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
 	CREATE TABLE c (a int, t text) USING pax;
 	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	CREATE INDEX c_a ON c (a);
 	CHECKPOINT;
 });
 my $nblocks = $node->safe_psql('postgres',
@@ -78,6 +79,37 @@ corrupt($offsets, "\x20\x00");	# first row's t offset = 32
 $err = query_error('SELECT max(t) FROM c');
 like($err, qr/XX001/, 'value offset out of range: data_corrupted');
 restore($orig);
+
+# pp_natts (issue 12, finding 10): one page laid out for fewer or more
+# columns than it says places its row headers elsewhere; every reader
+# raises data_corrupted instead of reading the page's rows as absent
+my @readers = (
+	['PaxScan aggregate', 'SELECT count(*) FROM c'],
+	['PaxScan rows', 'SELECT count(t) FROM c WHERE a > 0'],
+	['PaxScan, pushed clause', 'SELECT sum(a) FROM c WHERE a > 0'],
+	['plain scan', 'SET pax.enable_customscan = off; SELECT count(*) FROM c'],
+	['plain scan, values', 'SET pax.enable_customscan = off; SELECT max(t) FROM c'],
+	['index fetch',
+	 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET pax.enable_customscan = off; '
+	   . 'SELECT count(t) FROM c WHERE a BETWEEN 1 AND 2000'],
+	['bitmap fetch',
+	 'SET enable_seqscan = off; SET enable_indexscan = off; SET pax.enable_customscan = off; '
+	   . 'SELECT count(*) FROM c WHERE a BETWEEN 1 AND 2000'],
+	['pax_page_stats', 'SELECT count(*) FROM pax_page_stats(\'c\')'],
+	['pax_page_stats of the page', 'SELECT count(*) FROM pax_page_columns(\'c\', 1)'],
+	['VACUUM', 'VACUUM c']);
+for my $natts (1, 3, 5, 300)
+{
+	corrupt($pax_header + 4, pack('v', $natts));
+	for my $reader (@readers)
+	{
+		my ($what, $sql) = @$reader;
+		$err = query_error($sql);
+		like($err, qr/XX001.*block 1 of relation "c"/s,
+			"pp_natts $natts: $what raises data_corrupted");
+	}
+	restore($orig);
+}
 
 is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999',
 	'restored page reads back');

@@ -107,6 +107,16 @@ is(verify(), "1|6||xmax is marked both committed and invalid\n"
 	'infomask and t_ctid');
 restore($orig);
 
+# pp_natts (issue 12, finding 10): reported, not taken for an orphan page
+for my $natts (1, 3, 300)
+{
+	corrupt(1, 24 + 4, pack('v', $natts));
+	my @rows = split /\n/, verify();
+	ok(scalar(@rows) > 0 && !grep({ !/^1\|/ } @rows),
+		"pp_natts $natts: reported on block 1 only");
+	restore($orig);
+}
+
 # the magic number: one row for the page, the other pages still verified
 corrupt(1, $special, "\xff\xff");
 is(verify(), '1|||magic number 0xFFFF is not the pax magic number 0x5041',
@@ -180,5 +190,24 @@ $cnode->start;
 like($cnode->safe_psql('postgres', q{SELECT blkno, "row", attnum, msg FROM pax_verify('c')}),
 	qr/^1\|\|\|page checksum \d+ does not match its computed checksum \d+$/,
 	'checksum failure: one row, no error');
+
+# a query that read the page failed, leaving the block's buffer marked as
+# a failed read: pax_verify still reports the page rather than failing
+# on it in turn (issue 12, finding 10)
+for my $sql ('SELECT count(*) FROM c', 'SET pax.enable_customscan = off; SELECT count(*) FROM c',
+	'SELECT * FROM c WHERE ctid = \'(1,1)\'')
+{
+	my ($ret, $stdout, $stderr) = $cnode->psql('postgres', $sql);
+	like($stderr, qr/invalid page in block 1/, "checksum failure: \"$sql\" fails");
+	($ret, $stdout, $stderr) = $cnode->psql('postgres',
+		q{SELECT blkno, "row", attnum, msg FROM pax_verify('c')});
+	is($ret, 0, "checksum failure after \"$sql\": pax_verify does not fail");
+	like($stdout, qr/^1\|\|\|page checksum \d+ does not match its computed checksum \d+$/,
+		"checksum failure after \"$sql\": one row");
+}
+# the same with a second connection's view of it
+$cnode->psql('postgres', 'SELECT count(*) FROM c; SELECT count(*) FROM c');
+like($cnode->safe_psql('postgres', q{SELECT count(*) FROM c WHERE false; SELECT blkno, msg FROM pax_verify('c', false)}),
+	qr/^1\|page checksum/m, 'checksum failure: pax_verify without indexes');
 $cnode->stop;
 done_testing();
