@@ -980,20 +980,22 @@ PaxKeepRow(Relation rel, HeapTupleHeader hdr, ItemPointer tid, Buffer buffer,
 }
 
 /*
- * PaxRewriteHeader copies a kept row's header for its new place, freezing
- * an xmin older than the cutoff, as heap's rewrite does.
+ * PaxRewriteHeader copies a kept row's header for its new place and freezes
+ * it as heap's rewrite does (rewrite_heap_tuple calls heap_freeze_tuple): an
+ * xmin older than the cutoff, and an xmax that only locked the row or whose
+ * transaction is gone, so that no xid or multixact older than the new
+ * relation's relfrozenxid and relminmxid (the cutoffs) stays behind.
  */
 static HeapTupleHeader
-PaxRewriteHeader(HeapTupleHeader hdr, TransactionId xid_cutoff)
+PaxRewriteHeader(Relation OldTable, HeapTupleHeader hdr,
+				 TransactionId xid_cutoff, MultiXactId multi_cutoff)
 {
 	HeapTupleHeader copy = palloc(PAX_ROWHDR_SIZE);
 
 	memcpy(copy, hdr, PAX_ROWHDR_SIZE);
 	copy->t_infomask &= ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
-	if (TransactionIdIsNormal(HeapTupleHeaderGetXmin(copy)) &&
-		HeapTupleHeaderXminCommitted(copy) &&
-		TransactionIdPrecedes(HeapTupleHeaderGetXmin(copy), xid_cutoff))
-		HeapTupleHeaderSetXminFrozen(copy);
+	heap_freeze_tuple(copy, OldTable->rd_rel->relfrozenxid,
+					  OldTable->rd_rel->relminmxid, xid_cutoff, multi_cutoff);
 	return copy;
 }
 
@@ -1133,7 +1135,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 							   pslot->row);
 			keep = PaxKeepRow(OldTable, hdr, &slot->tts_tid, pslot->buffer,
 							  OldestXmin, tups_vacuumed, tups_recently_dead);
-			hdr = keep ? PaxRewriteHeader(hdr, *xid_cutoff) : NULL;
+			hdr = keep ? PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff) : NULL;
 			LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
 			if (!keep)
 				continue;
@@ -1198,7 +1200,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			if (sort)
 			{
 				HeapTuple	tuple = PaxRowAsHeapTuple(slot,
-													  PaxRewriteHeader(hdr, *xid_cutoff));
+													  PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff));
 
 				tuplesort_putheaptuple(sort, tuple);
 				continue;
@@ -1211,7 +1213,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 										rows[nkeep].isnull,
 										tupdesc->natts * sizeof(bool));
 			rows[nkeep].slot = NULL;
-			rows[nkeep].srchdr = PaxRewriteHeader(hdr, *xid_cutoff);
+			rows[nkeep].srchdr = PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff);
 			nkeep++;
 		}
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
