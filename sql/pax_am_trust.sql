@@ -255,3 +255,23 @@ SELECT count(*) FROM ev_p WHERE a > 10 AND a = (SELECT count(*) FROM ev_p)::int;
 RESET pax.enable_zonemaps;
 DROP TABLE ev_p, ev_e;
 DROP DOMAIN pax_dint;
+
+--
+-- 8. VACUUM FULL and CLUSTER freeze the rows they keep as heap's rewrite
+-- does: a locker's xmax older than the new relfrozenxid must not stay.
+--
+SET vacuum_freeze_min_age = 0;
+CREATE TABLE rw_p (id int, c varchar COLLATE "C") USING pax;
+INSERT INTO rw_p SELECT g, 'v' || g FROM generate_series(1, 300) g;
+SELECT count(*) FROM (SELECT id FROM rw_p WHERE c IS DISTINCT FROM '8' FOR UPDATE) s;
+VACUUM FULL rw_p;
+VACUUM (FREEZE) rw_p;
+CREATE INDEX rw_p_idx ON rw_p (id);
+BEGIN;
+SELECT count(*) FROM (SELECT id FROM rw_p FOR SHARE) s;
+COMMIT;
+CLUSTER rw_p USING rw_p_idx;
+VACUUM (FREEZE) rw_p;
+SELECT count(*), sum(id) FROM rw_p;
+DROP TABLE rw_p;
+RESET vacuum_freeze_min_age;
