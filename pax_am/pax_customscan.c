@@ -1205,9 +1205,7 @@ PaxIsPaxRelation(Oid relid)
  * The pushed clauses run before all the others, so a clause is pushed only
  * if no clause left behind has a lower security level (row-level security
  * policies, security_barrier views), or if it is leakproof: the rule
- * order_qual_clauses and restriction_is_securely_promotable apply.  A
- * clause kept back lowers the level the others are held to, so the split is
- * repeated until it settles.
+ * order_qual_clauses and restriction_is_securely_promotable apply.
  */
 static void
 PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
@@ -1215,7 +1213,6 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	int			n = list_length(clauses);
 	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
 	Index		min_rest = UINT_MAX;
-	bool		changed;
 	ListCell   *lc;
 
 	foreach(lc, clauses)
@@ -1228,22 +1225,18 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 		if (!push[i])
 			min_rest = Min(min_rest, ri->security_level);
 	}
-	do
+	/*
+	 * A clause kept back for this reason has a level above min_rest, so it
+	 * does not lower min_rest: one pass settles the split.
+	 */
+	foreach(lc, clauses)
 	{
-		changed = false;
-		foreach(lc, clauses)
-		{
-			RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-			int			i = foreach_current_index(lc);
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		int			i = foreach_current_index(lc);
 
-			if (push[i] && ri->security_level > min_rest && !ri->leakproof)
-			{
-				push[i] = false;
-				min_rest = ri->security_level;
-				changed = true;
-			}
-		}
-	} while (changed);
+		if (push[i] && ri->security_level > min_rest && !ri->leakproof)
+			push[i] = false;
+	}
 
 	*pushed = *rest = NIL;
 	foreach(lc, clauses)
