@@ -231,6 +231,21 @@ PaxXidPrecedes(TransactionId a, TransactionId b)
 }
 
 /*
+ * PaxRowVisibleByHints decides the commonest case of HeapTupleSatisfiesMVCC
+ * without the call: a row inserted by a transaction that committed (hint
+ * bit set) before the MVCC snapshot was taken, and never deleted.  False
+ * means "ask HeapTupleSatisfiesVisibility", not "invisible".
+ */
+static inline bool
+PaxRowVisibleByHints(HeapTupleHeader hdr, Snapshot snapshot)
+{
+	return (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
+		(HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
+		(HeapTupleHeaderXminFrozen(hdr) ||
+		 PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin));
+}
+
+/*
  * PaxScanCollectVisible collects into rs_vis the indexes of the rows of the
  * current page visible to the scan's snapshot: of all rows, or of the
  * ncand rows in cand (ascending) when cand is not NULL.  The page is
@@ -264,18 +279,8 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 		if (all_visible && !scan->rs_conflict_check)
 			visible = true;
 		else if (mvcc && !scan->rs_conflict_check &&
-				 (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
-				 (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
-				 (HeapTupleHeaderXminFrozen(hdr) ||
-				  PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin)))
-		{
-			/*
-			 * The shortcut of HeapTupleSatisfiesMVCC's most common case,
-			 * without the call: inserted by a transaction that committed
-			 * (hint bit set) before the snapshot was taken, never deleted.
-			 */
+				 PaxRowVisibleByHints(hdr, snapshot))
 			visible = true;
-		}
 		else
 		{
 			HeapTupleData tuple;
@@ -334,11 +339,7 @@ PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
 			continue;
 		if (all_visible)
 			visible = true;
-		else if (mvcc &&
-				 (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
-				 (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
-				 (HeapTupleHeaderXminFrozen(hdr) ||
-				  PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin)))
+		else if (mvcc && PaxRowVisibleByHints(hdr, snapshot))
 			visible = true;
 		else
 		{
