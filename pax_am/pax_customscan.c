@@ -1823,7 +1823,7 @@ typedef struct PaxScanState
 
 	PaxScanShared *shared;		/* parallel scans */
 	BlockNumber dsm_nbufs;		/* map entries PaxScanEstimateDSM sized */
-	uint64		rows_removed;
+	uint64		rows_removed;	/* visible rows, counted under EXPLAIN ANALYZE */
 	uint64		pages_skipped;
 	bool		secure;			/* a pushed clause outranks a security qual:
 								 * no zone maps for it, no counters of ours */
@@ -2318,7 +2318,7 @@ PaxScanNextPage(PaxScanState *state)
 		if (exact)
 			n = PaxScanFilter(state, page, tupdesc, n, true);
 		n = PaxScanFilter(state, page, tupdesc, n, false);
-		if (!state->secure)
+		if (exact && !state->secure)
 			state->rows_removed += ncand - n;
 		else if (exact)
 			InstrCountFiltered1(&state->css.ss.ps, ncand - n);
