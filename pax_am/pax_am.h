@@ -267,7 +267,7 @@ typedef struct PaxRelCache
 #define PAX_RECENT_BUFFERS_MAX	(1024 * 1024)
 
 /* Scan state: the table AM scan descriptor of pax. */
-typedef struct PaxScanDescData
+typedef struct PaxTableScanDescData
 {
 	TableScanDescData rs_base;	/* AM independent part of the descriptor */
 
@@ -295,7 +295,7 @@ typedef struct PaxScanDescData
 									 * left before guessing pauses */
 	uint32		rs_refresh;		/* blocks with this remainder modulo
 								 * PAX_USAGE_REFRESH skip ReadRecentBuffer */
-} PaxScanDescData;
+} PaxTableScanDescData;
 
 /* Wrong consecutive-buffer guesses a scan makes in a row, at most ... */
 #define PAX_GUESS_CREDIT	8
@@ -311,7 +311,7 @@ typedef struct PaxScanDescData
  */
 #define PAX_USAGE_REFRESH	16
 
-typedef PaxScanDescData *PaxScanDesc;
+typedef PaxTableScanDescData *PaxTableScanDesc;
 
 /*
  * PaxTupleTableSlot: a slot whose values are read straight from a pinned
@@ -544,17 +544,17 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 									   struct SampleScanState *scanstate,
 									   TupleTableSlot *slot);
 
-extern BlockNumber PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction);
-extern void PaxScanFinish(PaxScanDesc scan);
-extern Page PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno);
+extern BlockNumber PaxTableScanNextBlock(PaxTableScanDesc scan, ScanDirection direction);
+extern void PaxTableScanFinish(PaxTableScanDesc scan);
+extern Page PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno);
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
 					   HeapTuple tuple);
 extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
-extern BlockNumber PaxScanPeekNextBlock(PaxScanDesc scan);
-extern Page PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno);
-extern void PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
+extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
+extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
+extern void PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 								  const uint16 *cand, int ncand);
-extern int	PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
+extern int	PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 							  const uint16 *cand, int ncand, uint16 *out);
 
 /* pax_slot.c */

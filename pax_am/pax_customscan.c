@@ -1807,7 +1807,7 @@ typedef struct PaxScanState
 	int16	   *fast_len;		/* its attlen, or 0: read the general way */
 	uint16	   *fast_data;		/* offset of its values */
 	uint16	   *fast_nulls;		/* offset of its null bitmap, or 0 */
-	PaxScanDesc scan;
+	PaxTableScanDesc scan;
 	bool		started;		/* predicate values evaluated */
 	PaxLayoutCache lcache;
 	MemoryContext predcxt;		/* values of the predicates */
@@ -1996,7 +1996,7 @@ PaxScanStart(PaxScanState *state)
 	ListCell   *lc;
 
 	if (state->scan == NULL)
-		state->scan = (PaxScanDesc)
+		state->scan = (PaxTableScanDesc)
 			table_beginscan(state->css.ss.ss_currentRelation,
 							estate->es_snapshot, 0, NULL);
 	state->started = true;
@@ -2065,14 +2065,14 @@ static void
 PaxScanPrefetchNext(PaxScanState *state)
 {
 	BlockNumber next = ScanDirectionIsForward(state->dir) ?
-		PaxScanPeekNextBlock(state->scan) : InvalidBlockNumber;
+		PaxTableScanPeekNextBlock(state->scan) : InvalidBlockNumber;
 	const PaxPageLayout *layout = state->layout;
 	const char *page;
 	ListCell   *lc;
 
 	if (next == InvalidBlockNumber)
 		return;
-	page = PaxScanPinAhead(state->scan, next);
+	page = PaxTableScanPinAhead(state->scan, next);
 	PaxPrefetchRange(page, 0, layout->rowhdrs);
 	/* the special space, whose magic number verification reads */
 	__builtin_prefetch(page + PAX_SPECIAL_START);
@@ -2191,7 +2191,7 @@ PaxCountRest(PaxScanState *state, bool forward)
 /*
  * PaxCountPage lists the current page's visible rows for seq_tup_read
  * (cand: the rows whose visibility the scan checked, see
- * PaxScanVisibleAll).  The page is share-locked.
+ * PaxTableScanVisibleAll).  The page is share-locked.
  */
 static void
 PaxCountPage(PaxScanState *state, Page page, uint16 rowhdrs,
@@ -2210,7 +2210,7 @@ PaxCountPage(PaxScanState *state, Page page, uint16 rowhdrs,
 		state->nallvis = PaxPageGetHeader(page)->pp_nrows;
 	}
 	else
-		state->nallvis = PaxScanVisibleAll(state->scan, page, rowhdrs,
+		state->nallvis = PaxTableScanVisibleAll(state->scan, page, rowhdrs,
 										   cand, ncand, state->allvis);
 	state->allvis_pos = ScanDirectionIsForward(state->dir) ? -1 : state->nallvis;
 }
@@ -2222,13 +2222,13 @@ PaxCountPage(PaxScanState *state, Page page, uint16 rowhdrs,
 static bool
 PaxScanNextPage(PaxScanState *state)
 {
-	PaxScanDesc scan = state->scan;
+	PaxTableScanDesc scan = state->scan;
 	Relation	rel = scan->rs_base.rs_rd;
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 
 	for (;;)
 	{
-		BlockNumber blkno = PaxScanNextBlock(scan, state->dir);
+		BlockNumber blkno = PaxTableScanNextBlock(scan, state->dir);
 		Page		page;
 		ListCell   *lc;
 		bool		refuted = false;
@@ -2239,10 +2239,10 @@ PaxScanNextPage(PaxScanState *state)
 		PaxCountRest(state, ScanDirectionIsForward(state->dir));	/* the page before */
 		if (blkno == InvalidBlockNumber)
 		{
-			PaxScanFinish(scan);
+			PaxTableScanFinish(scan);
 			return false;
 		}
-		page = PaxScanLockPage(scan, blkno);
+		page = PaxTableScanLockPage(scan, blkno);
 		if (page == NULL)
 			continue;
 		if (PaxPageIsOrphan(page))
@@ -2304,7 +2304,7 @@ PaxScanNextPage(PaxScanState *state)
 		if (!exact)
 			n = PaxScanFilter(state, page, tupdesc, n, true);
 		if (n > 0)
-			PaxScanCollectVisible(scan, page, state->layout->rowhdrs,
+			PaxTableScanCollectVisible(scan, page, state->layout->rowhdrs,
 								  state->sel, n);
 		else
 			scan->rs_nvis = 0;
@@ -2744,7 +2744,7 @@ PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 	table_parallelscan_initialize(rel, PaxScanSharedPscan(shared),
 								  node->ss.ps.state->es_snapshot);
 	state->shared = shared;
-	state->scan = (PaxScanDesc)
+	state->scan = (PaxTableScanDesc)
 		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
 	PaxScanShareBufs(state, shared);
 }
@@ -2767,7 +2767,7 @@ PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	Relation	rel = node->ss.ss_currentRelation;
 
 	state->shared = shared;
-	state->scan = (PaxScanDesc)
+	state->scan = (PaxTableScanDesc)
 		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
 	PaxScanShareBufs(state, shared);
 	/* start this process's recent buffers from the leader's */

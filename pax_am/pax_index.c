@@ -313,7 +313,7 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 	Snapshot	snapshot;
 	bool		unregister = false;
 	TransactionId oldest_xmin = InvalidTransactionId;
-	PaxScanDesc pscan;
+	PaxTableScanDesc pscan;
 	BlockNumber blkno;
 	BlockNumber done = 0;
 	double		reltuples = 0;
@@ -342,7 +342,7 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 	if (!IsMVCCSnapshot(snapshot))
 		oldest_xmin = GetOldestNonRemovableTransactionId(tableRelation);
 
-	pscan = (PaxScanDesc) scan;
+	pscan = (PaxTableScanDesc) scan;
 	if (scan->rs_parallel == NULL &&
 		(start_blockno != 0 || numblocks != InvalidBlockNumber))
 	{
@@ -355,10 +355,10 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 									 ((ParallelBlockTableScanDesc) scan->rs_parallel)->phs_nblocks :
 									 pscan->rs_nblocks);
 
-	while ((blkno = PaxScanNextBlock(pscan, ForwardScanDirection)) !=
+	while ((blkno = PaxTableScanNextBlock(pscan, ForwardScanDirection)) !=
 		   InvalidBlockNumber)
 	{
-		Page		page = PaxScanLockPage(pscan, blkno);
+		Page		page = PaxTableScanLockPage(pscan, blkno);
 		Buffer		buffer = pscan->rs_cbuf;
 		uint16		rowhdrs;
 		int			nrows;
@@ -451,7 +451,7 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 	TupleTableSlot *slot = table_slot_create(tableRelation, NULL);
 	ExprState  *predicate;
 	TableScanDesc scan;
-	PaxScanDesc pscan;
+	PaxTableScanDesc pscan;
 	BlockNumber blkno;
 	ItemPointerData indexcursor;
 	bool		have_index = false;
@@ -464,20 +464,20 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 	ItemPointerSetInvalid(&indexcursor);
 
 	scan = table_beginscan_strat(tableRelation, snapshot, 0, NULL, true, false);
-	pscan = (PaxScanDesc) scan;
+	pscan = (PaxTableScanDesc) scan;
 	pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL, pscan->rs_nblocks);
 
-	while ((blkno = PaxScanNextBlock(pscan, ForwardScanDirection)) !=
+	while ((blkno = PaxTableScanNextBlock(pscan, ForwardScanDirection)) !=
 		   InvalidBlockNumber)
 	{
-		Page		page = PaxScanLockPage(pscan, blkno);
+		Page		page = PaxTableScanLockPage(pscan, blkno);
 		uint16		rowhdrs;
 
 		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, blkno + 1);
 		if (page == NULL)
 			continue;
 		rowhdrs = PaxPageRowHeaders(tableRelation, page, blkno);
-		PaxScanCollectVisible(pscan, page, rowhdrs, NULL, 0);
+		PaxTableScanCollectVisible(pscan, page, rowhdrs, NULL, 0);
 		LockBuffer(pscan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 
 		for (int k = 0; k < pscan->rs_nvis; k++)

@@ -72,7 +72,7 @@ PaxGetRelCache(Relation rel, BlockNumber nblocks)
  * one entry.
  */
 static inline void
-PaxShareBuffer(PaxScanDesc scan, BlockNumber blkno, Buffer buffer)
+PaxShareBuffer(PaxTableScanDesc scan, BlockNumber blkno, Buffer buffer)
 {
 	if (blkno < scan->rs_nsharedbufs)
 		pg_atomic_write_u32(&scan->rs_sharedbufs[blkno], (uint32) buffer);
@@ -86,7 +86,7 @@ PaxShareBuffer(PaxScanDesc scan, BlockNumber blkno, Buffer buffer)
  * a scan's time.  Every PAX_USAGE_REFRESH-th block takes the lookup anyway.
  */
 static Buffer
-PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
+PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	PaxRelCache *cache = PaxGetRelCache(rel, scan->rs_nblocks);
@@ -139,12 +139,12 @@ PaxReadBuffer(PaxScanDesc scan, BlockNumber blkno)
 }
 
 /*
- * PaxScanLockPage reads block blkno into the scan (dropping the pin on the
+ * PaxTableScanLockPage reads block blkno into the scan (dropping the pin on the
  * previous page) and returns it share-locked, or NULL (and unlocked) for a
  * page that was never initialised, e.g. left by a crash after extension.
  */
 Page
-PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
+PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno)
 {
 	Buffer		buffer;
 	Page		page;
@@ -181,14 +181,14 @@ PaxScanLockPage(PaxScanDesc scan, BlockNumber blkno)
 }
 
 /*
- * PaxScanPinAhead pins block blkno, the one the scan reads next, while the
+ * PaxTableScanPinAhead pins block blkno, the one the scan reads next, while the
  * current page's rows are still being worked on, and returns its page (not
  * locked: for prefetch hints only), so that the caller can ask the CPU to
- * start loading the parts of it it will read; PaxScanLockPage then takes
+ * start loading the parts of it it will read; PaxTableScanLockPage then takes
  * over the pin.
  */
 Page
-PaxScanPinAhead(PaxScanDesc scan, BlockNumber blkno)
+PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno)
 {
 	if (BufferIsValid(scan->rs_nextbuf))
 		ReleaseBuffer(scan->rs_nextbuf);
@@ -246,13 +246,13 @@ PaxRowVisibleByHints(HeapTupleHeader hdr, Snapshot snapshot)
 }
 
 /*
- * PaxScanCollectVisible collects into rs_vis the indexes of the rows of the
+ * PaxTableScanCollectVisible collects into rs_vis the indexes of the rows of the
  * current page visible to the scan's snapshot: of all rows, or of the
  * ncand rows in cand (ascending) when cand is not NULL.  The page is
  * share-locked; rowhdrs is the offset of its row headers.
  */
 void
-PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
+PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 					  const uint16 *cand, int ncand)
 {
 	Relation	rel = scan->rs_base.rs_rd;
@@ -299,16 +299,16 @@ PaxScanCollectVisible(PaxScanDesc scan, Page page, uint16 rowhdrs,
 }
 
 /*
- * PaxScanVisibleAll lists in out[] (ascending) every row of the current
+ * PaxTableScanVisibleAll lists in out[] (ascending) every row of the current
  * page visible to the scan's snapshot, for seq_tup_read: the rows heap's
  * scan would return before any qual ran.  The rows in cand[0..ncand) were
- * already checked by PaxScanCollectVisible (those visible are in rs_vis);
+ * already checked by PaxTableScanCollectVisible (those visible are in rs_vis);
  * the others, left out by pushed predicates or by a zone map, are checked
  * here, without the SSI conflict check (no value of theirs is read).  The
  * page is share-locked.  Returns the number of rows listed.
  */
 int
-PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
+PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 				  const uint16 *cand, int ncand, uint16 *out)
 {
 	Relation	rel = scan->rs_base.rs_rd;
@@ -356,24 +356,24 @@ PaxScanVisibleAll(PaxScanDesc scan, Page page, uint16 rowhdrs,
 }
 
 /*
- * PaxScanCollectPage reads block blkno into the scan and collects the
+ * PaxTableScanCollectPage reads block blkno into the scan and collects the
  * indexes of the rows visible to the scan's snapshot.
  */
 static void
-PaxScanCollectPage(PaxScanDesc scan, BlockNumber blkno)
+PaxTableScanCollectPage(PaxTableScanDesc scan, BlockNumber blkno)
 {
-	Page		page = PaxScanLockPage(scan, blkno);
+	Page		page = PaxTableScanLockPage(scan, blkno);
 
 	if (page == NULL)
 		return;
-	PaxScanCollectVisible(scan, page,
+	PaxTableScanCollectVisible(scan, page,
 						  PaxPageRowHeaders(scan->rs_base.rs_rd, page, blkno),
 						  NULL, 0);
 	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 }
 
 static void
-PaxScanInitBlocks(PaxScanDesc scan, bool keep_startblock)
+PaxTableScanInitBlocks(PaxTableScanDesc scan, bool keep_startblock)
 {
 	ParallelBlockTableScanDesc bpscan =
 		(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
@@ -401,11 +401,11 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 			   struct ScanKeyData *key, ParallelTableScanDesc parallel_scan,
 			   uint32 flags)
 {
-	PaxScanDesc scan;
+	PaxTableScanDesc scan;
 
 	RelationIncrementReferenceCount(relation);
 
-	scan = (PaxScanDesc) palloc0(sizeof(PaxScanDescData));
+	scan = (PaxTableScanDesc) palloc0(sizeof(PaxTableScanDescData));
 	scan->rs_base.rs_rd = relation;
 	scan->rs_base.rs_snapshot = snapshot;
 	scan->rs_base.rs_nkeys = nkeys;
@@ -429,7 +429,7 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	if (parallel_scan != NULL)
 		scan->rs_pbsw = palloc0(sizeof(ParallelBlockTableScanWorkerData));
 
-	PaxScanInitBlocks(scan, false);
+	PaxTableScanInitBlocks(scan, false);
 
 	/* a bulk-read ring for tables larger than a quarter of shared buffers */
 	if ((flags & SO_ALLOW_STRAT) && scan->rs_nblocks > (BlockNumber) NBuffers / 4)
@@ -444,7 +444,7 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 void
 pax_scan_end(TableScanDesc sscan)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
 	if (BufferIsValid(scan->rs_cbuf))
 		ReleaseBuffer(scan->rs_cbuf);
@@ -464,7 +464,7 @@ void
 pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 				bool allow_strat, bool allow_sync, bool allow_pagemode)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
 	if (set_params)
 	{
@@ -488,18 +488,18 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 	if (BufferIsValid(scan->rs_nextbuf))
 		ReleaseBuffer(scan->rs_nextbuf);
 	scan->rs_nextbuf = InvalidBuffer;
-	PaxScanInitBlocks(scan, true);
+	PaxTableScanInitBlocks(scan, true);
 	/* heap's initscan counts a rescan as a scan */
 	if (sscan->rs_flags & SO_TYPE_SEQSCAN)
 		pgstat_count_heap_scan(sscan->rs_rd);
 }
 
 /*
- * PaxScanFinish drops the current page at the end of a scan and rewinds,
+ * PaxTableScanFinish drops the current page at the end of a scan and rewinds,
  * so the next fetch starts over.
  */
 void
-PaxScanFinish(PaxScanDesc scan)
+PaxTableScanFinish(PaxTableScanDesc scan)
 {
 	if (BufferIsValid(scan->rs_cbuf))
 		ReleaseBuffer(scan->rs_cbuf);
@@ -513,11 +513,11 @@ PaxScanFinish(PaxScanDesc scan)
 }
 
 /*
- * PaxScanNextBlock returns the next block to read in the given direction,
+ * PaxTableScanNextBlock returns the next block to read in the given direction,
  * or InvalidBlockNumber at the end of the scan.
  */
 BlockNumber
-PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
+PaxTableScanNextBlock(PaxTableScanDesc scan, ScanDirection direction)
 {
 	ParallelBlockTableScanDesc bpscan =
 		(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
@@ -535,7 +535,7 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 													 scan->rs_pbsw, bpscan);
 			scan->rs_inited = true;
 		}
-		/* a block PaxScanPeekNextBlock claimed is this participant's */
+		/* a block PaxTableScanPeekNextBlock claimed is this participant's */
 		scan->rs_pnext = InvalidBlockNumber;
 		if (blkno != InvalidBlockNumber)
 			return blkno;
@@ -564,14 +564,14 @@ PaxScanNextBlock(PaxScanDesc scan, ScanDirection direction)
 }
 
 /*
- * PaxScanPeekNextBlock is the block a forward scan reads after the current
+ * PaxTableScanPeekNextBlock is the block a forward scan reads after the current
  * one, or InvalidBlockNumber (the end, or a scan whose next block is not
  * known in advance).  A parallel scan claims that block from the shared
- * allocator now, one block early; PaxScanNextBlock then returns it, so every
+ * allocator now, one block early; PaxTableScanNextBlock then returns it, so every
  * block is still read by exactly one participant.
  */
 BlockNumber
-PaxScanPeekNextBlock(PaxScanDesc scan)
+PaxTableScanPeekNextBlock(PaxTableScanDesc scan)
 {
 	BlockNumber last;
 
@@ -599,11 +599,11 @@ PaxScanPeekNextBlock(PaxScanDesc scan)
 }
 
 /*
- * PaxScanNextRow advances the scan to the next visible row and stores it
+ * PaxTableScanNextRow advances the scan to the next visible row and stores it
  * in the slot; returns false at the end of the scan.
  */
 static bool
-PaxScanNextRow(PaxScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
+PaxTableScanNextRow(PaxTableScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
 {
 	bool		forward = ScanDirectionIsForward(direction);
 
@@ -624,14 +624,14 @@ PaxScanNextRow(PaxScanDesc scan, ScanDirection direction, TupleTableSlot *slot)
 			}
 		}
 
-		blkno = PaxScanNextBlock(scan, direction);
+		blkno = PaxTableScanNextBlock(scan, direction);
 		if (blkno == InvalidBlockNumber)
 		{
-			PaxScanFinish(scan);
+			PaxTableScanFinish(scan);
 			ExecClearTuple(slot);
 			return false;
 		}
-		PaxScanCollectPage(scan, blkno);
+		PaxTableScanCollectPage(scan, blkno);
 		scan->rs_cindex = forward ? -1 : scan->rs_nvis;
 	}
 }
@@ -640,9 +640,9 @@ bool
 pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
-	if (!PaxScanNextRow(scan, direction, slot))
+	if (!PaxTableScanNextRow(scan, direction, slot))
 		return false;
 	pgstat_count_heap_getnext(sscan->rs_rd);
 	return true;
@@ -657,13 +657,13 @@ void
 pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
 					  ItemPointer maxtid)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 	BlockNumber startblk = ItemPointerGetBlockNumberNoCheck(mintid);
 	BlockNumber endblk = ItemPointerGetBlockNumberNoCheck(maxtid);
 
 	sscan->rs_mintid = *mintid;
 	sscan->rs_maxtid = *maxtid;
-	PaxScanInitBlocks(scan, false);
+	PaxTableScanInitBlocks(scan, false);
 	if (ItemPointerCompare(mintid, maxtid) > 0 || startblk >= scan->rs_nblocks)
 	{
 		scan->rs_numblocks = 0;
@@ -677,9 +677,9 @@ bool
 pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
 							  TupleTableSlot *slot)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
-	while (PaxScanNextRow(scan, direction, slot))
+	while (PaxTableScanNextRow(scan, direction, slot))
 	{
 		if (ItemPointerCompare(&slot->tts_tid, &sscan->rs_mintid) < 0 ||
 			ItemPointerCompare(&slot->tts_tid, &sscan->rs_maxtid) > 0)
@@ -758,7 +758,7 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 bool
 pax_tuple_tid_valid(TableScanDesc sscan, ItemPointer tid)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
 	return ItemPointerIsValid(tid) &&
 		ItemPointerGetBlockNumber(tid) < scan->rs_nblocks;
@@ -796,7 +796,7 @@ pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 bool
 pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 	BlockNumber blkno = tbmres->blockno;
 	Page		page;
 	uint16		rowhdrs;
@@ -810,7 +810,7 @@ pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 	/* the bitmap may name blocks added after the scan began: ignore them */
 	if (blkno >= scan->rs_nblocks)
 		return false;
-	page = PaxScanLockPage(scan, blkno);
+	page = PaxTableScanLockPage(scan, blkno);
 	if (page == NULL)
 		return false;
 	rowhdrs = PaxPageRowHeaders(sscan->rs_rd, page, blkno);
@@ -832,7 +832,7 @@ pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 			if (!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
 				cand[ncand++] = row;
 	}
-	PaxScanCollectVisible(scan, page, rowhdrs, cand, ncand);
+	PaxTableScanCollectVisible(scan, page, rowhdrs, cand, ncand);
 
 	/* as heap: a predicate lock on each row the scan returns */
 	for (int k = 0; k < scan->rs_nvis; k++)
@@ -852,7 +852,7 @@ bool
 pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
 						   TupleTableSlot *slot)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
 	if (scan->rs_cindex + 1 >= scan->rs_nvis)
 		return false;
@@ -872,7 +872,7 @@ bool
 pax_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
 							BufferAccessStrategy bstrategy)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 
 	scan->rs_cblock = blockno;
 	scan->rs_cbuf = ReadBufferExtended(sscan->rs_rd, MAIN_FORKNUM, blockno,
@@ -892,7 +892,7 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							double *liverows, double *deadrows,
 							TupleTableSlot *slot)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 	Relation	rel = sscan->rs_rd;
 	Page		page = BufferGetPage(scan->rs_cbuf);
 	uint16		rowhdrs = 0;
@@ -965,7 +965,7 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 bool
 pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 	TsmRoutine *tsm = scanstate->tsmroutine;
 	BlockNumber blkno;
 
@@ -983,10 +983,10 @@ pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
 
 	if (!BlockNumberIsValid(blkno))
 	{
-		PaxScanFinish(scan);
+		PaxTableScanFinish(scan);
 		return false;
 	}
-	PaxScanCollectPage(scan, blkno);
+	PaxTableScanCollectPage(scan, blkno);
 	scan->rs_inited = true;
 	return true;
 }
@@ -995,7 +995,7 @@ bool
 pax_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 						   TupleTableSlot *slot)
 {
-	PaxScanDesc scan = (PaxScanDesc) sscan;
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
 	TsmRoutine *tsm = scanstate->tsmroutine;
 	BlockNumber blkno = scan->rs_cblock;
 	OffsetNumber maxoffset = 0;
