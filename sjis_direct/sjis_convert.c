@@ -27,7 +27,7 @@
  *	  the JIS X 0208 codes 0xA2CC and 0xA2E8).
  *
  * This file calls nothing of the backend but report_invalid_encoding, so
- * the valgrind harness (sjis_harness.c) can link it on its own.
+ * the valgrind harness (test/sjis_harness.c) can link it on its own.
  *
  * sjis_direct/sjis_convert.c
  *

@@ -19,7 +19,7 @@
  * report_invalid_encoding, the one backend function the workers call, is
  * replaced by a stub that jumps back into the harness.
  *
- * sjis_direct/sjis_harness.c
+ * sjis_direct/test/sjis_harness.c
  *
  *-------------------------------------------------------------------------
  */
