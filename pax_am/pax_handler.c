@@ -4,11 +4,9 @@
  *	  TableAmRoutine adapter of the pax table access method.
  *
  * This file is a thin adapter in TableAmRoutine order, in the manner of
- * heapam_handler.c: the work lives in the concern files (pax_insert.c,
- * pax_scan.c, pax_slot.c, pax_page.c, pax_modify.c, pax_index.c,
- * pax_vacuum.c).  Operations not built raise ERRCODE_FEATURE_NOT_SUPPORTED
- * through PaxNotSupported(), so a pax table never silently returns a wrong
- * answer.
+ * heapam_handler.c: the work lives in the concern files (pax_scan.c,
+ * pax_slot.c, pax_index.c, pax_insert.c, pax_modify.c, pax_vacuum.c,
+ * pax_rewrite.c).  Every callback of TableAmRoutine is provided.
  *
  * pax_am/pax_handler.c
  *
@@ -39,19 +37,6 @@
 #include "pax_am.h"
 
 PG_FUNCTION_INFO_V1(pax_tableam_handler);
-
-/*
- * PaxNotSupported raises the error every not-yet-built operation gives.
- */
-void
-PaxNotSupported(const char *operation)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("access method \"%s\" does not support %s yet",
-					PAX_AM_NAME, operation)));
-}
-
 
 /* ------------------------------------------------------------------------
  * Slot related callbacks
