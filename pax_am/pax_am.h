@@ -19,11 +19,13 @@
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/multixact.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
 #include "executor/tuptable.h"
 #include "storage/bufpage.h"
+#include "storage/lmgr.h"
 #include "utils/rel.h"
 
 /* ----------------------------------------------------------------
@@ -447,6 +449,35 @@ extern bool PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs,
 								  TransactionId oldest_xmin,
 								  TransactionId *cutoff, bool *all_frozen);
 extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
+
+/* pax_tuplock.c */
+extern LOCKMODE PaxTupleLockHeavyMode(LockTupleMode mode);
+extern MultiXactStatus PaxXmaxStatus(uint16 infomask, uint16 infomask2);
+extern int	PaxMultiMembers(MultiXactId multi, uint16 infomask,
+							MultiXactMember **members);
+extern bool PaxNoLock(Relation rel, LockWaitPolicy wait_policy);
+extern bool PaxWaitXact(Relation rel, ItemPointer tid, TransactionId xid,
+						LockWaitPolicy wait_policy, XLTW_Oper oper);
+extern bool PaxMultiWait(Relation rel, ItemPointer tid, MultiXactId multi,
+						 uint16 infomask, LockTupleMode mode,
+						 LockWaitPolicy wait_policy, XLTW_Oper oper,
+						 int *remaining);
+extern TransactionId PaxMultiUpdater(MultiXactId multi);
+extern void PaxMultiHintBits(MultiXactId multi, uint16 *infomask,
+							 uint16 *infomask2);
+extern void PaxComputeNewXmax(TransactionId xmax, uint16 infomask,
+							  uint16 infomask2, TransactionId xid,
+							  LockTupleMode mode, bool is_update,
+							  TransactionId *new_xmax, uint16 *new_infomask,
+							  uint16 *new_infomask2);
+extern bool PaxXmaxChanged(HeapTupleHeader hdr, TransactionId xwait,
+						   uint16 infomask);
+extern TM_Result PaxTestHolder(MultiXactStatus status, TransactionId xid,
+							   LockTupleMode mode, HeapTuple tp,
+							   bool *needwait);
+extern bool PaxHolderVerdict(TransactionId xwait, uint16 infomask,
+							 uint16 infomask2, LockTupleMode mode,
+							 int *own_mode);
 
 /* pax_buffers.c */
 extern bool pax_enable_buffer_guessing;

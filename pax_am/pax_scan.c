@@ -361,6 +361,26 @@ PaxTableScanPeekNextBlock(PaxTableScanDesc scan)
 }
 
 /*
+ * PaxTableScanStoreNext advances the scan to the next visible row of the
+ * current page in the given direction and stores it in the slot; false
+ * when the page has no more.
+ */
+static inline bool
+PaxTableScanStoreNext(PaxTableScanDesc scan, bool forward,
+					  TupleTableSlot *slot)
+{
+	int			next = forward ? scan->rs_cindex + 1 : scan->rs_cindex - 1;
+
+	if (next < 0 || next >= scan->rs_nvis)
+		return false;
+	Assert(scan->rs_nvis <= PAX_MAX_CAPACITY);
+	scan->rs_cindex = next;
+	PaxSlotStoreRow(slot, scan->rs_base.rs_rd, scan->rs_cbuf, scan->rs_cblock,
+					scan->rs_vis[next]);
+	return true;
+}
+
+/*
  * PaxTableScanNextRow advances the scan to the next visible row and stores it
  * in the slot; returns false at the end of the scan.
  */
@@ -373,18 +393,9 @@ PaxTableScanNextRow(PaxTableScanDesc scan, ScanDirection direction, TupleTableSl
 	{
 		BlockNumber blkno;
 
-		if (scan->rs_cblock != InvalidBlockNumber)
-		{
-			int			next = forward ? scan->rs_cindex + 1 : scan->rs_cindex - 1;
-
-			if (next >= 0 && next < scan->rs_nvis)
-			{
-				scan->rs_cindex = next;
-				PaxSlotStoreRow(slot, scan->rs_base.rs_rd, scan->rs_cbuf,
-								scan->rs_cblock, scan->rs_vis[next]);
-				return true;
-			}
-		}
+		if (scan->rs_cblock != InvalidBlockNumber &&
+			PaxTableScanStoreNext(scan, forward, slot))
+			return true;
 
 		blkno = PaxTableScanNextBlock(scan, direction);
 		if (blkno == InvalidBlockNumber)
@@ -646,13 +657,8 @@ bool
 pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
 						   TupleTableSlot *slot)
 {
-	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
-
-	if (scan->rs_cindex + 1 >= scan->rs_nvis)
+	if (!PaxTableScanStoreNext((PaxTableScanDesc) sscan, true, slot))
 		return false;
-	scan->rs_cindex++;
-	PaxSlotStoreRow(slot, sscan->rs_rd, scan->rs_cbuf, scan->rs_cblock,
-					scan->rs_vis[scan->rs_cindex]);
 	pgstat_count_heap_fetch(sscan->rs_rd);
 	return true;
 }
