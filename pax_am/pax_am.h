@@ -412,6 +412,9 @@ extern bool PaxPageHasFreeSlot(Page page);
 extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
+#ifdef USE_ASSERT_CHECKING
+extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
+#endif
 
 /* pax_wal.c */
 extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,

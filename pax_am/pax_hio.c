@@ -205,6 +205,7 @@ PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
 void
 PaxFreeSpaceUpdate(Relation rel, Buffer buffer)
 {
+	Assert(PaxBufferLockedByMe(buffer, false));
 	RecordPageWithFreeSpace(rel, BufferGetBlockNumber(buffer),
 							PaxFsmValue(BufferGetPage(buffer)));
 }

@@ -383,6 +383,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	int			upper;
 
+	Assert(r < layout->capacity && layout->capacity <= PAX_MAX_CAPACITY);
 	if (row->srchdr)
 	{
 		/* a rewrite keeps the row's transaction information */

@@ -563,6 +563,7 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	HeapTupleHeader hdr;
 	int			off = (char *) t->tuple.t_data - (char *) t->page;
 
+	Assert(PaxBufferLockedByMe(t->buffer, true));
 	if (PageIsAllVisible(t->page))
 		PaxClearAllVisible(t->rel, t->buffer, t->vmbuffer);
 
@@ -624,23 +625,27 @@ PaxTargetOldTuple(PaxTarget *t)
 }
 
 /*
- * PaxTargetForChange acquires the target row for an update or delete
- * (`what`): on TM_Ok the page stays locked, after the SSI conflict check
+ * PaxTargetForChange acquires the target row for a delete (deleting) or an
+ * update: on TM_Ok the page stays locked, after the SSI conflict check
  * (safe without a recheck: the page stays locked until the change is made);
  * otherwise the target is closed and the outcome returned.
  */
 static TM_Result
 PaxTargetForChange(PaxTarget *t, CommandId cid, LockTupleMode mode, bool wait,
-				   Snapshot crosscheck, TM_FailureData *tmfd, const char *what)
+				   Snapshot crosscheck, TM_FailureData *tmfd, bool deleting)
 {
 	TM_Result	result;
 
 	result = PaxTargetAcquire(t, cid, mode, true, LockWaitBlock, !wait, false,
 							  crosscheck, tmfd);
+	if (result == TM_Invisible && deleting)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to delete invisible tuple")));
 	if (result == TM_Invisible)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("attempted to %s invisible tuple", what)));
+				 errmsg("attempted to update invisible tuple")));
 	if (result != TM_Ok)
 	{
 		LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
@@ -686,7 +691,7 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 
 	PaxTargetOpen(relation, tid, &t);
 	result = PaxTargetForChange(&t, cid, LockTupleExclusive, wait, crosscheck,
-								tmfd, "delete");
+								tmfd, true);
 	if (result != TM_Ok)
 		return result;
 
@@ -810,7 +815,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 		MultiXactIdSetOldestMember();
 
 	result = PaxTargetForChange(&t, cid, *lockmode, wait, crosscheck, tmfd,
-								"update");
+								false);
 	if (result != TM_Ok)
 		return result;
 

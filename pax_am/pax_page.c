@@ -52,6 +52,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "storage/buf_internals.h"
 #include "storage/procarray.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -712,3 +713,23 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 		}
 	}
 }
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * PaxBufferLockedByMe tells, for Asserts at the sites that rely on a buffer
+ * lock (pax_am/README, invariants 2 and 3), whether this backend holds the
+ * buffer's content lock: in exclusive mode when exclusive, else in any
+ * mode.  Local buffers have no content lock and always pass.
+ */
+bool
+PaxBufferLockedByMe(Buffer buffer, bool exclusive)
+{
+	LWLock	   *lock;
+
+	if (BufferIsLocal(buffer))
+		return true;
+	lock = BufferDescriptorGetContentLock(GetBufferDescriptor(buffer - 1));
+	return exclusive ? LWLockHeldByMeInMode(lock, LW_EXCLUSIVE) :
+		LWLockHeldByMe(lock);
+}
+#endif

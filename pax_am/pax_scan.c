@@ -41,6 +41,12 @@
 #include "pax_am.h"
 
 /*
+ * Scans of relations larger than 1/this of shared buffers read through a
+ * bulk-read ring, as heap's initscan() decides.
+ */
+#define PAX_BULKREAD_FRACTION	4
+
+/*
  * PaxTableScanLockPage reads block blkno into the scan (dropping the pin on the
  * previous page) and returns it share-locked, or NULL (and unlocked) for a
  * page that was never initialised, e.g. left by a crash after extension.
@@ -184,7 +190,8 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	PaxTableScanInitBlocks(scan, false);
 
 	/* a bulk-read ring for tables larger than a quarter of shared buffers */
-	if ((flags & SO_ALLOW_STRAT) && scan->rs_nblocks > (BlockNumber) NBuffers / 4)
+	if ((flags & SO_ALLOW_STRAT) &&
+		scan->rs_nblocks > (BlockNumber) NBuffers / PAX_BULKREAD_FRACTION)
 		scan->rs_strategy = GetAccessStrategy(BAS_BULKREAD);
 
 	if (flags & SO_TYPE_SEQSCAN)

@@ -928,10 +928,15 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 		vs.aggressive = true;
 
 	/* heap_vacuum_rel's messages, in its order */
-	if (params->options & VACOPT_VERBOSE)
+	if ((params->options & VACOPT_VERBOSE) && vs.aggressive)
 		ereport(INFO,
-				(errmsg(vs.aggressive ? "aggressively vacuuming \"%s.%s.%s\"" :
-						"vacuuming \"%s.%s.%s\"",
+				(errmsg("aggressively vacuuming \"%s.%s.%s\"",
+						get_database_name(MyDatabaseId),
+						get_namespace_name(RelationGetNamespace(rel)),
+						RelationGetRelationName(rel))));
+	else if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg("vacuuming \"%s.%s.%s\"",
 						get_database_name(MyDatabaseId),
 						get_namespace_name(RelationGetNamespace(rel)),
 						RelationGetRelationName(rel))));

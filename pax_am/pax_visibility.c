@@ -67,6 +67,7 @@ PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
 	int			row = ItemPointerGetOffsetNumber(tid) - 1;
 	uint16		rowhdrs;
 
+	Assert(PaxBufferLockedByMe(buffer, false));
 	if (PageIsNew(page) || row < 0)
 		return false;
 	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
@@ -134,6 +135,7 @@ PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 
 	nrows = cand ? ncand : PaxPageGetHeader(page)->pp_nrows;
 	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
+	Assert(PaxBufferLockedByMe(buffer, false));
 	Assert(nrows <= PAX_MAX_CAPACITY);
 
 	for (int k = 0; k < nrows; k++)
@@ -246,6 +248,7 @@ PaxRowVacuumStatus(HeapTuple tuple, TransactionId oldest_xmin, Buffer buffer,
 	HTSV_Result result;
 
 	Assert(!PaxRowIsUnused(tuple->t_data));
+	Assert(PaxBufferLockedByMe(buffer, false));
 	result = HeapTupleSatisfiesVacuum(tuple, oldest_xmin, buffer);
 	if (xact != NULL)
 	{
@@ -413,6 +416,7 @@ PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
 	Page		page = BufferGetPage(buffer);
 	BlockNumber blkno = BufferGetBlockNumber(buffer);
 
+	Assert(PaxBufferLockedByMe(buffer, true));
 	Assert(BufferIsValid(vmbuffer));
 	Assert(visibilitymap_pin_ok(blkno, vmbuffer));
 	START_CRIT_SECTION();
