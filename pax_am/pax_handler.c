@@ -62,7 +62,8 @@ pax_slot_callbacks(Relation relation)
 
 /*
  * pax_relation_set_new_filenode creates the storage of a new relfilenode,
- * with an init fork for an unlogged relation, as heap does.
+ * with an init fork for an unlogged relation, as heap does.  Adapted from
+ * heapam_relation_set_new_filenode() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_set_new_filenode(Relation rel,
@@ -97,6 +98,11 @@ pax_relation_set_new_filenode(Relation rel,
 	smgrclose(srel);
 }
 
+/*
+ * pax_relation_nontransactional_truncate empties the relation in place.
+ * Adapted from heapam_relation_nontransactional_truncate() in
+ * heapam_handler.c, PostgreSQL 15.
+ */
 static void
 pax_relation_nontransactional_truncate(Relation rel)
 {
@@ -106,7 +112,8 @@ pax_relation_nontransactional_truncate(Relation rel)
 /*
  * pax_relation_copy_data copies every fork of the relation block by block
  * into a new relfilenode (ALTER TABLE ... SET TABLESPACE).  The caller holds
- * AccessExclusiveLock on the relation.
+ * AccessExclusiveLock on the relation.  Adapted from
+ * heapam_relation_copy_data() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
@@ -147,6 +154,8 @@ pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 /*
  * pax_relation_needs_toast_table decides as heap does: a TOAST table when
  * some toastable column could make a row exceed TOAST_TUPLE_THRESHOLD.
+ * Adapted from heapam_relation_needs_toast_table() in heapam_handler.c,
+ * PostgreSQL 15.
  */
 static bool
 pax_relation_needs_toast_table(Relation rel)
@@ -197,6 +206,7 @@ pax_relation_toast_am(Relation rel)
 /*
  * pax_relation_estimate_size estimates the relation's size for the planner
  * from its block count, as heap does, so plans are sane before ANALYZE.
+ * Adapted from heapam_estimate_rel_size() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_estimate_size(Relation rel, int32 *attr_widths,

@@ -83,7 +83,8 @@ PaxShapeFree(PaxPageShape *shape)
 /*
  * PaxVarStorage tells how a non-null varlena or cstring value is stored in
  * the value area: its size and alignment, and whether it is converted to a
- * short (1-byte header) varlena, following heap_fill_tuple's rules.
+ * short (1-byte header) varlena, following heap_fill_tuple's rules.  Adapted
+ * from fill_val() in heaptuple.c, PostgreSQL 15.
  */
 static inline Size
 PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
@@ -111,7 +112,7 @@ PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
  * PaxRowPlace places a row's variable-length values in the value area below
  * `upper`, never below `lower`.  With page != NULL it writes the values and
  * their offsets; either way it returns the new upper, or -1 when the values
- * do not fit.
+ * do not fit.  Adapted from heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
  */
 static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
@@ -152,8 +153,8 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 /*
  * PaxCheckHeapRowSize raises heap's error for a row heap_insert refuses:
  * one whose tuple, as heap_form_tuple would build it from the values the
- * TOAST code left, is longer than MaxHeapTupleSize
- * (RelationGetBufferForTuple).
+ * TOAST code left, is longer than MaxHeapTupleSize.  Adapted from the size
+ * check of RelationGetBufferForTuple() in hio.c, PostgreSQL 15.
  */
 static void
 PaxCheckHeapRowSize(TupleDesc tupdesc, const PaxRow *row)
@@ -260,7 +261,8 @@ PaxRowMoveOut(Relation rel, TupleDesc tupdesc, PaxRow *row, int options)
 /*
  * PaxPrepareRow takes a row's values from the slot, toasting them if the
  * row is large or carries external values, and measures its value-area
- * needs.  Arrays are allocated in the current memory context.
+ * needs.  Arrays are allocated in the current memory context.  Adapted from
+ * heap_prepare_insert() in heapam.c, PostgreSQL 15 (its TOAST step).
  */
 void
 PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
@@ -369,6 +371,8 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 /*
  * PaxPageAddRow stores a prepared row on a page (the private copy of a
  * PaxChange, whose ranges it names) and sets its TID in the row's slot.
+ * Adapted from heap_prepare_insert() and RelationPutHeapTuple() in heapam.c
+ * and hio.c, PostgreSQL 15.
  */
 static void
 PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
@@ -602,7 +606,8 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 /*
  * PaxPageReinit lays out a page afresh, empty, for rows of the relation as
  * it is now (VACUUM reuses an orphan page this way).  The page is a
- * private page copy whose change is logged as a full image.
+ * private page copy whose change is logged as a full image.  The caller holds
+ * the buffer cleanup-locked.
  */
 void
 PaxPageReinit(Relation rel, Page page)
@@ -849,6 +854,11 @@ PaxMaterializeSource(TupleTableSlot *slot)
 		ExecMaterializeSlot(slot);
 }
 
+/*
+ * pax_tuple_insert inserts the slot's row and sets the slot's TID.  Adapted
+ * from heapam_tuple_insert() and heap_insert() in heapam_handler.c and
+ * heapam.c, PostgreSQL 15.
+ */
 void
 pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 				 int options, BulkInsertState bistate)
@@ -886,6 +896,10 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);
 }
 
+/*
+ * pax_multi_insert inserts the rows of slots (COPY), a page per WAL record.
+ * Adapted from heap_multi_insert() in heapam.c, PostgreSQL 15.
+ */
 void
 pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 				 CommandId cid, int options, BulkInsertState bistate)
@@ -910,6 +924,7 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	pgstat_count_heap_insert(relation, ntuples);
 }
 
+/* pax_finish_bulk_insert ends a bulk insert: nothing to flush. */
 void
 pax_finish_bulk_insert(Relation relation, int options)
 {
