@@ -457,6 +457,45 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 }
 
 /*
+ * PaxVacIndexInfo fills in *ivinfo what index AM i is told about this
+ * VACUUM: estimated_count, and the table's row count num_heap_tuples.
+ */
+static void
+PaxVacIndexInfo(PaxVacState *vs, int i, bool estimated_count,
+				double num_heap_tuples, IndexVacuumInfo *ivinfo)
+{
+	ivinfo->index = vs->indrels[i];
+	ivinfo->analyze_only = false;
+	ivinfo->report_progress = false;
+	ivinfo->estimated_count = estimated_count;
+	ivinfo->message_level = vs->elevel;
+	ivinfo->num_heap_tuples = num_heap_tuples;
+	ivinfo->strategy = vs->bstrategy;
+}
+
+/*
+ * PaxVacCleanupIndexes gives every index its cleanup pass and records the
+ * indexes' new statistics.  Adapted from lazy_cleanup_all_indexes() and
+ * update_relstats_all_indexes() in vacuumlazy.c, PostgreSQL 15.
+ */
+static void
+PaxVacCleanupIndexes(PaxVacState *vs)
+{
+	for (int i = 0; i < vs->nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		PaxVacIndexInfo(vs, i, false, vs->live + vs->recently_dead, &ivinfo);
+		vs->indstats[i] = vac_cleanup_one_index(&ivinfo, vs->indstats[i]);
+		if (vs->indstats[i] != NULL && !vs->indstats[i]->estimated_count)
+			vac_update_relstats(vs->indrels[i], vs->indstats[i]->num_pages,
+								vs->indstats[i]->num_index_tuples, 0, false,
+								InvalidTransactionId, InvalidMultiXactId,
+								NULL, NULL, false);
+	}
+}
+
+/*
  * PaxVacIndexesAndReclaim removes the index entries of the dead TIDs
  * collected so far (phase 2), then reclaims their rows page by page
  * (phase 3), and empties the array.  Adapted from lazy_vacuum(),
@@ -478,13 +517,7 @@ PaxVacIndexesAndReclaim(PaxVacState *vs)
 		{
 			IndexVacuumInfo ivinfo;
 
-			ivinfo.index = vs->indrels[i];
-			ivinfo.analyze_only = false;
-			ivinfo.report_progress = false;
-			ivinfo.estimated_count = true;
-			ivinfo.message_level = vs->elevel;
-			ivinfo.num_heap_tuples = vs->rel->rd_rel->reltuples;
-			ivinfo.strategy = vs->bstrategy;
+			PaxVacIndexInfo(vs, i, true, vs->rel->rd_rel->reltuples, &ivinfo);
 			vs->indstats[i] = vac_bulkdel_one_index(&ivinfo, vs->indstats[i],
 													dead);
 		}
@@ -985,26 +1018,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 
 	/* index cleanup, and the indexes' statistics */
 	if (vs.nindexes > 0 && vs.do_index_cleanup)
-	{
-		for (int i = 0; i < vs.nindexes; i++)
-		{
-			IndexVacuumInfo ivinfo;
-
-			ivinfo.index = vs.indrels[i];
-			ivinfo.analyze_only = false;
-			ivinfo.report_progress = false;
-			ivinfo.estimated_count = false;
-			ivinfo.message_level = vs.elevel;
-			ivinfo.num_heap_tuples = vs.live + vs.recently_dead;
-			ivinfo.strategy = bstrategy;
-			vs.indstats[i] = vac_cleanup_one_index(&ivinfo, vs.indstats[i]);
-			if (vs.indstats[i] != NULL && !vs.indstats[i]->estimated_count)
-				vac_update_relstats(vs.indrels[i], vs.indstats[i]->num_pages,
-									vs.indstats[i]->num_index_tuples, 0, false,
-									InvalidTransactionId, InvalidMultiXactId,
-									NULL, NULL, false);
-		}
-	}
+		PaxVacCleanupIndexes(&vs);
 	vac_close_indexes(vs.nindexes, vs.indrels, NoLock);
 
 	/* empty pages at the end, as heap's should_attempt_truncation */
