@@ -368,6 +368,11 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 
 /* ----------------------------------------------------------------
  * Externs
+ *
+ * Grouped by defining file: module setup first, then in dependency order,
+ * lowest layer first: page format (pax_page.c, pax_wal.c, pax_slot.c),
+ * visibility and row lock rules, buffers and page choice (pax_buffers.c,
+ * pax_hio.c), the access paths, and the SQL-callable extras.
  * ----------------------------------------------------------------
  */
 
