@@ -20,6 +20,7 @@ REGRESS = \
 	pax_am_write \
 	pax_am_vacuum \
 	pax_am_scan \
+	pax_am_buffers \
 	pax_am_pushdown \
 	pax_am_aggregate \
 	pax_am_trust \

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/guc.h"
 
 #include "pax_am.h"
 
@@ -26,6 +27,10 @@ PG_MODULE_MAGIC;
 void
 _PG_init(void)
 {
+	DefineCustomBoolVariable("pax.enable_buffer_guessing",
+							 "Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
+							 NULL, &pax_enable_buffer_guessing, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	PaxCustomScanInit();
 	PaxLogicalInit();
 }

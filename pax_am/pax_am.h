@@ -17,12 +17,15 @@
 #ifndef PAX_AM_H
 #define PAX_AM_H
 
+#include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/multixact.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
 #include "executor/tuptable.h"
 #include "storage/bufpage.h"
+#include "storage/lmgr.h"
 #include "utils/rel.h"
 
 /* ----------------------------------------------------------------
@@ -58,6 +61,23 @@
 
 /* Number of per-column bitmaps in the column directory. */
 #define PAX_NDIRMAPS		5
+
+/* Recent buffers (pax_buffers.c): blocks remembered, at most (4 bytes each). */
+#define PAX_RECENT_BUFFERS_MAX	(1024 * 1024)
+
+/* Wrong consecutive-buffer guesses a scan makes in a row, at most ... */
+#define PAX_GUESS_CREDIT	8
+/* ... after which it guesses for one block in this many only. */
+#define PAX_GUESS_RETRY		64
+
+/*
+ * ReadRecentBuffer does not raise a buffer's usage count (PostgreSQL 15
+ * pins with PinBuffer_Locked), so that pages pinned only through it would
+ * age out of shared buffers however often they are scanned.  One block in
+ * this many per scan, a different share each scan, goes through
+ * ReadBufferExtended, which does raise it.
+ */
+#define PAX_USAGE_REFRESH	16
 
 /* ----------------------------------------------------------------
  * On-disk structures
@@ -234,6 +254,20 @@ typedef struct PaxRowInit
 } PaxRowInit;
 
 /*
+ * PaxRow (pax_insert.c): a row ready to be placed on a page, its values
+ * taken from a slot (and through heap's TOAST code when large).
+ */
+typedef struct PaxRow
+{
+	Datum	   *values;
+	bool	   *isnull;
+	Size		varbytes;		/* value area bytes, alignment padding included */
+	TupleTableSlot *slot;		/* where the TID goes, or NULL */
+	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
+	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
+} PaxRow;
+
+/*
  * PaxChange (pax_wal.c): a change of one page made on a private copy, with
  * the byte ranges it wrote, logged as a generic WAL record of just those.
  */
@@ -262,9 +296,6 @@ typedef struct PaxRelCache
 	BlockNumber nbufs;			/* blocks with a slot in bufs */
 	Buffer		bufs[FLEXIBLE_ARRAY_MEMBER];	/* InvalidBuffer: unknown */
 } PaxRelCache;
-
-/* Blocks a PaxRelCache remembers buffers for, at most (4 bytes each). */
-#define PAX_RECENT_BUFFERS_MAX	(1024 * 1024)
 
 /* Scan state: the table AM scan descriptor of pax. */
 typedef struct PaxTableScanDescData
@@ -296,20 +327,6 @@ typedef struct PaxTableScanDescData
 	uint32		rs_refresh;		/* blocks with this remainder modulo
 								 * PAX_USAGE_REFRESH skip ReadRecentBuffer */
 } PaxTableScanDescData;
-
-/* Wrong consecutive-buffer guesses a scan makes in a row, at most ... */
-#define PAX_GUESS_CREDIT	8
-/* ... after which it guesses for one block in this many only. */
-#define PAX_GUESS_RETRY		64
-
-/*
- * ReadRecentBuffer does not raise a buffer's usage count (PostgreSQL 15
- * pins with PinBuffer_Locked), so that pages pinned only through it would
- * age out of shared buffers however often they are scanned.  One block in
- * this many per scan, a different share each scan, goes through
- * ReadBufferExtended, which does raise it.
- */
-#define PAX_USAGE_REFRESH	16
 
 typedef PaxTableScanDescData *PaxTableScanDesc;
 
@@ -351,6 +368,11 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 
 /* ----------------------------------------------------------------
  * Externs
+ *
+ * Grouped by defining file: module setup first, then in dependency order,
+ * lowest layer first: page format (pax_page.c, pax_wal.c, pax_slot.c),
+ * visibility and row lock rules, buffers and page choice (pax_buffers.c,
+ * pax_hio.c), the access paths, and the SQL-callable extras.
  * ----------------------------------------------------------------
  */
 
@@ -366,7 +388,6 @@ extern void PaxCustomScanInit(void);
 
 /* pax_handler.c */
 extern const TableAmRoutine *PaxGetTableAmRoutine(void);
-extern void PaxNotSupported(const char *operation) pg_attribute_noreturn();
 
 /* pax_page.c */
 extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
@@ -392,101 +413,13 @@ extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern bool PaxZoneEligible(Form_pg_attribute att);
 extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 						  Form_pg_attribute att, int attnum, Datum value);
-
-/* pax_insert.c */
-extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
-							 CommandId cid, int options,
-							 struct BulkInsertStateData *bistate);
-extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
-							 int ntuples, CommandId cid, int options,
-							 struct BulkInsertStateData *bistate);
-extern void pax_finish_bulk_insert(Relation relation, int options);
-extern void PaxPageReinit(Relation rel, Page page);
-extern void PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer);
-extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
-							 CommandId cid, int options,
-							 const PaxRowInit *init, HeapTuple oldtup);
-extern void pax_relation_copy_for_cluster(Relation OldTable,
-										  Relation NewTable,
-										  Relation OldIndex, bool use_sort,
-										  TransactionId OldestXmin,
-										  TransactionId *xid_cutoff,
-										  MultiXactId *multi_cutoff,
-										  double *num_tuples,
-										  double *tups_vacuumed,
-										  double *tups_recently_dead);
-
-/* pax_index.c */
-extern IndexFetchTableData *pax_index_fetch_begin(Relation rel);
-extern void pax_index_fetch_reset(IndexFetchTableData *scan);
-extern void pax_index_fetch_end(IndexFetchTableData *scan);
-extern bool pax_index_fetch_tuple(struct IndexFetchTableData *scan,
-								  ItemPointer tid, Snapshot snapshot,
-								  TupleTableSlot *slot, bool *call_again,
-								  bool *all_dead);
-extern TransactionId pax_index_delete_tuples(Relation rel,
-											 TM_IndexDeleteOp *delstate);
-extern double pax_index_build_range_scan(Relation tableRelation,
-										 Relation indexRelation,
-										 struct IndexInfo *indexInfo,
-										 bool allow_sync, bool anyvisible,
-										 bool progress,
-										 BlockNumber start_blockno,
-										 BlockNumber numblocks,
-										 IndexBuildCallback callback,
-										 void *callback_state,
-										 TableScanDesc scan);
-extern void pax_index_validate_scan(Relation tableRelation,
-									Relation indexRelation,
-									struct IndexInfo *indexInfo,
-									Snapshot snapshot,
-									struct ValidateIndexState *state);
-
-/* pax_modify.c */
-extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
-								  CommandId cid, Snapshot snapshot,
-								  Snapshot crosscheck, bool wait,
-								  TM_FailureData *tmfd, bool changingPart);
-extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
-								  TupleTableSlot *slot, CommandId cid,
-								  Snapshot snapshot, Snapshot crosscheck,
-								  bool wait, TM_FailureData *tmfd,
-								  LockTupleMode *lockmode,
-								  bool *update_indexes);
-extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
-								Snapshot snapshot, TupleTableSlot *slot,
-								CommandId cid, LockTupleMode mode,
-								LockWaitPolicy wait_policy, uint8 flags,
-								TM_FailureData *tmfd);
-extern void pax_tuple_insert_speculative(Relation relation,
-										 TupleTableSlot *slot, CommandId cid,
-										 int options,
-										 struct BulkInsertStateData *bistate,
-										 uint32 specToken);
-extern void pax_tuple_complete_speculative(Relation relation,
-										   TupleTableSlot *slot,
-										   uint32 specToken, bool succeeded);
-extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
-extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
-
-/* pax_stats.c */
-extern Relation PaxOpenForStats(Oid relid);
-
-/* pax_logical.c */
-extern void PaxLogicalInit(void);
-extern void PaxLogicalWarnSlots(Relation rel);
-
-/*
- * PaxLogicalCheckWrite is called at every write to a pax relation, before
- * any buffer lock: with wal_level = logical, it warns (once per session)
- * when a logical slot misses the change.
- */
-static inline void
-PaxLogicalCheckWrite(Relation rel)
-{
-	if (unlikely(XLogLogicalInfoActive()))
-		PaxLogicalWarnSlots(rel);
-}
+extern bool PaxPageHasFreeSlot(Page page);
+extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
+						bool unused);
+#ifdef USE_ASSERT_CHECKING
+extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
+#endif
 
 /* pax_wal.c */
 extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
@@ -494,11 +427,78 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeFinish(PaxChange *chg);
 
-/* pax_vacuum.c */
-extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
-								BufferAccessStrategy bstrategy);
-extern bool PaxPageHasFreeSlot(Page page);
-extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+/* pax_slot.c */
+extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
+extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
+							Buffer buffer, BlockNumber blkno, int row);
+
+/* pax_visibility.c */
+extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
+					   HeapTuple tuple);
+extern void PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page,
+									   uint16 rowhdrs, const uint16 *cand,
+									   int ncand);
+extern int	PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page,
+								   uint16 rowhdrs, const uint16 *cand,
+								   int ncand, uint16 *out);
+extern HTSV_Result PaxRowVacuumStatus(HeapTuple tuple,
+									  TransactionId oldest_xmin,
+									  Buffer buffer, TransactionId *xact);
+extern bool PaxKeepRow(Relation rel, Page page, uint16 rowhdrs,
+					   BlockNumber blkno, int row, Buffer buffer,
+					   TransactionId OldestXmin, double *tups_vacuumed,
+					   double *tups_recently_dead);
+extern bool PaxAnalyzeRow(Relation rel, Page page, uint16 rowhdrs,
+						  BlockNumber blkno, int row, Buffer buffer,
+						  TransactionId OldestXmin, double *liverows,
+						  double *deadrows);
+extern bool PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs,
+								  Buffer buffer, BlockNumber blkno,
+								  TransactionId oldest_xmin,
+								  TransactionId *cutoff, bool *all_frozen);
+extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
+
+/* pax_tuplock.c */
+extern LOCKMODE PaxTupleLockHeavyMode(LockTupleMode mode);
+extern MultiXactStatus PaxXmaxStatus(uint16 infomask, uint16 infomask2);
+extern int	PaxMultiMembers(MultiXactId multi, uint16 infomask,
+							MultiXactMember **members);
+extern bool PaxNoLock(Relation rel, LockWaitPolicy wait_policy);
+extern bool PaxWaitXact(Relation rel, ItemPointer tid, TransactionId xid,
+						LockWaitPolicy wait_policy, XLTW_Oper oper);
+extern bool PaxMultiWait(Relation rel, ItemPointer tid, MultiXactId multi,
+						 uint16 infomask, LockTupleMode mode,
+						 LockWaitPolicy wait_policy, XLTW_Oper oper,
+						 int *remaining);
+extern TransactionId PaxMultiUpdater(MultiXactId multi);
+extern void PaxMultiHintBits(MultiXactId multi, uint16 *infomask,
+							 uint16 *infomask2);
+extern void PaxComputeNewXmax(TransactionId xmax, uint16 infomask,
+							  uint16 infomask2, TransactionId xid,
+							  LockTupleMode mode, bool is_update,
+							  TransactionId *new_xmax, uint16 *new_infomask,
+							  uint16 *new_infomask2);
+extern bool PaxXmaxChanged(HeapTupleHeader hdr, TransactionId xwait,
+						   uint16 infomask);
+extern TM_Result PaxTestHolder(MultiXactStatus status, TransactionId xid,
+							   LockTupleMode mode, HeapTuple tp,
+							   bool *needwait);
+extern bool PaxHolderVerdict(TransactionId xwait, uint16 infomask,
+							 uint16 infomask2, LockTupleMode mode,
+							 int *own_mode);
+
+/* pax_buffers.c */
+extern bool pax_enable_buffer_guessing;
+extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
+extern void PaxBufferGuessInit(PaxTableScanDesc scan);
+extern Buffer PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno);
+
+/* pax_hio.c */
+extern Buffer PaxNewPage(Relation rel, struct BulkInsertStateData *bistate);
+extern void PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer);
+extern Buffer PaxTargetPage(Relation rel, struct BulkInsertStateData *bistate,
+							Buffer *vmbuffer);
+extern Size PaxFsmValue(Page page);
 extern Buffer PaxFreeSpacePage(Relation rel, Size varbytes,
 							   BufferAccessStrategy strategy,
 							   Buffer *vmbuffer);
@@ -544,22 +544,115 @@ extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
 									   struct SampleScanState *scanstate,
 									   TupleTableSlot *slot);
 
-extern BlockNumber PaxTableScanNextBlock(PaxTableScanDesc scan, ScanDirection direction);
+extern BlockNumber PaxTableScanNextBlock(PaxTableScanDesc scan,
+										 ScanDirection direction);
 extern void PaxTableScanFinish(PaxTableScanDesc scan);
 extern Page PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno);
-extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
-					   HeapTuple tuple);
-extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
 extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
 extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
-extern void PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
-								  const uint16 *cand, int ncand);
-extern int	PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
-							  const uint16 *cand, int ncand, uint16 *out);
 
-/* pax_slot.c */
-extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
-extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
-							Buffer buffer, BlockNumber blkno, int row);
+/* pax_insert.c */
+extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
+							 int ntuples, CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_finish_bulk_insert(Relation relation, int options);
+extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
+						  HeapTuple oldtup, PaxRow *row);
+extern void PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
+						  CommandId cid, int options,
+						  struct BulkInsertStateData *bistate);
+extern void PaxPageReinit(Relation rel, Page page);
+extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 const PaxRowInit *init, HeapTuple oldtup);
+
+/* pax_modify.c */
+extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
+								  CommandId cid, Snapshot snapshot,
+								  Snapshot crosscheck, bool wait,
+								  TM_FailureData *tmfd, bool changingPart);
+extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
+								  TupleTableSlot *slot, CommandId cid,
+								  Snapshot snapshot, Snapshot crosscheck,
+								  bool wait, TM_FailureData *tmfd,
+								  LockTupleMode *lockmode,
+								  bool *update_indexes);
+extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot,
+								CommandId cid, LockTupleMode mode,
+								LockWaitPolicy wait_policy, uint8 flags,
+								TM_FailureData *tmfd);
+extern void pax_tuple_insert_speculative(Relation relation,
+										 TupleTableSlot *slot, CommandId cid,
+										 int options,
+										 struct BulkInsertStateData *bistate,
+										 uint32 specToken);
+extern void pax_tuple_complete_speculative(Relation relation,
+										   TupleTableSlot *slot,
+										   uint32 specToken, bool succeeded);
+extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
+
+/* pax_vacuum.c */
+extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
+								BufferAccessStrategy bstrategy);
+
+/* pax_rewrite.c */
+extern void pax_relation_copy_for_cluster(Relation OldTable,
+										  Relation NewTable,
+										  Relation OldIndex, bool use_sort,
+										  TransactionId OldestXmin,
+										  TransactionId *xid_cutoff,
+										  MultiXactId *multi_cutoff,
+										  double *num_tuples,
+										  double *tups_vacuumed,
+										  double *tups_recently_dead);
+
+/* pax_index.c */
+extern IndexFetchTableData *pax_index_fetch_begin(Relation rel);
+extern void pax_index_fetch_reset(IndexFetchTableData *scan);
+extern void pax_index_fetch_end(IndexFetchTableData *scan);
+extern bool pax_index_fetch_tuple(struct IndexFetchTableData *scan,
+								  ItemPointer tid, Snapshot snapshot,
+								  TupleTableSlot *slot, bool *call_again,
+								  bool *all_dead);
+extern TransactionId pax_index_delete_tuples(Relation rel,
+											 TM_IndexDeleteOp *delstate);
+extern double pax_index_build_range_scan(Relation tableRelation,
+										 Relation indexRelation,
+										 struct IndexInfo *indexInfo,
+										 bool allow_sync, bool anyvisible,
+										 bool progress,
+										 BlockNumber start_blockno,
+										 BlockNumber numblocks,
+										 IndexBuildCallback callback,
+										 void *callback_state,
+										 TableScanDesc scan);
+extern void pax_index_validate_scan(Relation tableRelation,
+									Relation indexRelation,
+									struct IndexInfo *indexInfo,
+									Snapshot snapshot,
+									struct ValidateIndexState *state);
+
+/* pax_stats.c */
+extern Relation PaxOpenForStats(Oid relid);
+
+/* pax_logical.c */
+extern void PaxLogicalInit(void);
+extern void PaxLogicalWarnSlots(Relation rel);
+
+/*
+ * PaxLogicalCheckWrite is called at every write to a pax relation, before
+ * any buffer lock: with wal_level = logical, it warns (once per session)
+ * when a logical slot misses the change.
+ */
+static inline void
+PaxLogicalCheckWrite(Relation rel)
+{
+	if (unlikely(XLogLogicalInfoActive()))
+		PaxLogicalWarnSlots(rel);
+}
 
 #endif							/* PAX_AM_H */

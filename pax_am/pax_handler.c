@@ -4,11 +4,9 @@
  *	  TableAmRoutine adapter of the pax table access method.
  *
  * This file is a thin adapter in TableAmRoutine order, in the manner of
- * heapam_handler.c: the work lives in the concern files (pax_insert.c,
- * pax_scan.c, pax_slot.c, pax_page.c, pax_modify.c, pax_index.c,
- * pax_vacuum.c).  Operations not built raise ERRCODE_FEATURE_NOT_SUPPORTED
- * through PaxNotSupported(), so a pax table never silently returns a wrong
- * answer.
+ * heapam_handler.c: the work lives in the concern files (pax_scan.c,
+ * pax_slot.c, pax_index.c, pax_insert.c, pax_modify.c, pax_vacuum.c,
+ * pax_rewrite.c).  Every callback of TableAmRoutine is provided.
  *
  * pax_am/pax_handler.c
  *
@@ -40,19 +38,6 @@
 
 PG_FUNCTION_INFO_V1(pax_tableam_handler);
 
-/*
- * PaxNotSupported raises the error every not-yet-built operation gives.
- */
-void
-PaxNotSupported(const char *operation)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("access method \"%s\" does not support %s yet",
-					PAX_AM_NAME, operation)));
-}
-
-
 /* ------------------------------------------------------------------------
  * Slot related callbacks
  * ------------------------------------------------------------------------
@@ -77,7 +62,8 @@ pax_slot_callbacks(Relation relation)
 
 /*
  * pax_relation_set_new_filenode creates the storage of a new relfilenode,
- * with an init fork for an unlogged relation, as heap does.
+ * with an init fork for an unlogged relation, as heap does.  Adapted from
+ * heapam_relation_set_new_filenode() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_set_new_filenode(Relation rel,
@@ -112,6 +98,11 @@ pax_relation_set_new_filenode(Relation rel,
 	smgrclose(srel);
 }
 
+/*
+ * pax_relation_nontransactional_truncate empties the relation in place.
+ * Adapted from heapam_relation_nontransactional_truncate() in
+ * heapam_handler.c, PostgreSQL 15.
+ */
 static void
 pax_relation_nontransactional_truncate(Relation rel)
 {
@@ -121,7 +112,8 @@ pax_relation_nontransactional_truncate(Relation rel)
 /*
  * pax_relation_copy_data copies every fork of the relation block by block
  * into a new relfilenode (ALTER TABLE ... SET TABLESPACE).  The caller holds
- * AccessExclusiveLock on the relation.
+ * AccessExclusiveLock on the relation.  Adapted from
+ * heapam_relation_copy_data() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
@@ -162,6 +154,8 @@ pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 /*
  * pax_relation_needs_toast_table decides as heap does: a TOAST table when
  * some toastable column could make a row exceed TOAST_TUPLE_THRESHOLD.
+ * Adapted from heapam_relation_needs_toast_table() in heapam_handler.c,
+ * PostgreSQL 15.
  */
 static bool
 pax_relation_needs_toast_table(Relation rel)
@@ -212,6 +206,7 @@ pax_relation_toast_am(Relation rel)
 /*
  * pax_relation_estimate_size estimates the relation's size for the planner
  * from its block count, as heap does, so plans are sane before ANALYZE.
+ * Adapted from heapam_estimate_rel_size() in heapam_handler.c, PostgreSQL 15.
  */
 static void
 pax_relation_estimate_size(Relation rel, int32 *attr_widths,

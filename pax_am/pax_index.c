@@ -51,6 +51,11 @@ typedef struct IndexFetchPaxData
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_index_fetch_begin starts fetching rows by TID for an index scan.
+ * Adapted from heapam_index_fetch_begin() in heapam_handler.c,
+ * PostgreSQL 15.
+ */
 IndexFetchTableData *
 pax_index_fetch_begin(Relation rel)
 {
@@ -61,6 +66,11 @@ pax_index_fetch_begin(Relation rel)
 	return &pscan->xs_base;
 }
 
+/*
+ * pax_index_fetch_reset drops the pin on the page of the last fetch.
+ * Adapted from heapam_index_fetch_reset() in heapam_handler.c,
+ * PostgreSQL 15.
+ */
 void
 pax_index_fetch_reset(IndexFetchTableData *scan)
 {
@@ -73,6 +83,10 @@ pax_index_fetch_reset(IndexFetchTableData *scan)
 	}
 }
 
+/*
+ * pax_index_fetch_end ends fetching rows by TID.  Adapted from
+ * heapam_index_fetch_end() in heapam_handler.c, PostgreSQL 15.
+ */
 void
 pax_index_fetch_end(IndexFetchTableData *scan)
 {
@@ -83,7 +97,9 @@ pax_index_fetch_end(IndexFetchTableData *scan)
 /*
  * pax_index_fetch_tuple stores in the slot the row at tid if the snapshot
  * sees it.  *all_dead (when asked) tells the index AM that the row is dead
- * to everyone, so it may mark its entry dead.
+ * to everyone, so it may mark its entry dead.  Adapted from
+ * heapam_index_fetch_tuple() and heap_hot_search_buffer() in
+ * heapam_handler.c and heapam.c, PostgreSQL 15 (no HOT chain to follow).
  */
 bool
 pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
@@ -134,6 +150,7 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
  * ------------------------------------------------------------------------
  */
 
+/* PaxDeltidCompare orders index deletion candidates by TID, for qsort. */
 static int
 PaxDeltidCompare(const void *a, const void *b)
 {
@@ -146,7 +163,9 @@ PaxDeltidCompare(const void *a, const void *b)
  * everyone as deletable and returns the newest xid among the rows so
  * removed, for the index AM's recovery conflict horizon.  Bottom-up
  * deletion asks for at least bottomupfreespace bytes; we check every
- * candidate, which is cheap without HOT chains.
+ * candidate, which is cheap without HOT chains.  Adapted from
+ * heap_index_delete_tuples() in heapam.c, PostgreSQL 15 (without its
+ * bottom-up block ranking).
  */
 TransactionId
 pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
@@ -222,7 +241,9 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
  * goes into an index being built with SnapshotAny and whether it counts
  * as alive, as heap's build does; returns the xid to wait for (then
  * decide again) when a concurrent transaction's insert or delete must end
- * first for a uniqueness check.
+ * first for a uniqueness check.  Adapted from the HeapTupleSatisfiesVacuum
+ * switch of heapam_index_build_range_scan() in heapam_handler.c,
+ * PostgreSQL 15 (no HOT chains: a row is its own root).
  */
 static TransactionId
 PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
@@ -230,61 +251,61 @@ PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
 				 bool checking_uniqueness, bool *index_it, bool *alive,
 				 double *reltuples)
 {
-	TransactionId xwait;
+	TransactionId xact;
+	HTSV_Result htsv;
+	bool		deleting;
+	bool		ours;
 
 	*index_it = true;
 	*alive = true;
-	switch (HeapTupleSatisfiesVacuum(tp, oldest_xmin, buffer))
+	htsv = PaxRowVacuumStatus(tp, oldest_xmin, buffer, &xact);
+	switch (htsv)
 	{
 		case HEAPTUPLE_DEAD:
 			*index_it = false;
 			*alive = false;
-			break;
+			return InvalidTransactionId;
 		case HEAPTUPLE_LIVE:
 			*reltuples += 1;
-			break;
+			return InvalidTransactionId;
 		case HEAPTUPLE_RECENTLY_DEAD:
 			/* older snapshots may still see it: index it */
 			*alive = false;
-			break;
+			return InvalidTransactionId;
 		case HEAPTUPLE_INSERT_IN_PROGRESS:
-			if (anyvisible)
-			{
-				*reltuples += 1;
-				break;
-			}
-			xwait = HeapTupleHeaderGetXmin(tp->t_data);
-			if (!TransactionIdIsCurrentTransactionId(xwait))
-			{
-				if (!IsSystemRelation(rel))
-					elog(WARNING, "concurrent insert in progress within table \"%s\"",
-						 RelationGetRelationName(rel));
-				if (checking_uniqueness)
-					return xwait;
-			}
-			*reltuples += 1;
-			break;
 		case HEAPTUPLE_DELETE_IN_PROGRESS:
-			*alive = false;
-			if (anyvisible)
-			{
-				*reltuples += 1;
-				break;
-			}
-			xwait = HeapTupleHeaderGetUpdateXid(tp->t_data);
-			if (!TransactionIdIsCurrentTransactionId(xwait))
-			{
-				if (!IsSystemRelation(rel))
-					elog(WARNING, "concurrent delete in progress within table \"%s\"",
-						 RelationGetRelationName(rel));
-				if (checking_uniqueness)
-					return xwait;
-				*reltuples += 1;
-			}
 			break;
 		default:
 			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
 	}
+
+	/*
+	 * An insert or delete in progress: indexed either way; an in-progress
+	 * delete makes the row not alive.  Another transaction's must end
+	 * before a uniqueness check can count the row (unless any visible
+	 * version does, for a concurrent build).
+	 */
+	deleting = htsv == HEAPTUPLE_DELETE_IN_PROGRESS;
+	if (deleting)
+		*alive = false;
+	ours = TransactionIdIsCurrentTransactionId(xact);
+	if (!anyvisible && !ours)
+	{
+		if (!IsSystemRelation(rel))
+		{
+			if (deleting)
+				elog(WARNING, "concurrent delete in progress within table \"%s\"",
+					 RelationGetRelationName(rel));
+			else
+				elog(WARNING, "concurrent insert in progress within table \"%s\"",
+					 RelationGetRelationName(rel));
+		}
+		if (checking_uniqueness)
+			return xact;
+	}
+	/* our own in-progress delete counts the row as gone, others not */
+	if (anyvisible || !deleting || !ours)
+		*reltuples += 1;
 	return InvalidTransactionId;
 }
 
@@ -295,6 +316,8 @@ PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
  * one) the rows it sees; otherwise every row not yet dead to everyone,
  * flagged alive or not.  Partial indexes' predicates and expression
  * columns are evaluated on a pax slot.  Returns the live row count.
+ * Adapted from heapam_index_build_range_scan() in heapam_handler.c,
+ * PostgreSQL 15.
  */
 double
 pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
@@ -439,7 +462,8 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 /*
  * pax_index_validate_scan is the second table pass of CREATE INDEX
  * CONCURRENTLY: every row the snapshot sees whose TID the index (its TIDs
- * sorted in state->tuplesort) lacks is inserted into the index.
+ * sorted in state->tuplesort) lacks is inserted into the index.  Adapted
+ * from heapam_index_validate_scan() in heapam_handler.c, PostgreSQL 15.
  */
 void
 pax_index_validate_scan(Relation tableRelation, Relation indexRelation,

@@ -51,28 +51,40 @@
 
 #include "pax_am.h"
 
-/* A row ready to be placed on a page. */
-typedef struct PaxRow
-{
-	Datum	   *values;
-	bool	   *isnull;
-	Size		varbytes;		/* value area bytes, alignment padding included */
-	TupleTableSlot *slot;		/* where the TID goes, or NULL */
-	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
-	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
-} PaxRow;
+/* The running average of a row's value bytes moves 1/this of the way. */
+#define PAX_VAR_AVG_WEIGHT		64.0
 
-/* The insert hints of the relation's backend-local cache (pax_scan.c). */
+/* Rows enough to shape a page on their own average, without the hints. */
+#define PAX_SHAPE_SAMPLE_ROWS	16
+
+/* PaxRowsPerPageGuess errs high: a quarter more page, a few more rows. */
+#define PAX_GUESS_OVERSHOOT		1.25
+#define PAX_GUESS_EXTRA_ROWS	4
+
+/* Pages with free slots an insert takes from the free space map, at most. */
+#define PAX_INSERT_FSM_TRIES	4
+
+/* The insert hints of the relation's backend-local cache (pax_buffers.c). */
 static PaxRelCache *
 PaxGetInsertHints(Relation rel)
 {
 	return PaxGetRelCache(rel, 0);
 }
 
+/* PaxShapeFree frees the maps of a shape PaxChooseShape allocated. */
+static void
+PaxShapeFree(PaxPageShape *shape)
+{
+	pfree(shape->absent);
+	pfree(shape->nullmap);
+	pfree(shape->zone);
+}
+
 /*
  * PaxVarStorage tells how a non-null varlena or cstring value is stored in
  * the value area: its size and alignment, and whether it is converted to a
- * short (1-byte header) varlena, following heap_fill_tuple's rules.
+ * short (1-byte header) varlena, following heap_fill_tuple's rules.  Adapted
+ * from fill_val() in heaptuple.c, PostgreSQL 15.
  */
 static inline Size
 PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
@@ -100,7 +112,7 @@ PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
  * PaxRowPlace places a row's variable-length values in the value area below
  * `upper`, never below `lower`.  With page != NULL it writes the values and
  * their offsets; either way it returns the new upper, or -1 when the values
- * do not fit.
+ * do not fit.  Adapted from heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
  */
 static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
@@ -141,8 +153,8 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 /*
  * PaxCheckHeapRowSize raises heap's error for a row heap_insert refuses:
  * one whose tuple, as heap_form_tuple would build it from the values the
- * TOAST code left, is longer than MaxHeapTupleSize
- * (RelationGetBufferForTuple).
+ * TOAST code left, is longer than MaxHeapTupleSize.  Adapted from the size
+ * check of RelationGetBufferForTuple() in hio.c, PostgreSQL 15.
  */
 static void
 PaxCheckHeapRowSize(TupleDesc tupdesc, const PaxRow *row)
@@ -189,9 +201,7 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 			PaxBitSet(shape.absent, i);
 	fits = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START,
 					   PaxLayoutSize(tupdesc, &shape, NULL), NULL, NULL, 0) >= 0;
-	pfree(shape.absent);
-	pfree(shape.nullmap);
-	pfree(shape.zone);
+	PaxShapeFree(&shape);
 	return fits;
 }
 
@@ -251,9 +261,10 @@ PaxRowMoveOut(Relation rel, TupleDesc tupdesc, PaxRow *row, int options)
 /*
  * PaxPrepareRow takes a row's values from the slot, toasting them if the
  * row is large or carries external values, and measures its value-area
- * needs.  Arrays are allocated in the current memory context.
+ * needs.  Arrays are allocated in the current memory context.  Adapted from
+ * heap_prepare_insert() in heapam.c, PostgreSQL 15 (its TOAST step).
  */
-static void
+void
 PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 			  HeapTuple oldtup, PaxRow *row)
 {
@@ -360,6 +371,8 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 /*
  * PaxPageAddRow stores a prepared row on a page (the private copy of a
  * PaxChange, whose ranges it names) and sets its TID in the row's slot.
+ * Adapted from heap_prepare_insert() and RelationPutHeapTuple() in heapam.c
+ * and hio.c, PostgreSQL 15.
  */
 static void
 PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
@@ -374,6 +387,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	int			upper;
 
+	Assert(r < layout->capacity && layout->capacity <= PAX_MAX_CAPACITY);
 	if (row->srchdr)
 	{
 		/* a rewrite keeps the row's transaction information */
@@ -592,7 +606,8 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 /*
  * PaxPageReinit lays out a page afresh, empty, for rows of the relation as
  * it is now (VACUUM reuses an orphan page this way).  The page is a
- * private page copy whose change is logged as a full image.
+ * private page copy whose change is logged as a full image.  The caller holds
+ * the buffer cleanup-locked.
  */
 void
 PaxPageReinit(Relation rel, Page page)
@@ -604,9 +619,7 @@ PaxPageReinit(Relation rel, Page page)
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
 				   true, &shape);
 	PaxPageInit(page, tupdesc, &shape);
-	pfree(shape.absent);
-	pfree(shape.nullmap);
-	pfree(shape.zone);
+	PaxShapeFree(&shape);
 }
 
 /*
@@ -625,92 +638,138 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
 
 		bytes += att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
 	}
-	return Min(PAX_MAX_CAPACITY, (int) (BLCKSZ * 5 / 4 / bytes) + 4);
+	return Min(PAX_MAX_CAPACITY,
+			   (int) (BLCKSZ * PAX_GUESS_OVERSHOOT / bytes) + PAX_GUESS_EXTRA_ROWS);
 }
 
 /*
- * PaxNewPage adds a page to the relation and returns it exclusively locked.
+ * PaxExistingPageFor returns a page the row fits on, exclusively locked and
+ * laid out in *layout (through cache): the insert target page, else one of
+ * a few pages with free slots (VACUUM reclaimed) the free space map offers;
+ * or InvalidBuffer.  *vmbuffer is pinned for an all-visible page.  Adapted
+ * from RelationGetBufferForTuple() in hio.c, PostgreSQL 15, with the
+ * fitting test (PaxRowFits) in place of heap's free space test.
  */
 static Buffer
-PaxNewPage(Relation rel, BulkInsertState bistate)
+PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
+				   Buffer *vmbuffer, PaxLayoutCache *cache,
+				   PaxPageLayout **layout)
 {
-	Buffer		buffer;
-	bool		local = RELATION_IS_LOCAL(rel);
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Buffer		buffer = PaxTargetPage(rel, bistate, vmbuffer);
 
-	if (!local)
-		LockRelationForExtension(rel, ExclusiveLock);
-	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, P_NEW, RBM_NORMAL,
-								bistate ? bistate->strategy : NULL);
-	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-	if (!local)
-		UnlockRelationForExtension(rel, ExclusiveLock);
-	return buffer;
+	if (BufferIsValid(buffer))
+	{
+		/* (PaxTargetPage returns only pages this transaction may use) */
+		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
+								   BufferGetBlockNumber(buffer), cache);
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout))
+			return buffer;
+		UnlockReleaseBuffer(buffer);
+	}
+
+	for (int tries = 0; tries < PAX_INSERT_FSM_TRIES; tries++)
+	{
+		buffer = PaxFreeSpacePage(rel, row->varbytes,
+								  bistate ? bistate->strategy : NULL,
+								  vmbuffer);
+		if (!BufferIsValid(buffer))
+			break;
+		if (!PaxPageLayoutUsable(BufferGetPage(buffer)))
+		{
+			UnlockReleaseBuffer(buffer);
+			continue;
+		}
+		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
+								   BufferGetBlockNumber(buffer), cache);
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout))
+			return buffer;
+		PaxFreeSpaceUpdate(rel, buffer);
+		UnlockReleaseBuffer(buffer);
+	}
+	return InvalidBuffer;
 }
 
 /*
- * PaxLockForInsert exclusively locks a page an insert may change, with the
- * visibility map page pinned into *vmbuffer if the page is all-visible
- * (the insert clears it): pinning may need I/O, so it happens without the
- * buffer lock, as heap does.
+ * PaxShapeForRows chooses the shape of a new page for rows[0..nrows), the
+ * first of which goes on it: shaped for the rows that will go on it (when
+ * fewer fit than were looked at, it looks again at only those), with a
+ * capacity small enough for the first row's values.  eager: the rows are
+ * inserted one at a time (PaxChooseShape).
  */
-void
-PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer)
+static void
+PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
+				const PaxRelCache *hints, PaxPageShape *shape)
 {
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	Page		page = BufferGetPage(buffer);
+	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 
-	if (PageIsAllVisible(page))
-		visibilitymap_pin(rel, blkno, vmbuffer);
-	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-	while (PageIsAllVisible(page) && !visibilitymap_pin_ok(blkno, *vmbuffer))
+	for (;;)
 	{
-		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-		visibilitymap_pin(rel, blkno, vmbuffer);
-		LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
+		double		var_avg = 0;
+
+		for (int i = 0; i < ahead; i++)
+			var_avg += rows[i].varbytes;
+		var_avg = ahead >= PAX_SHAPE_SAMPLE_ROWS ? var_avg / ahead :
+			Max(var_avg / ahead, hints->var_avg);
+		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, shape);
+		if (shape->capacity >= ahead || ahead <= 1)
+			break;
+		ahead = Max(shape->capacity, 1);
+		PaxShapeFree(shape);
+	}
+
+	/* a row larger than the average may need a smaller capacity */
+	while (PaxRowPlace(tupdesc, &rows[0], PAX_SPECIAL_START,
+					   PaxLayoutSize(tupdesc, shape, NULL),
+					   NULL, NULL, 0) < 0)
+	{
+		if (shape->capacity == 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("row is too big for a pax page: %zu bytes of variable-length values",
+							rows[0].varbytes),
+					 errhint("Values of columns with storage PLAIN are never moved to the TOAST table.")));
+		shape->capacity /= 2;
 	}
 }
 
 /*
- * PaxTargetPage returns the relation's insert target page, exclusively
- * locked (with *vmbuffer pinned for it if it is all-visible), or
- * InvalidBuffer when there is none (or it is not a pax page with room for
- * more rows).
+ * PaxStartNewPage adds a page shaped for rows[0..nrows) (PaxShapeForRows)
+ * and starts its change (a full image) in *chg; returns the page copy, laid
+ * out in *layout, with the new buffer, exclusively locked, in *buffer.
  */
-static Buffer
-PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
+static Page
+PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
+				int options,
+				BulkInsertState bistate, const PaxRelCache *hints,
+				PaxLayoutCache *cache, PaxChange *chg, Buffer *buffer,
+				PaxPageLayout **layout)
 {
-	BlockNumber target = RelationGetTargetBlock(rel);
-	BlockNumber nblocks;
-	Buffer		buffer;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PaxPageShape shape;
 	Page		page;
 
-	if (target == InvalidBlockNumber)
-	{
-		/* start where the relation ends: its last page may have room */
-		nblocks = RelationGetNumberOfBlocks(rel);
-		if (nblocks == 0)
-			return InvalidBuffer;
-		target = nblocks - 1;
-	}
-	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, target, RBM_NORMAL,
-								bistate ? bistate->strategy : NULL);
-	PaxLockForInsert(rel, buffer, vmbuffer);
-	page = BufferGetPage(buffer);
-	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) ||
-		!PaxPageLayoutUsable(page))
-	{
-		UnlockReleaseBuffer(buffer);
-		RelationSetTargetBlock(rel, InvalidBlockNumber);
-		return InvalidBuffer;
-	}
-	return buffer;
+	PaxShapeForRows(tupdesc, rows, nrows, eager, hints, &shape);
+	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
+	*buffer = PaxNewPage(rel, bistate);
+	page = PaxChangeStart(chg, rel, *buffer, true);
+	PaxPageInit(page, tupdesc, &shape);
+	/* rewrites and frozen inserts need none (see PaxLayoutXid) */
+	if (!rows[0].srchdr && !(options & HEAP_INSERT_FROZEN))
+		PaxPageGetOpaque(page)->pax_layout_xid = PaxLayoutXid(rel);
+	PaxShapeFree(&shape);
+	*layout = PaxPageGetLayout(rel, tupdesc, page,
+							   BufferGetBlockNumber(*buffer), cache);
+	return page;
 }
 
 /*
  * PaxInsertRows places prepared rows, in order, on the target page and on
- * as many new pages as they need, one generic WAL record per page.
+ * as many new pages as they need, one generic WAL record per page.  The
+ * caller holds no buffer lock.  Adapted from heap_multi_insert() in
+ * heapam.c, PostgreSQL 15 (a page per record, as there).
  */
-static void
+void
 PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			  int options, BulkInsertState bistate)
 {
@@ -733,54 +792,21 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			hints->var_valid = true;
 		}
 		else
-			hints->var_avg += (rows[i].varbytes - hints->var_avg) / 64.0;
+			hints->var_avg += (rows[i].varbytes - hints->var_avg) /
+				PAX_VAR_AVG_WEIGHT;
 	}
 
 	while (next < nrows)
 	{
-		Buffer		buffer = PaxTargetPage(rel, bistate, &vmbuffer);
 		PaxChange	chg;
 		Page		page;
 		PaxPageLayout *layout = NULL;
-		BlockNumber blkno = InvalidBlockNumber;
+		Buffer		buffer;
+		BlockNumber blkno;
 		int			first = next;
 
-		if (BufferIsValid(buffer))
-		{
-			/* (PaxTargetPage returns only pages this transaction may use) */
-			blkno = BufferGetBlockNumber(buffer);
-			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
-									  blkno, &cache);
-			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
-			{
-				UnlockReleaseBuffer(buffer);
-				buffer = InvalidBuffer;
-			}
-		}
-		/* a page with free slots (VACUUM reclaimed) from the free space map */
-		for (int tries = 0; !BufferIsValid(buffer) && tries < 4; tries++)
-		{
-			buffer = PaxFreeSpacePage(rel, rows[next].varbytes,
-									  bistate ? bistate->strategy : NULL,
-									  &vmbuffer);
-			if (!BufferIsValid(buffer))
-				break;
-			blkno = BufferGetBlockNumber(buffer);
-			if (!PaxPageLayoutUsable(BufferGetPage(buffer)))
-			{
-				UnlockReleaseBuffer(buffer);
-				buffer = InvalidBuffer;
-				continue;
-			}
-			layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
-									  blkno, &cache);
-			if (!PaxRowFits(tupdesc, &rows[next], BufferGetPage(buffer), layout))
-			{
-				PaxFreeSpaceUpdate(rel, buffer);
-				UnlockReleaseBuffer(buffer);
-				buffer = InvalidBuffer;
-			}
-		}
+		buffer = PaxExistingPageFor(rel, &rows[next], bistate, &vmbuffer,
+									&cache, &layout);
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -789,58 +815,10 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			page = PaxChangeStart(&chg, rel, buffer, false);
 		}
 		else
-		{
-			PaxPageShape shape;
-			int			ahead = Min(nrows - next, PaxRowsPerPageGuess(tupdesc, &rows[next]));
-
-			/*
-			 * Shape the page for the rows that will go on it: when fewer fit
-			 * than were looked at, look again at only those.
-			 */
-			for (;;)
-			{
-				double		var_avg = 0;
-
-				for (int i = next; i < next + ahead; i++)
-					var_avg += rows[i].varbytes;
-				var_avg = ahead >= 16 ? var_avg / ahead :
-					Max(var_avg / ahead, hints->var_avg);
-				PaxChooseShape(tupdesc, &rows[next], ahead, var_avg,
-							   nrows == 1, &shape);
-				if (shape.capacity >= ahead || ahead <= 1)
-					break;
-				ahead = Max(shape.capacity, 1);
-				pfree(shape.absent);
-				pfree(shape.nullmap);
-				pfree(shape.zone);
-			}
-
-			/* a row larger than the average may need a smaller capacity */
-			while (PaxRowPlace(tupdesc, &rows[next], PAX_SPECIAL_START,
-							   PaxLayoutSize(tupdesc, &shape, NULL),
-							   NULL, NULL, 0) < 0)
-			{
-				if (shape.capacity == 1)
-					ereport(ERROR,
-							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-							 errmsg("row is too big for a pax page: %zu bytes of variable-length values",
-									rows[next].varbytes),
-							 errhint("Values of columns with storage PLAIN are never moved to the TOAST table.")));
-				shape.capacity /= 2;
-			}
-
-			buffer = PaxNewPage(rel, bistate);
-			blkno = BufferGetBlockNumber(buffer);
-			page = PaxChangeStart(&chg, rel, buffer, true);
-			PaxPageInit(page, tupdesc, &shape);
-			/* rewrites and frozen inserts need none (see PaxLayoutXid) */
-			if (!rows[0].srchdr && !(options & HEAP_INSERT_FROZEN))
-				PaxPageGetOpaque(page)->pax_layout_xid = PaxLayoutXid(rel);
-			pfree(shape.absent);
-			pfree(shape.nullmap);
-			pfree(shape.zone);
-			layout = PaxPageGetLayout(rel, tupdesc, page, blkno, &cache);
-		}
+			page = PaxStartNewPage(rel, &rows[next], nrows - next, nrows == 1,
+								   options, bistate, hints, &cache, &chg,
+								   &buffer, &layout);
+		blkno = BufferGetBlockNumber(buffer);
 
 		/* the page is the change's private copy until PaxChangeFinish */
 		do
@@ -876,6 +854,11 @@ PaxMaterializeSource(TupleTableSlot *slot)
 		ExecMaterializeSlot(slot);
 }
 
+/*
+ * pax_tuple_insert inserts the slot's row and sets the slot's TID.  Adapted
+ * from heapam_tuple_insert() and heap_insert() in heapam_handler.c and
+ * heapam.c, PostgreSQL 15.
+ */
 void
 pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 				 int options, BulkInsertState bistate)
@@ -913,6 +896,10 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);
 }
 
+/*
+ * pax_multi_insert inserts the rows of slots (COPY), a page per WAL record.
+ * Adapted from heap_multi_insert() in heapam.c, PostgreSQL 15.
+ */
 void
 pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 				 CommandId cid, int options, BulkInsertState bistate)
@@ -937,314 +924,9 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	pgstat_count_heap_insert(relation, ntuples);
 }
 
+/* pax_finish_bulk_insert ends a bulk insert: nothing to flush. */
 void
 pax_finish_bulk_insert(Relation relation, int options)
 {
 	/* nothing buffered: every page is complete in WAL when written */
-}
-
-/*
- * PaxKeepRow decides whether VACUUM FULL or CLUSTER copies a row: not if it
- * is dead to everyone (counted as vacuumed); recently dead rows are kept
- * (and counted).  The row's page is share-locked.
- */
-static bool
-PaxKeepRow(Relation rel, HeapTupleHeader hdr, ItemPointer tid, Buffer buffer,
-		   TransactionId OldestXmin, double *tups_vacuumed,
-		   double *tups_recently_dead)
-{
-	HeapTupleData tuple;
-
-	if (PaxRowIsUnused(hdr))
-		return false;			/* a slot VACUUM reclaimed */
-	tuple.t_data = hdr;
-	tuple.t_len = PAX_ROWHDR_SIZE;
-	tuple.t_tableOid = RelationGetRelid(rel);
-	tuple.t_self = *tid;
-	switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, buffer))
-	{
-		case HEAPTUPLE_DEAD:
-			*tups_vacuumed += 1;
-			return false;
-		case HEAPTUPLE_RECENTLY_DEAD:
-		case HEAPTUPLE_DELETE_IN_PROGRESS:
-			*tups_recently_dead += 1;
-			return true;
-		case HEAPTUPLE_LIVE:
-		case HEAPTUPLE_INSERT_IN_PROGRESS:
-			return true;
-		default:
-			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
-	}
-	return false;				/* keep compiler quiet */
-}
-
-/*
- * PaxRewriteHeader copies a kept row's header for its new place and freezes
- * it as heap's rewrite does (rewrite_heap_tuple calls heap_freeze_tuple): an
- * xmin older than the cutoff, and an xmax that only locked the row or whose
- * transaction is gone, so that no xid or multixact older than the new
- * relation's relfrozenxid and relminmxid (the cutoffs) stays behind.
- */
-static HeapTupleHeader
-PaxRewriteHeader(Relation OldTable, HeapTupleHeader hdr,
-				 TransactionId xid_cutoff, MultiXactId multi_cutoff)
-{
-	HeapTupleHeader copy = palloc(PAX_ROWHDR_SIZE);
-
-	memcpy(copy, hdr, PAX_ROWHDR_SIZE);
-	copy->t_infomask &= ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
-	heap_freeze_tuple(copy, OldTable->rd_rel->relfrozenxid,
-					  OldTable->rd_rel->relminmxid, xid_cutoff, multi_cutoff);
-	return copy;
-}
-
-/* Rows of a CLUSTER in index order, gathered to be written a batch at a time. */
-typedef struct PaxRewrite
-{
-	Relation	rel;			/* the new relation */
-	TupleTableSlot *hslot;		/* heap tuple slot, to prepare rows */
-	MemoryContext cxt;			/* the batch's memory */
-	PaxRow	   *rows;
-	int			nrows;
-	Size		bytes;
-} PaxRewrite;
-
-#define PAX_REWRITE_BATCH_ROWS	4096
-#define PAX_REWRITE_BATCH_BYTES	(8 * 1024 * 1024)
-
-static void
-PaxRewriteFlush(PaxRewrite *rw)
-{
-	if (rw->nrows > 0)
-		PaxInsertRows(rw->rel, rw->rows, rw->nrows, InvalidCommandId, 0, NULL);
-	MemoryContextReset(rw->cxt);
-	rw->rows = MemoryContextAlloc(rw->cxt, PAX_REWRITE_BATCH_ROWS * sizeof(PaxRow));
-	rw->nrows = 0;
-	rw->bytes = 0;
-}
-
-/*
- * PaxRewriteAdd appends a row, a heap tuple whose header holds the row's
- * transaction information, to the batch.
- */
-static void
-PaxRewriteAdd(PaxRewrite *rw, HeapTuple tuple)
-{
-	MemoryContext old = MemoryContextSwitchTo(rw->cxt);
-	TupleDesc	tupdesc = RelationGetDescr(rw->rel);
-	HeapTuple	copy = heap_copytuple(tuple);
-	PaxRow	   *row = &rw->rows[rw->nrows];
-
-	ExecStoreHeapTuple(copy, rw->hslot, false);
-	PaxPrepareRow(rw->rel, rw->hslot, 0, NULL, row);
-	row->values = memcpy(palloc(tupdesc->natts * sizeof(Datum)), row->values,
-						 tupdesc->natts * sizeof(Datum));
-	row->isnull = memcpy(palloc(tupdesc->natts * sizeof(bool)), row->isnull,
-						 tupdesc->natts * sizeof(bool));
-	row->slot = NULL;
-	row->srchdr = palloc(PAX_ROWHDR_SIZE);
-	memcpy(row->srchdr, copy->t_data, PAX_ROWHDR_SIZE);
-	row->srchdr->t_infomask &= ~(HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL);
-	ExecClearTuple(rw->hslot);
-	rw->nrows++;
-	rw->bytes += copy->t_len;
-	MemoryContextSwitchTo(old);
-	if (rw->nrows == PAX_REWRITE_BATCH_ROWS || rw->bytes >= PAX_REWRITE_BATCH_BYTES)
-		PaxRewriteFlush(rw);
-}
-
-/*
- * PaxRowAsHeapTuple forms the row in a pax slot as a heap tuple carrying
- * the given row header's transaction information.
- */
-static HeapTuple
-PaxRowAsHeapTuple(TupleTableSlot *slot, HeapTupleHeader hdr)
-{
-	HeapTuple	tuple;
-	uint16		keep = HEAP_HASNULL | HEAP_HASVARWIDTH | HEAP_HASEXTERNAL;
-
-	slot_getallattrs(slot);
-	tuple = heap_form_tuple(slot->tts_tupleDescriptor, slot->tts_values,
-							slot->tts_isnull);
-	tuple->t_data->t_choice = hdr->t_choice;
-	tuple->t_data->t_ctid = hdr->t_ctid;
-	tuple->t_data->t_infomask = (tuple->t_data->t_infomask & keep) |
-		(hdr->t_infomask & ~keep);
-	tuple->t_data->t_infomask2 = (tuple->t_data->t_infomask2 & HEAP_NATTS_MASK) |
-		(hdr->t_infomask2 & ~HEAP_NATTS_MASK);
-	tuple->t_self = slot->tts_tid;
-	return tuple;
-}
-
-/*
- * pax_relation_copy_for_cluster copies the rows of OldTable that may still
- * be visible to anyone into NewTable (VACUUM FULL, CLUSTER), keeping their
- * transaction information and freezing xmins older than *xid_cutoff, as
- * heap's rewrite does: in physical order, in the order of an index scan of
- * OldIndex, or sorted on OldIndex's keys (use_sort).  Both relations are
- * locked AccessExclusive.  Update chains among recently dead rows are not
- * kept: such a row's t_ctid points at itself in the new table.
- */
-void
-pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
-							  Relation OldIndex, bool use_sort,
-							  TransactionId OldestXmin,
-							  TransactionId *xid_cutoff,
-							  MultiXactId *multi_cutoff,
-							  double *num_tuples, double *tups_vacuumed,
-							  double *tups_recently_dead)
-{
-	TupleDesc	tupdesc = RelationGetDescr(OldTable);
-	BlockNumber nblocks = RelationGetNumberOfBlocks(OldTable);
-	TupleTableSlot *slot = MakeSingleTupleTableSlot(tupdesc, &TTSOpsPaxTuple);
-	Tuplesortstate *sort = NULL;
-	PaxLayoutCache cache;
-	MemoryContext cxt;
-	MemoryContext oldcxt;
-	PaxRewrite	rw;
-
-	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax rewrite",
-								ALLOCSET_DEFAULT_SIZES);
-	memset(&rw, 0, sizeof(rw));
-	rw.rel = NewTable;
-	rw.hslot = MakeSingleTupleTableSlot(RelationGetDescr(NewTable),
-										&TTSOpsHeapTuple);
-	rw.cxt = AllocSetContextCreate(CurrentMemoryContext, "pax rewrite batch",
-								   ALLOCSET_DEFAULT_SIZES);
-	PaxRewriteFlush(&rw);
-
-	if (OldIndex != NULL && !use_sort)
-	{
-		/* CLUSTER by an index scan */
-		IndexScanDesc iscan = index_beginscan(OldTable, OldIndex, SnapshotAny,
-											  0, 0);
-
-		index_rescan(iscan, NULL, 0, NULL, 0);
-		while (index_getnext_slot(iscan, ForwardScanDirection, slot))
-		{
-			PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
-			HeapTupleHeader hdr;
-			HeapTuple	tuple;
-			bool		keep;
-
-			CHECK_FOR_INTERRUPTS();
-			LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
-			hdr = PaxRowHeader(pslot->page, pslot->lcache.layout->rowhdrs,
-							   pslot->row);
-			keep = PaxKeepRow(OldTable, hdr, &slot->tts_tid, pslot->buffer,
-							  OldestXmin, tups_vacuumed, tups_recently_dead);
-			hdr = keep ? PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff) : NULL;
-			LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
-			if (!keep)
-				continue;
-			oldcxt = MemoryContextSwitchTo(cxt);
-			tuple = PaxRowAsHeapTuple(slot, hdr);
-			MemoryContextSwitchTo(oldcxt);
-			PaxRewriteAdd(&rw, tuple);
-			MemoryContextReset(cxt);
-			*num_tuples += 1;
-		}
-		index_endscan(iscan);
-		PaxRewriteFlush(&rw);
-		goto done;
-	}
-
-	if (use_sort)
-		sort = tuplesort_begin_cluster(tupdesc, OldIndex, maintenance_work_mem,
-									   NULL, TUPLESORT_NONE);
-
-	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
-	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
-	{
-		Buffer		buffer;
-		Page		page;
-		PaxPageLayout *layout;
-		PaxRow	   *rows;
-		int			nrows;
-		int			nkeep = 0;
-
-		CHECK_FOR_INTERRUPTS();
-		buffer = ReadBuffer(OldTable, blkno);
-		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buffer);
-		if (PageIsNew(page))
-		{
-			UnlockReleaseBuffer(buffer);
-			continue;
-		}
-		if (PaxPageIsOrphan(page))
-		{
-			/* an orphan page's rows are all dead */
-			*tups_vacuumed += PaxPageGetHeader(page)->pp_nrows;
-			UnlockReleaseBuffer(buffer);
-			continue;
-		}
-		layout = PaxPageGetLayout(OldTable, tupdesc, page, blkno, &cache);
-		nrows = PaxPageGetHeader(page)->pp_nrows;
-		oldcxt = MemoryContextSwitchTo(cxt);
-		rows = palloc(nrows * sizeof(PaxRow));
-
-		for (int r = 0; r < nrows; r++)
-		{
-			HeapTupleHeader hdr = PaxRowHeader(page, (layout)->rowhdrs, r);
-			ItemPointerData tid;
-
-			ItemPointerSet(&tid, blkno, r + 1);
-			if (!PaxKeepRow(OldTable, hdr, &tid, buffer, OldestXmin,
-							tups_vacuumed, tups_recently_dead))
-				continue;
-			*num_tuples += 1;
-			PaxSlotStoreRow(slot, OldTable, buffer, blkno, r);
-			if (sort)
-			{
-				HeapTuple	tuple = PaxRowAsHeapTuple(slot,
-													  PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff));
-
-				tuplesort_putheaptuple(sort, tuple);
-				continue;
-			}
-			PaxPrepareRow(NewTable, slot, 0, NULL, &rows[nkeep]);
-			rows[nkeep].values = memcpy(palloc(tupdesc->natts * sizeof(Datum)),
-										rows[nkeep].values,
-										tupdesc->natts * sizeof(Datum));
-			rows[nkeep].isnull = memcpy(palloc(tupdesc->natts * sizeof(bool)),
-										rows[nkeep].isnull,
-										tupdesc->natts * sizeof(bool));
-			rows[nkeep].slot = NULL;
-			rows[nkeep].srchdr = PaxRewriteHeader(OldTable, hdr, *xid_cutoff, *multi_cutoff);
-			nkeep++;
-		}
-		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-
-		/* values still point into the old page, which stays pinned */
-		if (nkeep > 0)
-			PaxInsertRows(NewTable, rows, nkeep, InvalidCommandId, 0, NULL);
-		ExecClearTuple(slot);
-		ReleaseBuffer(buffer);
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(cxt);
-	}
-	PaxLayoutCacheFree(&cache);
-
-	if (sort)
-	{
-		HeapTuple	tuple;
-
-		tuplesort_performsort(sort);
-		while ((tuple = tuplesort_getheaptuple(sort, true)) != NULL)
-		{
-			CHECK_FOR_INTERRUPTS();
-			PaxRewriteAdd(&rw, tuple);
-		}
-		PaxRewriteFlush(&rw);
-		tuplesort_end(sort);
-	}
-
-done:
-	ExecDropSingleTupleTableSlot(rw.hslot);
-	MemoryContextDelete(rw.cxt);
-	ExecDropSingleTupleTableSlot(slot);
-	MemoryContextDelete(cxt);
 }

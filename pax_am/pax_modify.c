@@ -4,7 +4,8 @@
  *	  Changing stored rows: DELETE, UPDATE, row locks, speculative insertion.
  *
  * Row headers are HeapTupleHeaderData, so the rules are heap's (see
- * src/backend/access/heap/README.tuplock): an updater or locker stores its
+ * src/backend/access/heap/README.tuplock, and pax_tuplock.c for the lock
+ * modes, multixacts and xmax computation): an updater or locker stores its
  * xid, or a MultiXactId standing for several, as xmax, with infomask bits
  * giving the strength; HeapTupleSatisfiesUpdate says what the current
  * holders mean for us; a waiter queues on the heavyweight tuple lock, then
@@ -19,10 +20,13 @@
  * later version either.
  *
  * WAL: each change is one generic WAL record of the bytes changed
- * (PaxChange).  A change on a page marked
- * all-visible first clears PD_ALL_VISIBLE and the visibility map bits in a
- * record of its own (PaxClearAllVisible): generic WAL cannot carry the map
+ * (PaxChange).  A change on a page marked all-visible first clears
+ * PD_ALL_VISIBLE and the visibility map bits in a record of its own
+ * (PaxClearAllVisible, pax_visibility.c): generic WAL cannot carry the map
  * page.
+ *
+ * Most routines here re-derive heapam.c's (PostgreSQL 15); each comment
+ * names its model.
  *
  * Locking: at most one buffer lock at a time; a visibility map page is
  * pinned before the buffer lock is taken, as heap does.
@@ -57,23 +61,6 @@
 
 #include "pax_am.h"
 
-/*
- * Per tuple lock mode: the heavyweight lock a waiter takes, and the
- * multixact statuses of a locker and of an updater (-1: cannot update).
- */
-static const struct
-{
-	LOCKMODE	hwlock;
-	int			lockstatus;
-	int			updstatus;
-}			PaxLockModes[MaxLockTupleMode + 1] =
-{
-	{AccessShareLock, MultiXactStatusForKeyShare, -1},
-	{RowShareLock, MultiXactStatusForShare, -1},
-	{ExclusiveLock, MultiXactStatusForNoKeyUpdate, MultiXactStatusNoKeyUpdate},
-	{AccessExclusiveLock, MultiXactStatusForUpdate, MultiXactStatusUpdate}
-};
-
 /* A row being changed: its pinned, exclusively locked page. */
 typedef struct PaxTarget
 {
@@ -92,339 +79,6 @@ typedef struct PaxTarget
 static void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 							 uint16 infomask2, CommandId cid, bool iscombo,
 							 const ItemPointerData *ctid);
-static void PaxComputeNewXmax(TransactionId xmax, uint16 infomask,
-							  uint16 infomask2, TransactionId xid,
-							  LockTupleMode mode, bool is_update,
-							  TransactionId *new_xmax, uint16 *new_infomask,
-							  uint16 *new_infomask2);
-
-/* ----------------------------------------------------------------
- * Lock modes and multixacts
- * ----------------------------------------------------------------
- */
-
-static LockTupleMode
-PaxModeOfStatus(MultiXactStatus status)
-{
-	switch (status)
-	{
-		case MultiXactStatusForKeyShare:
-			return LockTupleKeyShare;
-		case MultiXactStatusForShare:
-			return LockTupleShare;
-		case MultiXactStatusForNoKeyUpdate:
-		case MultiXactStatusNoKeyUpdate:
-			return LockTupleNoKeyExclusive;
-		case MultiXactStatusForUpdate:
-		case MultiXactStatusUpdate:
-			return LockTupleExclusive;
-	}
-	elog(ERROR, "invalid multixact status %d", (int) status);
-	return LockTupleExclusive;	/* keep compiler quiet */
-}
-
-static MultiXactStatus
-PaxStatusFor(LockTupleMode mode, bool is_update)
-{
-	int			status = is_update ? PaxLockModes[mode].updstatus :
-		PaxLockModes[mode].lockstatus;
-
-	if (status < 0)
-		elog(ERROR, "invalid lock tuple mode %d", (int) mode);
-	return (MultiXactStatus) status;
-}
-
-/* The status a single-xid xmax holds, from its infomask bits. */
-static MultiXactStatus
-PaxXmaxStatus(uint16 infomask, uint16 infomask2)
-{
-	if (HEAP_XMAX_IS_LOCKED_ONLY(infomask))
-	{
-		if (HEAP_XMAX_IS_KEYSHR_LOCKED(infomask))
-			return MultiXactStatusForKeyShare;
-		if (HEAP_XMAX_IS_SHR_LOCKED(infomask))
-			return MultiXactStatusForShare;
-		return (infomask2 & HEAP_KEYS_UPDATED) ?
-			MultiXactStatusForUpdate : MultiXactStatusForNoKeyUpdate;
-	}
-	return (infomask2 & HEAP_KEYS_UPDATED) ?
-		MultiXactStatusUpdate : MultiXactStatusNoKeyUpdate;
-}
-
-/*
- * PaxHolderConflicts tells whether a holder of `status` keeps us from
- * taking `mode`, by the tuple lock conflict table.
- */
-static bool
-PaxHolderConflicts(MultiXactStatus status, LockTupleMode mode)
-{
-	return DoLockModesConflict(PaxLockModes[PaxModeOfStatus(status)].hwlock,
-							   PaxLockModes[mode].hwlock);
-}
-
-/*
- * PaxMultiConflicts tells whether a member of a multixact xmax, other than
- * our own transaction, conflicts with `mode` and still matters (a live
- * locker, an updater that did not abort), and reports the strongest mode
- * our own transaction holds in it (-1 if none).
- */
-static bool
-PaxMultiConflicts(MultiXactId multi, uint16 infomask, LockTupleMode mode,
-				  int *own_mode)
-{
-	MultiXactMember *members;
-	int			nmembers;
-	bool		conflict = false;
-
-	*own_mode = -1;
-	nmembers = GetMultiXactIdMembers(multi, &members, false,
-									 HEAP_XMAX_IS_LOCKED_ONLY(infomask));
-	for (int i = 0; i < nmembers; i++)
-	{
-		TransactionId xid = members[i].xid;
-		MultiXactStatus status = members[i].status;
-
-		if (TransactionIdIsCurrentTransactionId(xid))
-		{
-			*own_mode = Max(*own_mode, (int) PaxModeOfStatus(status));
-			continue;
-		}
-		if (conflict || !PaxHolderConflicts(status, mode))
-			continue;
-		if (ISUPDATE_from_mxstatus(status) ?
-			!TransactionIdDidAbort(xid) : TransactionIdIsInProgress(xid))
-			conflict = true;
-	}
-	if (nmembers > 0)
-		pfree(members);
-	return conflict;
-}
-
-/*
- * PaxNoLock is what a row lock we could not get without waiting means under
- * wait_policy (not LockWaitBlock): an error for NOWAIT, false for SKIP
- * LOCKED.
- */
-static bool
-PaxNoLock(Relation rel, LockWaitPolicy wait_policy)
-{
-	if (wait_policy == LockWaitError)
-		ereport(ERROR,
-				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-				 errmsg("could not obtain lock on row in relation \"%s\"",
-						RelationGetRelationName(rel))));
-	return false;
-}
-
-/*
- * PaxWaitXact waits for transaction xid to end as wait_policy allows:
- * always with LockWaitBlock, else only if it has ended already; returns
- * false (SKIP LOCKED) or errors (NOWAIT) when it has not.
- */
-static bool
-PaxWaitXact(Relation rel, ItemPointer tid, TransactionId xid,
-			LockWaitPolicy wait_policy, XLTW_Oper oper)
-{
-	if (wait_policy == LockWaitBlock)
-	{
-		XactLockTableWait(xid, rel, tid, oper);
-		return true;
-	}
-	return ConditionalXactLockTableWait(xid) || PaxNoLock(rel, wait_policy);
-}
-
-/*
- * PaxMultiWait waits for the members of a multixact that conflict with
- * `mode` (without blocking unless wait_policy is LockWaitBlock: then it
- * returns false at the first it would have to wait for, or errors for
- * LockWaitError), and counts in *remaining the members still running,
- * our own included.
- */
-static bool
-PaxMultiWait(PaxTarget *t, MultiXactId multi, uint16 infomask,
-			 LockTupleMode mode, LockWaitPolicy wait_policy, XLTW_Oper oper,
-			 int *remaining)
-{
-	MultiXactMember *members;
-	int			nmembers;
-	bool		ok = true;
-
-	*remaining = 0;
-	nmembers = GetMultiXactIdMembers(multi, &members, false,
-									 HEAP_XMAX_IS_LOCKED_ONLY(infomask));
-	for (int i = 0; i < nmembers && ok; i++)
-	{
-		TransactionId xid = members[i].xid;
-
-		if (TransactionIdIsCurrentTransactionId(xid))
-		{
-			(*remaining)++;
-			continue;
-		}
-		if (!PaxHolderConflicts(members[i].status, mode))
-		{
-			if (TransactionIdIsInProgress(xid))
-				(*remaining)++;
-			continue;
-		}
-		ok = PaxWaitXact(t->rel, &t->tuple.t_self, xid, wait_policy, oper);
-	}
-	if (nmembers > 0)
-		pfree(members);
-	return ok;
-}
-
-/* The updating member of a multixact that has one, else invalid. */
-static TransactionId
-PaxMultiUpdater(MultiXactId multi)
-{
-	MultiXactMember *members;
-	int			nmembers;
-	TransactionId updater = InvalidTransactionId;
-
-	nmembers = GetMultiXactIdMembers(multi, &members, false, false);
-	for (int i = 0; i < nmembers; i++)
-		if (ISUPDATE_from_mxstatus(members[i].status))
-			updater = members[i].xid;
-	if (nmembers > 0)
-		pfree(members);
-	return updater;
-}
-
-/* The infomask bits of a multixact we just made, from its members. */
-static void
-PaxMultiHintBits(MultiXactId multi, uint16 *infomask, uint16 *infomask2)
-{
-	MultiXactMember *members;
-	int			nmembers;
-	LockTupleMode strongest = LockTupleKeyShare;
-	bool		has_update = false;
-	uint16		bits = HEAP_XMAX_IS_MULTI;
-	uint16		bits2 = 0;
-
-	nmembers = GetMultiXactIdMembers(multi, &members, false, false);
-	for (int i = 0; i < nmembers; i++)
-	{
-		MultiXactStatus status = members[i].status;
-
-		strongest = Max(strongest, PaxModeOfStatus(status));
-		if (ISUPDATE_from_mxstatus(status))
-			has_update = true;
-		if (status == MultiXactStatusForUpdate ||
-			status == MultiXactStatusUpdate)
-			bits2 |= HEAP_KEYS_UPDATED;
-	}
-	if (nmembers > 0)
-		pfree(members);
-
-	if (strongest >= LockTupleNoKeyExclusive)
-		bits |= HEAP_XMAX_EXCL_LOCK;
-	else if (strongest == LockTupleShare)
-		bits |= HEAP_XMAX_SHR_LOCK;
-	else
-		bits |= HEAP_XMAX_KEYSHR_LOCK;
-	if (!has_update)
-		bits |= HEAP_XMAX_LOCK_ONLY;
-	*infomask = bits;
-	*infomask2 = bits2;
-}
-
-/*
- * PaxComputeNewXmax computes the xmax and infomask bits of a row after our
- * transaction (xid) takes `mode` on it, as a lock or (is_update) as an
- * update or delete, keeping the holders that still matter: the new xmax is
- * our xid alone, or a multixact of us and them.  May create a multixact.
- */
-static void
-PaxComputeNewXmax(TransactionId xmax, uint16 infomask, uint16 infomask2,
-				  TransactionId xid, LockTupleMode mode, bool is_update,
-				  TransactionId *new_xmax, uint16 *new_infomask,
-				  uint16 *new_infomask2)
-{
-	MultiXactStatus new_status;
-
-	for (;;)
-	{
-		*new_infomask = 0;
-		*new_infomask2 = 0;
-
-		if (infomask & HEAP_XMAX_INVALID)
-		{
-			/* no holder: our xid alone */
-			*new_xmax = xid;
-			if (is_update)
-			{
-				if (mode == LockTupleExclusive)
-					*new_infomask2 |= HEAP_KEYS_UPDATED;
-				return;
-			}
-			*new_infomask |= HEAP_XMAX_LOCK_ONLY;
-			switch (mode)
-			{
-				case LockTupleKeyShare:
-					*new_infomask |= HEAP_XMAX_KEYSHR_LOCK;
-					break;
-				case LockTupleShare:
-					*new_infomask |= HEAP_XMAX_SHR_LOCK;
-					break;
-				case LockTupleNoKeyExclusive:
-					*new_infomask |= HEAP_XMAX_EXCL_LOCK;
-					break;
-				case LockTupleExclusive:
-					*new_infomask |= HEAP_XMAX_EXCL_LOCK;
-					*new_infomask2 |= HEAP_KEYS_UPDATED;
-					break;
-			}
-			return;
-		}
-
-		new_status = PaxStatusFor(mode, is_update);
-
-		if (infomask & HEAP_XMAX_IS_MULTI)
-		{
-			/* a multixact of lockers all gone, or of an aborted updater */
-			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)) &&
-				(HEAP_XMAX_IS_LOCKED_ONLY(infomask) ||
-				 !TransactionIdDidCommit(PaxMultiUpdater(xmax))))
-			{
-				infomask = (infomask & ~HEAP_XMAX_IS_MULTI) | HEAP_XMAX_INVALID;
-				continue;
-			}
-			*new_xmax = MultiXactIdExpand((MultiXactId) xmax, xid, new_status);
-			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
-			return;
-		}
-
-		if (!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
-			((infomask & HEAP_XMAX_COMMITTED) || TransactionIdDidCommit(xmax)))
-		{
-			/* a committed updater stays the updater */
-			*new_xmax = MultiXactIdCreate(xmax, PaxXmaxStatus(infomask, infomask2),
-										  xid, new_status);
-			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
-			return;
-		}
-
-		if (!(infomask & HEAP_XMAX_COMMITTED) && TransactionIdIsInProgress(xmax))
-		{
-			MultiXactStatus old_status = PaxXmaxStatus(infomask, infomask2);
-
-			if (TransactionIdEquals(xmax, xid))
-			{
-				/* our own lock: keep the stronger of both */
-				mode = Max(mode, PaxModeOfStatus(old_status));
-				infomask |= HEAP_XMAX_INVALID;
-				continue;
-			}
-			*new_xmax = MultiXactIdCreate(xmax, old_status, xid, new_status);
-			PaxMultiHintBits(*new_xmax, new_infomask, new_infomask2);
-			return;
-		}
-
-		/* the holder ended (a locker, or an aborted updater) */
-		infomask |= HEAP_XMAX_INVALID;
-	}
-}
 
 /* ----------------------------------------------------------------
  * Targets: a row's page, pinned and locked
@@ -480,18 +134,19 @@ PaxTargetClose(PaxTarget *t)
 		ReleaseBuffer(t->vmbuffer);
 	if (t->have_tuple_lock)
 		UnlockTuple(t->rel, &t->tuple.t_self,
-					PaxLockModes[t->tuplock_mode].hwlock);
+					PaxTupleLockHeavyMode(t->tuplock_mode));
 }
 
 /*
  * PaxTargetTuplock takes the heavyweight tuple lock that orders waiters,
  * following wait_policy; false when it is not free and we must not wait.
- * The buffer is unlocked.
+ * The buffer is unlocked.  Adapted from heap_acquire_tuplock() in heapam.c,
+ * PostgreSQL 15.
  */
 static bool
 PaxTargetTuplock(PaxTarget *t, LockTupleMode mode, LockWaitPolicy wait_policy)
 {
-	LOCKMODE	hw = PaxLockModes[mode].hwlock;
+	LOCKMODE	hw = PaxTupleLockHeavyMode(mode);
 
 	if (t->have_tuple_lock)
 		return true;
@@ -504,7 +159,11 @@ PaxTargetTuplock(PaxTarget *t, LockTupleMode mode, LockWaitPolicy wait_policy)
 	return true;
 }
 
-/* UpdateXmaxHintBits of heap: hint a finished single-xid xmax. */
+/*
+ * PaxXmaxHint hints a finished single-xid xmax of the target row.  The
+ * buffer is exclusively locked.  Adapted from UpdateXmaxHintBits() in
+ * heapam.c, PostgreSQL 15.
+ */
 static void
 PaxXmaxHint(PaxTarget *t, TransactionId xid)
 {
@@ -520,44 +179,13 @@ PaxXmaxHint(PaxTarget *t, TransactionId xid)
 							 InvalidTransactionId);
 }
 
-static bool
-PaxXmaxChanged(HeapTupleHeader hdr, TransactionId xwait, uint16 infomask)
-{
-	const uint16 interesting =
-		HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_LOCK_MASK;
-
-	return (hdr->t_infomask & interesting) != (infomask & interesting) ||
-		!TransactionIdEquals(HeapTupleHeaderGetRawXmax(hdr), xwait);
-}
-
-/*
- * PaxTestHolder is heap's test_lockmode_for_conflict: what a holder of
- * `status` on a newer version means for our taking `mode` on it.
- */
-static TM_Result
-PaxTestHolder(MultiXactStatus status, TransactionId xid, LockTupleMode mode,
-			  HeapTuple tp, bool *needwait)
-{
-	*needwait = false;
-	if (TransactionIdIsCurrentTransactionId(xid))
-		return TM_SelfModified;
-	if (TransactionIdIsInProgress(xid))
-	{
-		*needwait = PaxHolderConflicts(status, mode);
-		return TM_Ok;
-	}
-	if (TransactionIdDidAbort(xid) || !TransactionIdDidCommit(xid) ||
-		!ISUPDATE_from_mxstatus(status) || !PaxHolderConflicts(status, mode))
-		return TM_Ok;
-	return ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid) ?
-		TM_Deleted : TM_Updated;
-}
-
 /*
  * PaxLockUpdatedChain takes `mode` on every version newer than the one
  * whose xmax and t_ctid are given (an updater we did not wait for, or
- * waited for), as heap_lock_updated_tuple does, so a lock taken on an old
- * version holds for the versions its updater made.
+ * waited for), so a lock taken on an old version holds for the versions
+ * its updater made.  The caller holds no buffer lock.  Adapted from
+ * heap_lock_updated_tuple() and heap_lock_updated_tuple_rec() in heapam.c,
+ * PostgreSQL 15.
  */
 static TM_Result
 PaxLockUpdatedChain(Relation rel, uint16 prior_infomask,
@@ -607,8 +235,7 @@ retry:
 				MultiXactMember *members;
 				int			nmembers;
 
-				nmembers = GetMultiXactIdMembers(raw, &members, false,
-												 HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask));
+				nmembers = PaxMultiMembers(raw, hdr->t_infomask, &members);
 				for (int i = 0; i < nmembers; i++)
 				{
 					result = PaxTestHolder(members[i].status, members[i].xid,
@@ -675,6 +302,186 @@ retry:
 	}
 }
 
+/* What PaxTargetAwait tells PaxTargetAcquire to do next. */
+typedef enum PaxAwait
+{
+	PAX_AWAIT_GO,				/* (internal) go on with the next step */
+	PAX_AWAIT_DONE,				/* *result is the outcome; buffer locked */
+	PAX_AWAIT_NOOP,				/* we hold a strong enough lock already */
+	PAX_AWAIT_RETRY				/* the row changed meanwhile: look again */
+} PaxAwait;
+
+/*
+ * PaxTargetPinVm pins the visibility map page for a target page that became
+ * all-visible while its buffer was not locked by us, so that a change can
+ * clear the bits (PaxClearAllVisible).  The buffer is exclusively locked on
+ * entry and on exit.
+ */
+static void
+PaxTargetPinVm(PaxTarget *t)
+{
+	if (BufferIsValid(t->vmbuffer) || !PageIsAllVisible(t->page))
+		return;
+	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+	visibilitymap_pin(t->rel, ItemPointerGetBlockNumber(&t->tuple.t_self),
+					  &t->vmbuffer);
+	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+}
+
+/*
+ * PaxTargetKeyShareChain handles a KEY SHARE lock beside an update that
+ * kept the key: it locks the newer versions too (follow_updates), then
+ * makes sure the row is still in that state.  The buffer is exclusively
+ * locked on entry and on exit.  Adapted from the LockTupleKeyShare case of
+ * heap_lock_tuple() in heapam.c, PostgreSQL 15.
+ */
+static PaxAwait
+PaxTargetKeyShareChain(PaxTarget *t, TransactionId xwait, uint16 infomask,
+					   LockTupleMode mode, bool follow_updates,
+					   TM_Result *result)
+{
+	HeapTuple	tp = &t->tuple;
+	ItemPointerData ctid = tp->t_data->t_ctid;
+
+	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+	if (follow_updates)
+	{
+		*result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid, mode);
+		if (*result != TM_Ok)
+		{
+			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			return PAX_AWAIT_DONE;
+		}
+	}
+	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	if (PaxXmaxChanged(tp->t_data, xwait, infomask) ||
+		(tp->t_data->t_infomask2 & HEAP_KEYS_UPDATED))
+		return PAX_AWAIT_RETRY;
+	return PAX_AWAIT_GO;
+}
+
+/*
+ * PaxTargetSleep waits, as wait_policy allows, for the holders of the
+ * target's xmax that conflict with `mode`: queueing on the heavyweight
+ * tuple lock first (unless we hold a weaker lock in the multixact
+ * ourselves), then on their transactions, then locking the newer versions
+ * an updater made (follow_updates).  The buffer is exclusively locked on
+ * entry and on exit.  Adapted from the waiting part of heap_lock_tuple()
+ * (and of heap_update() and heap_delete()) in heapam.c, PostgreSQL 15.
+ */
+static PaxAwait
+PaxTargetSleep(PaxTarget *t, TransactionId xwait, uint16 infomask,
+			   int own_mode, LockTupleMode mode, LockWaitPolicy wait_policy,
+			   XLTW_Oper oper, bool follow_updates, TM_Result *result)
+{
+	HeapTuple	tp = &t->tuple;
+	bool		multi = (infomask & HEAP_XMAX_IS_MULTI) != 0;
+	int			remain = 0;
+
+	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+
+	/* our own weaker lock in a multixact: upgrade without queueing */
+	if ((own_mode < 0 && !PaxTargetTuplock(t, mode, wait_policy)) ||
+		!(multi ?
+		  PaxMultiWait(t->rel, &tp->t_self, xwait, infomask, mode,
+					   wait_policy, oper, &remain) :
+		  PaxWaitXact(t->rel, &tp->t_self, xwait, wait_policy, oper)))
+	{
+		LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+		*result = TM_WouldBlock;
+		return PAX_AWAIT_DONE;
+	}
+	t->checked_lockers = true;
+	if (multi)
+		t->locker_remains = remain != 0;
+
+	if (follow_updates && !HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
+		!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+	{
+		ItemPointerData ctid = tp->t_data->t_ctid;
+
+		*result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid, mode);
+		if (*result != TM_Ok)
+		{
+			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			return PAX_AWAIT_DONE;
+		}
+	}
+
+	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	if (PaxXmaxChanged(tp->t_data, xwait, infomask))
+		return PAX_AWAIT_RETRY;
+	if (!multi)
+		PaxXmaxHint(t, xwait);
+	return PAX_AWAIT_GO;
+}
+
+/*
+ * PaxTargetAwait deals with the holders of a target row that
+ * HeapTupleSatisfiesUpdate found busy (*result TM_BeingModified, or for a
+ * lock TM_Updated / TM_Deleted): nothing to do if we hold a strong enough
+ * lock (first look only), a failure if a committed update or delete
+ * conflicts, else waiting for the holders that conflict and deciding the
+ * outcome in *result.  The buffer is exclusively locked on entry and on
+ * exit.
+ */
+static PaxAwait
+PaxTargetAwait(PaxTarget *t, LockTupleMode mode, bool is_update,
+			   LockWaitPolicy wait_policy, bool follow_updates, bool first,
+			   XLTW_Oper oper, TM_Result *result)
+{
+	HeapTuple	tp = &t->tuple;
+	TransactionId xwait = HeapTupleHeaderGetRawXmax(tp->t_data);
+	uint16		infomask = tp->t_data->t_infomask;
+	uint16		infomask2 = tp->t_data->t_infomask2;
+	bool		multi = (infomask & HEAP_XMAX_IS_MULTI) != 0;
+	int			own_mode;
+	bool		sleep;
+	PaxAwait	step = PAX_AWAIT_GO;
+
+	sleep = PaxHolderVerdict(xwait, infomask, infomask2, mode, &own_mode);
+
+	/* a lock of ours at least as strong: nothing to do */
+	if (first && !is_update && own_mode >= (int) mode)
+	{
+		t->noop = true;
+		return PAX_AWAIT_NOOP;
+	}
+	if (sleep && *result != TM_BeingModified)
+		return PAX_AWAIT_DONE;	/* committed update or delete */
+
+	if (!sleep && mode == LockTupleKeyShare &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
+		!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+		step = PaxTargetKeyShareChain(t, xwait, infomask, mode,
+									  follow_updates, result);
+	if (step != PAX_AWAIT_GO)
+		return step;
+
+	if (sleep)
+		step = PaxTargetSleep(t, xwait, infomask, own_mode, mode, wait_policy,
+							  oper, follow_updates, result);
+	else if (!multi)
+	{
+		/* a compatible single holder stays, beside us */
+		t->checked_lockers = true;
+		t->locker_remains = true;
+	}
+	if (step != PAX_AWAIT_GO)
+		return step;
+
+	if (!sleep ||
+		(tp->t_data->t_infomask & HEAP_XMAX_INVALID) ||
+		HEAP_XMAX_IS_LOCKED_ONLY(tp->t_data->t_infomask) ||
+		HeapTupleHeaderIsOnlyLocked(tp->t_data))
+		*result = TM_Ok;
+	else if (!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+		*result = TM_Updated;
+	else
+		*result = TM_Deleted;
+	return PAX_AWAIT_DONE;
+}
+
 /*
  * PaxTargetAcquire decides whether our transaction may take `mode` on the
  * target row (is_update: to update or delete it), waiting for the holders
@@ -682,7 +489,10 @@ retry:
  * exclusively locked and t->noop set if we hold a strong enough lock
  * already, or the failure, with *tmfd filled and the buffer still locked.
  * nowait_modified: return TM_BeingModified instead of waiting (the
- * wait = false of table_tuple_delete/update).
+ * wait = false of table_tuple_delete/update).  The caller holds the buffer
+ * exclusively locked.  Adapted from heap_lock_tuple(), and the
+ * corresponding parts of heap_update() and heap_delete(), in heapam.c,
+ * PostgreSQL 15.
  */
 static TM_Result
 PaxTargetAcquire(PaxTarget *t, CommandId cid, LockTupleMode mode,
@@ -696,158 +506,32 @@ PaxTargetAcquire(PaxTarget *t, CommandId cid, LockTupleMode mode,
 	bool		first = true;
 	TM_Result	result;
 
-retry:
-	/* the page became all-visible while we were not looking */
-	if (!BufferIsValid(t->vmbuffer) && PageIsAllVisible(t->page))
+	for (;;)
 	{
-		LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
-		visibilitymap_pin(t->rel, ItemPointerGetBlockNumber(&tp->t_self),
-						  &t->vmbuffer);
-		LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-	}
-	t->checked_lockers = t->locker_remains = false;
+		PaxAwait	step;
 
-	result = HeapTupleSatisfiesUpdate(tp, cid, t->buffer);
-	if (result == TM_Invisible)
-		return result;
+		PaxTargetPinVm(t);
+		t->checked_lockers = t->locker_remains = false;
 
-	if (result == TM_BeingModified && nowait_modified)
-		goto failed;
+		result = HeapTupleSatisfiesUpdate(tp, cid, t->buffer);
+		if (result == TM_Invisible)
+			return result;
+		if (result == TM_BeingModified && nowait_modified)
+			break;
+		if (result != TM_BeingModified &&
+			(is_update || (result != TM_Updated && result != TM_Deleted)))
+			break;
 
-	if (result == TM_BeingModified ||
-		(!is_update && (result == TM_Updated || result == TM_Deleted)))
-	{
-		TransactionId xwait = HeapTupleHeaderGetRawXmax(tp->t_data);
-		uint16		infomask = tp->t_data->t_infomask;
-		uint16		infomask2 = tp->t_data->t_infomask2;
-		bool		multi = (infomask & HEAP_XMAX_IS_MULTI) != 0;
-		int			own_mode = -1;
-		bool		sleep;
-
-		if (multi)
-			sleep = PaxMultiConflicts(xwait, infomask, mode, &own_mode);
-		else if (TransactionIdIsCurrentTransactionId(xwait))
-		{
-			own_mode = PaxModeOfStatus(PaxXmaxStatus(infomask, infomask2));
-			sleep = false;
-		}
-		else
-			sleep = PaxHolderConflicts(PaxXmaxStatus(infomask, infomask2),
-									   mode);
-
-		/* a lock of ours at least as strong: nothing to do */
-		if (first && !is_update && own_mode >= (int) mode)
-		{
-			t->noop = true;
-			return TM_Ok;
-		}
+		step = PaxTargetAwait(t, mode, is_update, wait_policy, follow_updates,
+							  first, oper, &result);
 		first = false;
-
-		if (sleep && result != TM_BeingModified)
-			goto failed;		/* committed update or delete */
-
-		/*
-		 * KEY SHARE beside an update that kept the key: lock the newer
-		 * versions too, then make sure the row is still in that state.
-		 */
-		if (!sleep && mode == LockTupleKeyShare &&
-			!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
-			!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
-		{
-			ItemPointerData ctid = tp->t_data->t_ctid;
-
-			LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
-			if (follow_updates)
-			{
-				result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid,
-											 mode);
-				if (result != TM_Ok)
-				{
-					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-					goto failed;
-				}
-			}
-			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-			if (PaxXmaxChanged(tp->t_data, xwait, infomask) ||
-				(tp->t_data->t_infomask2 & HEAP_KEYS_UPDATED))
-				goto retry;
-		}
-
-		if (sleep)
-		{
-			LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
-
-			/* our own weaker lock in a multixact: upgrade without queueing */
-			if (own_mode < 0 && !PaxTargetTuplock(t, mode, wait_policy))
-			{
-				LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-				result = TM_WouldBlock;
-				goto failed;
-			}
-			if (multi)
-			{
-				int			remain;
-
-				if (!PaxMultiWait(t, xwait, infomask, mode, wait_policy, oper,
-								  &remain))
-				{
-					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-					result = TM_WouldBlock;
-					goto failed;
-				}
-				t->checked_lockers = true;
-				t->locker_remains = remain != 0;
-			}
-			else
-			{
-				if (!PaxWaitXact(t->rel, &tp->t_self, xwait, wait_policy, oper))
-				{
-					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-					result = TM_WouldBlock;
-					goto failed;
-				}
-				t->checked_lockers = true;
-			}
-
-			if (follow_updates && !HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
-				!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
-			{
-				ItemPointerData ctid = tp->t_data->t_ctid;
-
-				result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid,
-											 mode);
-				if (result != TM_Ok)
-				{
-					LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-					goto failed;
-				}
-			}
-
-			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
-			if (PaxXmaxChanged(tp->t_data, xwait, infomask))
-				goto retry;
-			if (!multi)
-				PaxXmaxHint(t, xwait);
-		}
-		else if (!multi)
-		{
-			/* a compatible single holder stays, beside us */
-			t->checked_lockers = true;
-			t->locker_remains = true;
-		}
-
-		if (!sleep ||
-			(tp->t_data->t_infomask & HEAP_XMAX_INVALID) ||
-			HEAP_XMAX_IS_LOCKED_ONLY(tp->t_data->t_infomask) ||
-			HeapTupleHeaderIsOnlyLocked(tp->t_data))
-			result = TM_Ok;
-		else if (!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
-			result = TM_Updated;
-		else
-			result = TM_Deleted;
+		if (step == PAX_AWAIT_NOOP)
+			return TM_Ok;
+		if (step == PAX_AWAIT_DONE)
+			break;
+		Assert(step == PAX_AWAIT_RETRY);
 	}
 
-failed:
 	if (result == TM_Ok && crosscheck != InvalidSnapshot &&
 		!HeapTupleSatisfiesVisibility(tp, crosscheck, t->buffer))
 		result = TM_Updated;
@@ -863,54 +547,11 @@ failed:
 }
 
 /*
- * PaxClearAllVisible clears PD_ALL_VISIBLE and the visibility map bits of
- * the target's page before a change that makes a row not visible to all.
- * The caller holds the buffer exclusively locked and the map page pinned.
- *
- * Generic WAL cannot log the map page (its bits lie in what generic WAL
- * takes for the page's hole), so the clearing is logged as one of heap's
- * own records whose redo clears the map bits before it looks at the block:
- * XLOG_HEAP2_MULTI_INSERT of no rows, with XLH_INSERT_ALL_VISIBLE_CLEARED
- * and a forced full-page image of our page, so that redo restores the image
- * instead of applying heap's change to it.  Logical decoding ignores a
- * multi-insert record without XLH_INSERT_CONTAINS_NEW_TUPLE (heap writes
- * such records for catalogs), so the record decodes as nothing, as every
- * pax change does; a heap DELETE record decoded as a DELETE of no tuple.
- * The change itself follows in a record of its own; a crash between the
- * two leaves a page merely no longer all-visible.
- */
-void
-PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
-{
-	Page		page = BufferGetPage(buffer);
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-
-	Assert(BufferIsValid(vmbuffer));
-	START_CRIT_SECTION();
-	PageClearAllVisible(page);
-	visibilitymap_clear(rel, blkno, vmbuffer, VISIBILITYMAP_VALID_BITS);
-	MarkBufferDirty(buffer);
-	if (RelationNeedsWAL(rel))
-	{
-		xl_heap_multi_insert xlrec;
-		XLogRecPtr	recptr;
-
-		memset(&xlrec, 0, sizeof(xlrec));
-		xlrec.flags = XLH_INSERT_ALL_VISIBLE_CLEARED;
-		xlrec.ntuples = 0;
-		XLogBeginInsert();
-		XLogRegisterData((char *) &xlrec, SizeOfHeapMultiInsert);
-		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
-		recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_MULTI_INSERT);
-		PageSetLSN(page, recptr);
-	}
-	END_CRIT_SECTION();
-}
-
-/*
  * PaxTargetSetXmax stores a new xmax and its infomask bits in the target
  * row, and with a valid cid its cmax, and with ctid its t_ctid, in one
- * generic WAL record.  The buffer is exclusively locked.
+ * generic WAL record.  The buffer is exclusively locked.  Adapted from the
+ * xmax stamping of heap_delete() and heap_lock_tuple() in heapam.c,
+ * PostgreSQL 15.
  */
 static void
 PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
@@ -922,6 +563,7 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	HeapTupleHeader hdr;
 	int			off = (char *) t->tuple.t_data - (char *) t->page;
 
+	Assert(PaxBufferLockedByMe(t->buffer, true));
 	if (PageIsAllVisible(t->page))
 		PaxClearAllVisible(t->rel, t->buffer, t->vmbuffer);
 
@@ -983,23 +625,27 @@ PaxTargetOldTuple(PaxTarget *t)
 }
 
 /*
- * PaxTargetForChange acquires the target row for an update or delete
- * (`what`): on TM_Ok the page stays locked, after the SSI conflict check
+ * PaxTargetForChange acquires the target row for a delete (deleting) or an
+ * update: on TM_Ok the page stays locked, after the SSI conflict check
  * (safe without a recheck: the page stays locked until the change is made);
  * otherwise the target is closed and the outcome returned.
  */
 static TM_Result
 PaxTargetForChange(PaxTarget *t, CommandId cid, LockTupleMode mode, bool wait,
-				   Snapshot crosscheck, TM_FailureData *tmfd, const char *what)
+				   Snapshot crosscheck, TM_FailureData *tmfd, bool deleting)
 {
 	TM_Result	result;
 
 	result = PaxTargetAcquire(t, cid, mode, true, LockWaitBlock, !wait, false,
 							  crosscheck, tmfd);
+	if (result == TM_Invisible && deleting)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to delete invisible tuple")));
 	if (result == TM_Invisible)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("attempted to %s invisible tuple", what)));
+				 errmsg("attempted to update invisible tuple")));
 	if (result != TM_Ok)
 	{
 		LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
@@ -1016,6 +662,11 @@ PaxTargetForChange(PaxTarget *t, CommandId cid, LockTupleMode mode, bool wait,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_tuple_delete deletes the row at tid: its xmax becomes our xid (or a
+ * multixact with the lockers that stay), its TOAST values are deleted.
+ * Adapted from heap_delete() in heapam.c, PostgreSQL 15.
+ */
 TM_Result
 pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 				 Snapshot snapshot, Snapshot crosscheck, bool wait,
@@ -1040,7 +691,7 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 
 	PaxTargetOpen(relation, tid, &t);
 	result = PaxTargetForChange(&t, cid, LockTupleExclusive, wait, crosscheck,
-								tmfd, "delete");
+								tmfd, true);
 	if (result != TM_Ok)
 		return result;
 
@@ -1076,7 +727,9 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 /*
  * PaxKeyChanged tells whether the new values change a column some unique
  * index or foreign key could reference (heap's "key" columns): then the
- * update takes LockTupleExclusive, else LockTupleNoKeyExclusive.
+ * update takes LockTupleExclusive, else LockTupleNoKeyExclusive.  The
+ * target's buffer is exclusively locked.  Adapted from
+ * HeapDetermineColumnsInfo() in heapam.c, PostgreSQL 15 (key columns only).
  */
 static bool
 PaxKeyChanged(PaxTarget *t, TupleTableSlot *slot)
@@ -1122,6 +775,11 @@ PaxKeyChanged(PaxTarget *t, TupleTableSlot *slot)
 	return changed;
 }
 
+/*
+ * pax_tuple_update writes the slot's row as a new version of the row at
+ * otid, where the insert path puts it, and points the old version at it.
+ * Adapted from heap_update() in heapam.c, PostgreSQL 15 (no HOT).
+ */
 TM_Result
 pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
@@ -1157,7 +815,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 		MultiXactIdSetOldestMember();
 
 	result = PaxTargetForChange(&t, cid, *lockmode, wait, crosscheck, tmfd,
-								"update");
+								false);
 	if (result != TM_Ok)
 		return result;
 
@@ -1220,9 +878,10 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 /*
  * PaxFollowUpdate walks the update chain from tmfd->ctid to the newest
- * version (the TUPLE_LOCK_FLAG_FIND_LAST_VERSION case of table_tuple_lock),
- * as heapam_tuple_lock does: sets *tid to the version to lock next and
- * returns TM_Ok, or the outcome when there is none.
+ * version (the TUPLE_LOCK_FLAG_FIND_LAST_VERSION case of table_tuple_lock):
+ * sets *tid to the version to lock next and returns TM_Ok, or the outcome
+ * when there is none.  Adapted from the chain-following loop of
+ * heapam_tuple_lock() in heapam_handler.c, PostgreSQL 15.
  */
 static TM_Result
 PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
@@ -1294,6 +953,12 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 	}
 }
 
+/*
+ * pax_tuple_lock locks the row at tid in `mode` for our transaction and
+ * stores it in the slot, following its update chain when flags ask.
+ * Adapted from heapam_tuple_lock() in heapam_handler.c and heap_lock_tuple()
+ * in heapam.c, PostgreSQL 15.
+ */
 TM_Result
 pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
 			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
@@ -1352,6 +1017,11 @@ pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_tuple_insert_speculative inserts the slot's row with a speculative
+ * insertion token (INSERT ... ON CONFLICT).  Adapted from
+ * heapam_tuple_insert_speculative() in heapam_handler.c, PostgreSQL 15.
+ */
 void
 pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
@@ -1373,7 +1043,9 @@ pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
  * pax_tuple_complete_speculative ends a speculative insertion: on success
  * the row's t_ctid points at itself again, like any row's; on failure the
  * row is killed (xmin invalid: invisible to everyone, removable by VACUUM
- * at once) and its TOAST values deleted, as heap_abort_speculative does.
+ * at once) and its TOAST values deleted.  Adapted from
+ * heap_finish_speculative() and heap_abort_speculative() in heapam.c,
+ * PostgreSQL 15.
  */
 void
 pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
@@ -1426,7 +1098,8 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 /*
  * pax_get_latest_tid follows the update chain from *tid and leaves in it
  * the newest version visible to the scan's snapshot (currtid_byrelname,
- * WHERE CURRENT OF), as heap_get_latest_tid does.
+ * WHERE CURRENT OF).  Adapted from heap_get_latest_tid() in heapam.c,
+ * PostgreSQL 15.
  */
 void
 pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)

@@ -2,7 +2,7 @@
  *
  * pax_page.c
  *	  The PAX page layout: initialisation, layout derivation, verification,
- *	  value access and zone maps.
+ *	  value access, zone maps and row slots.
  *
  * One page holds one group of rows, split into one minipage per column:
  *
@@ -52,6 +52,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "storage/buf_internals.h"
 #include "storage/procarray.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -603,3 +604,132 @@ PaxZoneUpdate(Page page, const PaxPageLayout *layout, Form_pg_attribute att,
 	else if (PaxZoneCompare(att->atttypid, value, zone->max) > 0)
 		zone->max = value;
 }
+
+/* ----------------------------------------------------------------
+ * Row slots
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxPageHasFreeSlot tells whether a pax page has a slot for one more row:
+ * one never used (below pp_capacity) or an UNUSED one VACUUM reclaimed.
+ */
+bool
+PaxPageHasFreeSlot(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	/* (no Asserts on the header: callers ask before verifying the page) */
+	return hdr->pp_nrows < hdr->pp_capacity ||
+		(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
+}
+
+/*
+ * PaxPageTakeSlot returns the row index a new row goes to on a page (a
+ * private copy of the exclusively locked buffer), which must have a free
+ * slot: the first UNUSED slot, made ready for the row (its null bits
+ * cleared), or pp_nrows.  Clears PAX_PAGE_HAS_UNUSED when it takes the
+ * last UNUSED slot.  The caller raises pp_nrows past the row.
+ */
+int
+PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			nrows = hdr->pp_nrows;
+	int			slot = -1;
+
+	Assert(PaxPageHasFreeSlot(page));
+	if (hdr->pp_flags & PAX_PAGE_HAS_UNUSED)
+	{
+		bool		more = false;
+
+		for (int r = 0; r < nrows && !more; r++)
+		{
+			if (!PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+				continue;
+			if (slot < 0)
+				slot = r;
+			else
+				more = true;
+		}
+		if (!more)
+			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	}
+	if (slot < 0)
+	{
+		Assert(nrows < hdr->pp_capacity);
+		return nrows;
+	}
+	/* the row's writer sets the null bits of its NULLs, so clear them */
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->nullmap != 0)
+			((bits8 *) page + col->nullmap)[slot >> 3] &= ~(1 << (slot & 7));
+	}
+	return slot;
+}
+
+/*
+ * PaxRowClear clears row slot r of a page (a private copy of the buffer,
+ * which the caller holds cleanup-locked): its header and its values.  With
+ * unused, the slot becomes an UNUSED slot below pp_nrows (the state
+ * PAX_ROW_UNUSED describes in pax_am.h: null bits set); without, the
+ * never-used state of slots at or above pp_nrows (all zero), which inserts
+ * at pp_nrows rely on.
+ */
+void
+PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
+{
+	HeapTupleHeader hdr = PaxRowHeader(page, layout->rowhdrs, r);
+
+	Assert(r >= 0 && r < layout->capacity);
+	memset(hdr, 0, PAX_ROWHDR_SIZE);
+	if (unused)
+	{
+		hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
+		hdr->t_infomask2 = PAX_ROW_UNUSED;
+		hdr->t_hoff = PAX_ROWHDR_SIZE;
+	}
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0)
+			continue;
+		if (col->attlen > 0)
+			memset(page + col->data + r * col->attlen, 0, col->attlen);
+		else
+			((uint16 *) (page + col->data))[r] = 0;
+		if (col->nullmap != 0)
+		{
+			bits8	   *map = (bits8 *) page + col->nullmap;
+
+			if (unused)
+				PaxBitSet(map, r);
+			else
+				map[r >> 3] &= ~(1 << (r & 7));
+		}
+	}
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * PaxBufferLockedByMe tells, for Asserts at the sites that rely on a buffer
+ * lock (pax_am/README, invariants 2 and 3), whether this backend holds the
+ * buffer's content lock: in exclusive mode when exclusive, else in any
+ * mode.  Local buffers have no content lock and always pass.
+ */
+bool
+PaxBufferLockedByMe(Buffer buffer, bool exclusive)
+{
+	LWLock	   *lock;
+
+	if (BufferIsLocal(buffer))
+		return true;
+	lock = BufferDescriptorGetContentLock(GetBufferDescriptor(buffer - 1));
+	return exclusive ? LWLockHeldByMeInMode(lock, LW_EXCLUSIVE) :
+		LWLockHeldByMe(lock);
+}
+#endif

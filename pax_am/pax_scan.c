@@ -10,7 +10,12 @@
  * the indexes of the visible rows are kept; then the lock is released and
  * the rows are handed out from the pinned page.  Stored values never move
  * while the row exists, so reading them with only a pin is safe.  Pages
- * marked all-visible skip the per-row checks.
+ * marked all-visible skip the per-row checks.  The visibility decisions
+ * live in pax_visibility.c, the pinning of blocks (recent buffers and
+ * buffer guessing) in pax_buffers.c.
+ *
+ * Most routines here re-derive heap's (heapam.c, heapam_handler.c,
+ * PostgreSQL 15) for pax pages; each comment names its model.
  *
  * pax_am/pax_scan.c
  *
@@ -35,108 +40,11 @@
 
 #include "pax_am.h"
 
-/* Scans this backend started, for PAX_USAGE_REFRESH's rotation. */
-static uint32 pax_scan_count = 0;
-
 /*
- * PaxGetRelCache returns the relation's backend-local cache, made room for
- * nblocks recent buffers (within PAX_RECENT_BUFFERS_MAX).  The pointer is
- * good until the next relcache rebuild: callers fetch it again each time.
+ * Scans of relations larger than 1/this of shared buffers read through a
+ * bulk-read ring, as heap's initscan() decides.
  */
-PaxRelCache *
-PaxGetRelCache(Relation rel, BlockNumber nblocks)
-{
-	PaxRelCache *cache = (PaxRelCache *) rel->rd_amcache;
-
-	nblocks = Min(nblocks, PAX_RECENT_BUFFERS_MAX);
-	if (cache == NULL || cache->nbufs < nblocks)
-	{
-		Size		size = offsetof(PaxRelCache, bufs) + nblocks * sizeof(Buffer);
-		PaxRelCache *grown = MemoryContextAllocZero(CacheMemoryContext, size);
-
-		if (cache != NULL)
-		{
-			memcpy(grown, cache, offsetof(PaxRelCache, bufs) +
-				   cache->nbufs * sizeof(Buffer));
-			pfree(cache);
-		}
-		grown->nbufs = nblocks;
-		rel->rd_amcache = cache = grown;
-	}
-	return cache;
-}
-
-/*
- * PaxShareBuffer records a buffer a parallel scan found for a block in the
- * participants' shared map.  They read disjoint blocks, so no two write
- * one entry.
- */
-static inline void
-PaxShareBuffer(PaxTableScanDesc scan, BlockNumber blkno, Buffer buffer)
-{
-	if (blkno < scan->rs_nsharedbufs)
-		pg_atomic_write_u32(&scan->rs_sharedbufs[blkno], (uint32) buffer);
-}
-
-/*
- * PaxReadBuffer pins a block for a scan: the buffer that held it last time
- * if it still does (ReadRecentBuffer checks), or the buffer after the
- * previous block's, else through the buffer mapping table, remembering the
- * buffer for the next scan.  After pushdown the mapping lookup was most of
- * a scan's time.  Every PAX_USAGE_REFRESH-th block takes the lookup anyway.
- */
-static Buffer
-PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno)
-{
-	Relation	rel = scan->rs_base.rs_rd;
-	PaxRelCache *cache = PaxGetRelCache(rel, scan->rs_nblocks);
-	Buffer		buffer;
-	Buffer		guess = InvalidBuffer;
-	bool		guessed = false;
-
-	if (blkno < cache->nbufs && blkno % PAX_USAGE_REFRESH != scan->rs_refresh)
-	{
-		guess = cache->bufs[blkno];
-
-		/*
-		 * Not seen yet: a table read in order (pg_prewarm, a load, a scan
-		 * into free buffers) tends to sit in consecutive shared buffers, so
-		 * try the buffer after the previous block's while such guesses keep
-		 * coming true (and one block in 64 when they stopped).
-		 */
-		if (!BufferIsValid(guess) && blkno > 0 &&
-			cache->bufs[blkno - 1] > 0 && cache->bufs[blkno - 1] < NBuffers &&
-			(scan->rs_guess_credit > 0 || blkno % PAX_GUESS_RETRY == 0))
-		{
-			guess = cache->bufs[blkno - 1] + 1;
-			guessed = true;
-		}
-	}
-	if (BufferIsValid(guess) &&
-		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, guess))
-	{
-		/* the per-relation counters ReadBufferExtended would have kept */
-		pgstat_count_buffer_read(rel);
-		pgstat_count_buffer_hit(rel);
-		cache->bufs[blkno] = guess;
-		if (guessed)
-		{
-			scan->rs_guess_credit = PAX_GUESS_CREDIT;
-			PaxShareBuffer(scan, blkno, guess);
-		}
-		return guess;
-	}
-	if (guessed && scan->rs_guess_credit > 0)
-		scan->rs_guess_credit--;
-	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-								scan->rs_strategy);
-	/* the cache may have been rebuilt meanwhile: fetch it again */
-	cache = PaxGetRelCache(rel, scan->rs_nblocks);
-	if (blkno < cache->nbufs)
-		cache->bufs[blkno] = buffer;
-	PaxShareBuffer(scan, blkno, buffer);
-	return buffer;
-}
+#define PAX_BULKREAD_FRACTION	4
 
 /*
  * PaxTableScanLockPage reads block blkno into the scan (dropping the pin on the
@@ -197,165 +105,6 @@ PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno)
 }
 
 /*
- * PaxReadRow points tuple at the row at tid on the buffer's page (pinned
- * and locked by the caller) for heap's visibility routines; false if there
- * is no such row (beyond the rows stored, or a slot VACUUM reclaimed).
- */
-bool
-PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
-{
-	Page		page = BufferGetPage(buffer);
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	uint16		rowhdrs;
-
-	if (PageIsNew(page) || row < 0)
-		return false;
-	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
-	if (row >= PaxPageGetHeader(page)->pp_nrows ||
-		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
-		return false;
-	PaxRowTuple(tuple, rel, page, rowhdrs, blkno, row);
-	return true;
-}
-
-/*
- * PaxXidPrecedes is TransactionIdPrecedes without the call.
- */
-static inline bool
-PaxXidPrecedes(TransactionId a, TransactionId b)
-{
-	if (!TransactionIdIsNormal(a) || !TransactionIdIsNormal(b))
-		return a < b;
-	return (int32) (a - b) < 0;
-}
-
-/*
- * PaxRowVisibleByHints decides the commonest case of HeapTupleSatisfiesMVCC
- * without the call: a row inserted by a transaction that committed (hint
- * bit set) before the MVCC snapshot was taken, and never deleted.  False
- * means "ask HeapTupleSatisfiesVisibility", not "invisible".
- */
-static inline bool
-PaxRowVisibleByHints(HeapTupleHeader hdr, Snapshot snapshot)
-{
-	return (hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID)) ==
-		(HEAP_XMIN_COMMITTED | HEAP_XMAX_INVALID) &&
-		(HeapTupleHeaderXminFrozen(hdr) ||
-		 PaxXidPrecedes(HeapTupleHeaderGetRawXmin(hdr), snapshot->xmin));
-}
-
-/*
- * PaxTableScanCollectVisible collects into rs_vis the indexes of the rows of the
- * current page visible to the scan's snapshot: of all rows, or of the
- * ncand rows in cand (ascending) when cand is not NULL.  The page is
- * share-locked; rowhdrs is the offset of its row headers.
- */
-void
-PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
-					  const uint16 *cand, int ncand)
-{
-	Relation	rel = scan->rs_base.rs_rd;
-	Snapshot	snapshot = scan->rs_base.rs_snapshot;
-	Buffer		buffer = scan->rs_cbuf;
-	BlockNumber blkno = scan->rs_cblock;
-	int			nrows;
-	int			nvis = 0;
-	bool		all_visible;
-	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
-	bool		has_unused = (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
-
-	nrows = cand ? ncand : PaxPageGetHeader(page)->pp_nrows;
-	all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
-
-	for (int k = 0; k < nrows; k++)
-	{
-		int			row = cand ? cand[k] : k;
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
-		bool		visible;
-
-		if (has_unused && PaxRowIsUnused(hdr))
-			continue;			/* a slot VACUUM reclaimed: no row */
-		if (all_visible && !scan->rs_conflict_check)
-			visible = true;
-		else if (mvcc && !scan->rs_conflict_check &&
-				 PaxRowVisibleByHints(hdr, snapshot))
-			visible = true;
-		else
-		{
-			HeapTupleData tuple;
-
-			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);
-			visible = all_visible ||
-				HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
-			if (scan->rs_conflict_check)
-				HeapCheckForSerializableConflictOut(visible, rel, &tuple,
-													buffer, snapshot);
-		}
-		if (visible)
-			scan->rs_vis[nvis++] = row;
-	}
-	scan->rs_nvis = nvis;
-}
-
-/*
- * PaxTableScanVisibleAll lists in out[] (ascending) every row of the current
- * page visible to the scan's snapshot, for seq_tup_read: the rows heap's
- * scan would return before any qual ran.  The rows in cand[0..ncand) were
- * already checked by PaxTableScanCollectVisible (those visible are in rs_vis);
- * the others, left out by pushed predicates or by a zone map, are checked
- * here, without the SSI conflict check (no value of theirs is read).  The
- * page is share-locked.  Returns the number of rows listed.
- */
-int
-PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
-				  const uint16 *cand, int ncand, uint16 *out)
-{
-	Relation	rel = scan->rs_base.rs_rd;
-	Snapshot	snapshot = scan->rs_base.rs_snapshot;
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	bool		has_unused = (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
-	bool		all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
-	bool		mvcc = snapshot->snapshot_type == SNAPSHOT_MVCC;
-	int			ci = 0,
-				vi = 0,
-				n = 0;
-
-	for (int row = 0; row < nrows; row++)
-	{
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
-		bool		visible;
-
-		if (ci < ncand && cand[ci] == row)
-		{
-			ci++;
-			while (vi < scan->rs_nvis && scan->rs_vis[vi] < row)
-				vi++;
-			if (vi < scan->rs_nvis && scan->rs_vis[vi] == row)
-				out[n++] = row;
-			continue;
-		}
-		if (has_unused && PaxRowIsUnused(hdr))
-			continue;
-		if (all_visible)
-			visible = true;
-		else if (mvcc && PaxRowVisibleByHints(hdr, snapshot))
-			visible = true;
-		else
-		{
-			HeapTupleData tuple;
-
-			PaxRowTuple(&tuple, rel, page, rowhdrs, scan->rs_cblock, row);
-			visible = HeapTupleSatisfiesVisibility(&tuple, snapshot,
-												   scan->rs_cbuf);
-		}
-		if (visible)
-			out[n++] = row;
-	}
-	return n;
-}
-
-/*
  * PaxTableScanCollectPage reads block blkno into the scan and collects the
  * indexes of the rows visible to the scan's snapshot.
  */
@@ -372,6 +121,12 @@ PaxTableScanCollectPage(PaxTableScanDesc scan, BlockNumber blkno)
 	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_UNLOCK);
 }
 
+/*
+ * PaxTableScanInitBlocks sets the scan up to start (again) from its first
+ * block: the relation's (or the parallel scan's) block count, and unless
+ * keep_startblock (a rescan keeps a TID range's), the whole relation.
+ * Adapted from initscan() in heapam.c, PostgreSQL 15.
+ */
 static void
 PaxTableScanInitBlocks(PaxTableScanDesc scan, bool keep_startblock)
 {
@@ -390,12 +145,15 @@ PaxTableScanInitBlocks(PaxTableScanDesc scan, bool keep_startblock)
 	scan->rs_inited = false;
 	scan->rs_cblock = InvalidBlockNumber;
 	scan->rs_pnext = InvalidBlockNumber;
-	scan->rs_guess_credit = PAX_GUESS_CREDIT;
-	scan->rs_refresh = pax_scan_count++ % PAX_USAGE_REFRESH;
+	PaxBufferGuessInit(scan);
 	scan->rs_nvis = 0;
 	scan->rs_cindex = -1;
 }
 
+/*
+ * pax_scan_begin starts a scan of a pax relation.  Adapted from
+ * heap_beginscan() in heapam.c, PostgreSQL 15.
+ */
 TableScanDesc
 pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 			   struct ScanKeyData *key, ParallelTableScanDesc parallel_scan,
@@ -432,7 +190,8 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	PaxTableScanInitBlocks(scan, false);
 
 	/* a bulk-read ring for tables larger than a quarter of shared buffers */
-	if ((flags & SO_ALLOW_STRAT) && scan->rs_nblocks > (BlockNumber) NBuffers / 4)
+	if ((flags & SO_ALLOW_STRAT) &&
+		scan->rs_nblocks > (BlockNumber) NBuffers / PAX_BULKREAD_FRACTION)
 		scan->rs_strategy = GetAccessStrategy(BAS_BULKREAD);
 
 	if (flags & SO_TYPE_SEQSCAN)
@@ -441,6 +200,10 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 	return (TableScanDesc) scan;
 }
 
+/*
+ * pax_scan_end ends a scan and drops its pins.  Adapted from heap_endscan()
+ * in heapam.c, PostgreSQL 15.
+ */
 void
 pax_scan_end(TableScanDesc sscan)
 {
@@ -460,6 +223,10 @@ pax_scan_end(TableScanDesc sscan)
 	pfree(scan);
 }
 
+/*
+ * pax_scan_rescan restarts a scan, with new parameters when set_params.
+ * Adapted from heap_rescan() in heapam.c, PostgreSQL 15.
+ */
 void
 pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 				bool allow_strat, bool allow_sync, bool allow_pagemode)
@@ -514,7 +281,9 @@ PaxTableScanFinish(PaxTableScanDesc scan)
 
 /*
  * PaxTableScanNextBlock returns the next block to read in the given direction,
- * or InvalidBlockNumber at the end of the scan.
+ * or InvalidBlockNumber at the end of the scan.  Adapted from the block
+ * stepping of heapgettup_pagemode() in heapam.c, PostgreSQL 15 (without
+ * synchronized scans).
  */
 BlockNumber
 PaxTableScanNextBlock(PaxTableScanDesc scan, ScanDirection direction)
@@ -599,6 +368,26 @@ PaxTableScanPeekNextBlock(PaxTableScanDesc scan)
 }
 
 /*
+ * PaxTableScanStoreNext advances the scan to the next visible row of the
+ * current page in the given direction and stores it in the slot; false
+ * when the page has no more.
+ */
+static inline bool
+PaxTableScanStoreNext(PaxTableScanDesc scan, bool forward,
+					  TupleTableSlot *slot)
+{
+	int			next = forward ? scan->rs_cindex + 1 : scan->rs_cindex - 1;
+
+	if (next < 0 || next >= scan->rs_nvis)
+		return false;
+	Assert(scan->rs_nvis <= PAX_MAX_CAPACITY);
+	scan->rs_cindex = next;
+	PaxSlotStoreRow(slot, scan->rs_base.rs_rd, scan->rs_cbuf, scan->rs_cblock,
+					scan->rs_vis[next]);
+	return true;
+}
+
+/*
  * PaxTableScanNextRow advances the scan to the next visible row and stores it
  * in the slot; returns false at the end of the scan.
  */
@@ -611,18 +400,9 @@ PaxTableScanNextRow(PaxTableScanDesc scan, ScanDirection direction, TupleTableSl
 	{
 		BlockNumber blkno;
 
-		if (scan->rs_cblock != InvalidBlockNumber)
-		{
-			int			next = forward ? scan->rs_cindex + 1 : scan->rs_cindex - 1;
-
-			if (next >= 0 && next < scan->rs_nvis)
-			{
-				scan->rs_cindex = next;
-				PaxSlotStoreRow(slot, scan->rs_base.rs_rd, scan->rs_cbuf,
-								scan->rs_cblock, scan->rs_vis[next]);
-				return true;
-			}
-		}
+		if (scan->rs_cblock != InvalidBlockNumber &&
+			PaxTableScanStoreNext(scan, forward, slot))
+			return true;
 
 		blkno = PaxTableScanNextBlock(scan, direction);
 		if (blkno == InvalidBlockNumber)
@@ -636,6 +416,10 @@ PaxTableScanNextRow(PaxTableScanDesc scan, ScanDirection direction, TupleTableSl
 	}
 }
 
+/*
+ * pax_scan_getnextslot stores the scan's next visible row in the slot.
+ * Adapted from heap_getnextslot() in heapam.c, PostgreSQL 15.
+ */
 bool
 pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
@@ -653,6 +437,11 @@ pax_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_scan_set_tidrange limits the scan to the blocks of the TID range
+ * [mintid, maxtid].  Adapted from heap_set_tidrange() in heapam.c,
+ * PostgreSQL 15.
+ */
 void
 pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
 					  ItemPointer maxtid)
@@ -673,6 +462,11 @@ pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
 	scan->rs_numblocks = Min(endblk, scan->rs_nblocks - 1) - startblk + 1;
 }
 
+/*
+ * pax_scan_getnextslot_tidrange stores the scan's next visible row within
+ * the TID range in the slot.  Adapted from heap_getnextslot_tidrange() in
+ * heapam.c, PostgreSQL 15.
+ */
 bool
 pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
 							  TupleTableSlot *slot)
@@ -702,7 +496,9 @@ pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
  * The slot is normally a pax slot (table_slot_create), but EvalPlanQual
  * fetches the row of a ROW_MARK_REFERENCE relation into the scan node's own
  * scan slot, which for PaxScan is a virtual one: the row is then fetched
- * into a pax slot of our own and copied.
+ * into a pax slot of our own and copied.  Adapted from
+ * heapam_fetch_row_version() and heap_fetch() in heapam_handler.c and
+ * heapam.c, PostgreSQL 15.
  */
 bool
 pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
@@ -755,6 +551,11 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 	return visible;
 }
 
+/*
+ * pax_tuple_tid_valid tells whether tid could name a row of the scan's
+ * relation.  Adapted from heapam_tuple_tid_valid() in heapam_handler.c,
+ * PostgreSQL 15.
+ */
 bool
 pax_tuple_tid_valid(TableScanDesc sscan, ItemPointer tid)
 {
@@ -764,6 +565,11 @@ pax_tuple_tid_valid(TableScanDesc sscan, ItemPointer tid)
 		ItemPointerGetBlockNumber(tid) < scan->rs_nblocks;
 }
 
+/*
+ * pax_tuple_satisfies_snapshot tells whether the row in a pax slot is
+ * visible to the snapshot.  Adapted from heapam_tuple_satisfies_snapshot()
+ * in heapam_handler.c, PostgreSQL 15.
+ */
 bool
 pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 							 Snapshot snapshot)
@@ -791,7 +597,8 @@ pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 /*
  * pax_scan_bitmap_next_block collects the visible rows of the bitmap's next
  * page among those it names (all of a lossy page), as heap does; the
- * executor rechecks the quals where the bitmap says so.
+ * executor rechecks the quals where the bitmap says so.  Adapted from
+ * heapam_scan_bitmap_next_block() in heapam_handler.c, PostgreSQL 15.
  */
 bool
 pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
@@ -848,17 +655,17 @@ pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 	return scan->rs_nvis > 0;
 }
 
+/*
+ * pax_scan_bitmap_next_tuple stores the next visible row of the bitmap's
+ * page in the slot.  Adapted from heapam_scan_bitmap_next_tuple() in
+ * heapam_handler.c, PostgreSQL 15.
+ */
 bool
 pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
 						   TupleTableSlot *slot)
 {
-	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
-
-	if (scan->rs_cindex + 1 >= scan->rs_nvis)
+	if (!PaxTableScanStoreNext((PaxTableScanDesc) sscan, true, slot))
 		return false;
-	scan->rs_cindex++;
-	PaxSlotStoreRow(slot, sscan->rs_rd, scan->rs_cbuf, scan->rs_cblock,
-					scan->rs_vis[scan->rs_cindex]);
 	pgstat_count_heap_fetch(sscan->rs_rd);
 	return true;
 }
@@ -868,6 +675,11 @@ pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_scan_analyze_next_block reads block blockno for ANALYZE and keeps it
+ * share-locked for pax_scan_analyze_next_tuple.  Adapted from
+ * heapam_scan_analyze_next_block() in heapam_handler.c, PostgreSQL 15.
+ */
 bool
 pax_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
 							BufferAccessStrategy bstrategy)
@@ -884,8 +696,10 @@ pax_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
 
 /*
  * pax_scan_analyze_next_tuple returns the next row of the block that
- * ANALYZE should sample, counting live and dead rows as heap does.  The
- * buffer stays share-locked until the block is exhausted.
+ * ANALYZE should sample, counting live and dead rows as heap does
+ * (PaxAnalyzeRow).  The buffer stays share-locked until the block is
+ * exhausted.  Adapted from heapam_scan_analyze_next_tuple() in
+ * heapam_handler.c, PostgreSQL 15.
  */
 bool
 pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
@@ -906,43 +720,12 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 
 	for (; scan->rs_cindex < nrows; scan->rs_cindex++)
 	{
-		HeapTupleData tuple;
-		bool		sample_it = false;
-
-		PaxRowTuple(&tuple, rel, page, rowhdrs, scan->rs_cblock, scan->rs_cindex);
-		if (PaxRowIsUnused(tuple.t_data))
+		Assert(BufferIsValid(scan->rs_cbuf));
+		if (PaxRowIsUnused(PaxRowHeader(page, rowhdrs, scan->rs_cindex)))
 			continue;			/* a slot VACUUM reclaimed: no row */
-		switch (HeapTupleSatisfiesVacuum(&tuple, OldestXmin, scan->rs_cbuf))
-		{
-			case HEAPTUPLE_LIVE:
-				sample_it = true;
-				*liverows += 1;
-				break;
-			case HEAPTUPLE_DEAD:
-			case HEAPTUPLE_RECENTLY_DEAD:
-				*deadrows += 1;
-				break;
-			case HEAPTUPLE_INSERT_IN_PROGRESS:
-				/* our own inserts count as live, as the end of xact will see */
-				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple.t_data)))
-				{
-					sample_it = true;
-					*liverows += 1;
-				}
-				break;
-			case HEAPTUPLE_DELETE_IN_PROGRESS:
-				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetUpdateXid(tuple.t_data)))
-					*deadrows += 1;
-				else
-				{
-					sample_it = true;
-					*liverows += 1;
-				}
-				break;
-			default:
-				elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
-		}
-		if (sample_it)
+		if (PaxAnalyzeRow(rel, page, rowhdrs, scan->rs_cblock,
+						  scan->rs_cindex, scan->rs_cbuf, OldestXmin,
+						  liverows, deadrows))
 		{
 			PaxSlotStoreRow(slot, rel, scan->rs_cbuf, scan->rs_cblock,
 							scan->rs_cindex);
@@ -962,6 +745,11 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * pax_scan_sample_next_block reads the next block the TABLESAMPLE method
+ * chooses and collects its visible rows.  Adapted from
+ * heapam_scan_sample_next_block() in heapam_handler.c, PostgreSQL 15.
+ */
 bool
 pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
 {
@@ -991,6 +779,11 @@ pax_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
 	return true;
 }
 
+/*
+ * pax_scan_sample_next_tuple stores the next row the TABLESAMPLE method
+ * chooses on the current block, if visible, in the slot.  Adapted from
+ * heapam_scan_sample_next_tuple() in heapam_handler.c, PostgreSQL 15.
+ */
 bool
 pax_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 						   TupleTableSlot *slot)

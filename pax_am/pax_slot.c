@@ -14,6 +14,11 @@
  * A slot may also be filled by copyslot from any other slot; it then
  * behaves as a materialised virtual slot.
  *
+ * The callbacks are adapted from execTuples.c's TTSOpsBufferHeapTuple
+ * (tts_buffer_heap_*: the pin, getsysattr, copy_heap_tuple) and
+ * TTSOpsVirtual (tts_virtual_materialize, tts_virtual_copyslot),
+ * PostgreSQL 15.
+ *
  * pax_am/pax_slot.c
  *
  *-------------------------------------------------------------------------

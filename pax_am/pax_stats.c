@@ -29,6 +29,10 @@
 
 #include "pax_am.h"
 
+/* Columns of the result rows of pax_page_stats and pax_page_columns. */
+#define PAX_PAGE_STATS_COLS		11
+#define PAX_PAGE_COLUMNS_COLS	8
+
 PG_FUNCTION_INFO_V1(pax_page_stats);
 PG_FUNCTION_INFO_V1(pax_page_columns);
 
@@ -84,6 +88,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 	PaxLayoutCache cache;
 
 	InitMaterializedSRF(fcinfo, 0);
+	Assert(rsinfo->setDesc->natts == PAX_PAGE_STATS_COLS);
 	rel = PaxOpenForStats(relid);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	PaxLayoutCacheInit(&cache, RelationGetNumberOfAttributes(rel),
@@ -96,8 +101,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		PaxPageLayout *layout;
 		PaxPageHeader hdr;
 		PageHeader	phdr;
-		Datum		values[11];
-		bool		nulls[11] = {0};
+		Datum		values[PAX_PAGE_STATS_COLS];
+		bool		nulls[PAX_PAGE_STATS_COLS] = {0};
 		int			nnullmaps = 0;
 		int			nunused = 0;
 		int			fixed_per_row = PAX_ROWHDR_SIZE;
@@ -192,6 +197,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	bits8	   *zoneset;
 
 	InitMaterializedSRF(fcinfo, 0);
+	Assert(rsinfo->setDesc->natts == PAX_PAGE_COLUMNS_COLS);
 	rel = PaxOpenForStats(relid);
 	tupdesc = RelationGetDescr(rel);
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
@@ -219,8 +225,8 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxColumnLayout *col = &layout->cols[i];
-		Datum		values[8];
-		bool		nulls[8] = {0};
+		Datum		values[PAX_PAGE_COLUMNS_COLS];
+		bool		nulls[PAX_PAGE_COLUMNS_COLS] = {0};
 		int			minipage = 0;
 		int			varbytes = 0;
 

@@ -3,8 +3,7 @@
  * pax_vacuum.c
  *	  VACUUM of pax relations: reclaiming dead rows' space, freezing,
  *	  all-visible pages and the visibility map, the free space map, tail
- *	  truncation, statistics; and the reuse of reclaimed row slots by
- *	  inserts.
+ *	  truncation, statistics.
  *
  * VACUUM works in the phases of heap's vacuumlazy.c:
  *
@@ -45,10 +44,11 @@
  * row left is visible to everyone, as heap's second pass does; an insert
  * into it clears the flag and the map bits first (PaxClearAllVisible).
  *
- * Inserts reuse the slots: PaxFreeSpacePage finds a page through the free
- * space map, PaxPageHasFreeSlot tells whether a page has a slot, and
- * PaxPageTakeSlot picks the slot for a new row (the first UNUSED one, else
- * the one after the last row).
+ * Inserts reuse the slots: PaxFreeSpacePage (pax_hio.c) finds a page
+ * through the free space map, and PaxPageHasFreeSlot and PaxPageTakeSlot
+ * (pax_page.c) find the slot for a new row (the first UNUSED one, else the
+ * one after the last row).  Rows are judged by PaxRowVacuumStatus and
+ * all-visible pages found by PaxPageRowsAllVisible (pax_visibility.c).
  *
  * pax_am/pax_vacuum.c
  *
@@ -85,14 +85,6 @@
 #define PAX_TRUNCATE_FRACTION		16
 #define PAX_TRUNCATE_WAIT_INTERVAL	50	/* ms */
 #define PAX_TRUNCATE_TIMEOUT		5000	/* ms */
-
-/*
- * Free space map value of a page with a free row slot: the value area's
- * room plus one FSM category, so that a page with a slot but (fixed-width
- * rows) no value area left is still found, by a request of varbytes plus
- * the same bonus.
- */
-#define PAX_FSM_SLOT_BONUS			(BLCKSZ / 256)
 
 /* What VACUUM decided for one row in the scan. */
 typedef enum PaxVacAction
@@ -149,6 +141,7 @@ typedef struct PaxVacState
 	int64		bytes_freed;
 } PaxVacState;
 
+/* PaxVacWorkMem is the work memory of this VACUUM, in kB. */
 static int
 PaxVacWorkMem(void)
 {
@@ -158,9 +151,11 @@ PaxVacWorkMem(void)
 }
 
 /*
- * PaxDeadItemsAlloc sizes the dead-TID array as heap's dead_items_alloc:
- * what the work memory holds, no more than the relation can have, and one
- * page's worth when there are no indexes (each page is reclaimed at once).
+ * PaxDeadItemsAlloc sizes the dead-TID array: what the work memory holds,
+ * no more than the relation can have, and one page's worth when there are
+ * no indexes (each page is reclaimed at once).  Adapted from
+ * dead_items_alloc() and dead_items_max_items() in vacuumlazy.c,
+ * PostgreSQL 15 (serial only: no parallel index vacuuming).
  */
 static VacDeadItems *
 PaxDeadItemsAlloc(PaxVacState *vs)
@@ -189,46 +184,6 @@ PaxDeadItemsAlloc(PaxVacState *vs)
  */
 
 /*
- * PaxRowClear clears row slot r of a page: its header and its values.
- * With unused, the slot becomes an UNUSED slot below pp_nrows (null bits
- * set); without, the never-used state of slots at or above pp_nrows (all
- * zero), which inserts at pp_nrows rely on.
- */
-static void
-PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
-{
-	HeapTupleHeader hdr = PaxRowHeader(page, layout->rowhdrs, r);
-
-	memset(hdr, 0, PAX_ROWHDR_SIZE);
-	if (unused)
-	{
-		hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
-		hdr->t_infomask2 = PAX_ROW_UNUSED;
-		hdr->t_hoff = PAX_ROWHDR_SIZE;
-	}
-	for (int i = 0; i < layout->natts; i++)
-	{
-		const PaxColumnLayout *col = &layout->cols[i];
-
-		if (col->data == 0)
-			continue;
-		if (col->attlen > 0)
-			memset(page + col->data + r * col->attlen, 0, col->attlen);
-		else
-			((uint16 *) (page + col->data))[r] = 0;
-		if (col->nullmap != 0)
-		{
-			bits8	   *map = (bits8 *) page + col->nullmap;
-
-			if (unused)
-				PaxBitSet(map, r);
-			else
-				map[r >> 3] &= ~(1 << (r & 7));
-		}
-	}
-}
-
-/*
  * PaxPageReclaim turns the dead rows of a page (a PaxChange copy, with
  * the buffer cleanup-locked) into UNUSED slots, lowers pp_nrows past
  * trailing UNUSED slots, compacts the value area and recomputes HASNULL,
@@ -240,7 +195,9 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
  * row order, growing down from pd_special, and their offsets rewritten.
  * Everything that must survive stays outside the hole between pd_lower
  * and pd_upper (README, invariant 1): slots, headers and minipages below
- * pd_lower, values above the new pd_upper.
+ * pd_lower, values above the new pd_upper.  The compaction plays the part
+ * of PageRepairFragmentation() (bufpage.c) in lazy_vacuum_heap_page()
+ * (vacuumlazy.c), PostgreSQL 15.
  */
 static int
 PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
@@ -354,186 +311,9 @@ done:
 }
 
 /* ----------------------------------------------------------------
- * Free row slots: the free space map and inserts
- * ----------------------------------------------------------------
- */
-
-/* PaxPageHasFreeSlot tells whether a pax page has a slot for one more row. */
-bool
-PaxPageHasFreeSlot(Page page)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-
-	return hdr->pp_nrows < hdr->pp_capacity ||
-		(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
-}
-
-/*
- * PaxPageTakeSlot returns the row index a new row goes to on a page (a
- * private copy, exclusively locked), which must have a free slot: the
- * first UNUSED slot, made ready for the row (its null bits cleared), or
- * pp_nrows.  The caller raises pp_nrows past the row.
- */
-int
-PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-	int			nrows = hdr->pp_nrows;
-	int			slot = -1;
-
-	if (hdr->pp_flags & PAX_PAGE_HAS_UNUSED)
-	{
-		bool		more = false;
-
-		for (int r = 0; r < nrows && !more; r++)
-		{
-			if (!PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
-				continue;
-			if (slot < 0)
-				slot = r;
-			else
-				more = true;
-		}
-		if (!more)
-			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
-	}
-	if (slot < 0)
-	{
-		Assert(nrows < hdr->pp_capacity);
-		return nrows;
-	}
-	/* the row's writer sets the null bits of its NULLs, so clear them */
-	for (int i = 0; i < layout->natts; i++)
-	{
-		const PaxColumnLayout *col = &layout->cols[i];
-
-		if (col->nullmap != 0)
-			((bits8 *) page + col->nullmap)[slot >> 3] &= ~(1 << (slot & 7));
-	}
-	return slot;
-}
-
-/*
- * PaxFsmValue is the free space a page records in the free space map: none
- * for pages without a free slot, else the value area's room plus
- * PAX_FSM_SLOT_BONUS.
- */
-static Size
-PaxFsmValue(Page page)
-{
-	if (PageIsNew(page) || !PaxPageHasFreeSlot(page))
-		return 0;
-	return ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower +
-		PAX_FSM_SLOT_BONUS;
-}
-
-/*
- * PaxFreeSpacePage asks the free space map for a page with a free slot and
- * varbytes of value area, and returns it exclusively locked, or
- * InvalidBuffer (with the visibility map page pinned into *vmbuffer if the
- * page is all-visible).  Pages that turn out to have no slot get their
- * entry corrected.  The caller still checks that
- * the row fits, and calls PaxFreeSpaceUpdate when it does not.
- */
-Buffer
-PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
-				 Buffer *vmbuffer)
-{
-	/*
-	 * A page qualifies when its value area holds the row's values (with
-	 * room for alignment to differ): requests add the slot bonus that
-	 * recorded values carry, so "a free slot" alone is not taken for room.
-	 */
-	Size		need = varbytes + MAXIMUM_ALIGNOF + PAX_FSM_SLOT_BONUS;
-	BlockNumber blkno;
-
-	if (need > MaxHeapTupleSize)	/* the free space map's largest request */
-		return InvalidBuffer;
-	blkno = GetPageWithFreeSpace(rel, need);
-
-	for (int tries = 0; blkno != InvalidBlockNumber && tries < 8; tries++)
-	{
-		Buffer		buffer;
-		Page		page;
-		Size		avail;
-
-		if (blkno >= RelationGetNumberOfBlocks(rel))
-			break;				/* stale entry past the end */
-		buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-									strategy);
-		PaxLockForInsert(rel, buffer, vmbuffer);
-		page = BufferGetPage(buffer);
-		if (!PageIsNew(page))
-			(void) PaxPageRowHeaders(rel, page, blkno); /* verifies */
-		avail = PaxFsmValue(page);
-		if (avail >= need)
-			return buffer;
-		UnlockReleaseBuffer(buffer);
-		blkno = RecordAndGetPageWithFreeSpace(rel, blkno, avail, need);
-	}
-	return InvalidBuffer;
-}
-
-/*
- * PaxFreeSpaceUpdate records a page's current free space (the buffer is
- * locked), for a page the free space map offered but a row did not fit.
- */
-void
-PaxFreeSpaceUpdate(Relation rel, Buffer buffer)
-{
-	RecordPageWithFreeSpace(rel, BufferGetBlockNumber(buffer),
-							PaxFsmValue(BufferGetPage(buffer)));
-}
-
-/* ----------------------------------------------------------------
  * VACUUM
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxVacRowsAllVisible tells whether every row left on a page (a copy being
- * changed, of the locked buffer) is visible to everyone, as heap's
- * heap_page_is_all_visible does, with the newest xmin among them and
- * whether all are frozen.  False for a page left without rows.
- */
-static bool
-PaxVacRowsAllVisible(PaxVacState *vs, Page page, uint16 rowhdrs,
-					 Buffer buffer, BlockNumber blkno, TransactionId *cutoff,
-					 bool *all_frozen)
-{
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	bool		any = false;
-
-	*cutoff = InvalidTransactionId;
-	*all_frozen = true;
-	for (int r = 0; r < nrows; r++)
-	{
-		HeapTupleData tuple;
-		TransactionId xmin;
-
-		tuple.t_data = PaxRowHeader(page, rowhdrs, r);
-		if (PaxRowIsUnused(tuple.t_data))
-			continue;
-		any = true;
-		tuple.t_len = PAX_ROWHDR_SIZE;
-		tuple.t_tableOid = RelationGetRelid(vs->rel);
-		ItemPointerSet(&tuple.t_self, blkno, r + 1);
-		if (HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buffer) !=
-			HEAPTUPLE_LIVE)
-			return false;
-		if (!(tuple.t_data->t_infomask & HEAP_XMAX_INVALID))
-			*all_frozen = false;
-		if (HeapTupleHeaderXminFrozen(tuple.t_data))
-			continue;
-		*all_frozen = false;
-		xmin = HeapTupleHeaderGetXmin(tuple.t_data);
-		if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
-			return false;
-		if (!TransactionIdIsValid(*cutoff) || TransactionIdFollows(xmin, *cutoff))
-			*cutoff = xmin;
-	}
-	return any;
-}
 
 /*
  * PaxVacCleanupLockOrKeep is called when the cleanup lock of a page with
@@ -548,7 +328,8 @@ PaxVacRowsAllVisible(PaxVacState *vs, Page page, uint16 rowhdrs,
  * Rows that stay are harmless even when their index entries are gone
  * already (phase 2): nothing points at them, a later VACUUM finds them dead
  * again and reclaims them.  Their xids keep relfrozenxid and relminmxid
- * back, as a dead row kept for INDEX_CLEANUP off does.
+ * back, as a dead row kept for INDEX_CLEANUP off does.  Adapted from
+ * lazy_scan_noprune() in vacuumlazy.c, PostgreSQL 15.
  */
 static bool
 PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
@@ -590,7 +371,8 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
  * free space map.  Without waiting for the cleanup lock, the rows may be
- * left in place (PaxVacCleanupLockOrKeep).
+ * left in place (PaxVacCleanupLockOrKeep).  Adapted from
+ * lazy_vacuum_heap_page() in vacuumlazy.c, PostgreSQL 15.
  */
 static void
 PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
@@ -645,8 +427,9 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	page = PaxChangeStart(&chg, vs->rel, buffer, false);
 	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
 									  blkno, vs->rel);
-	all_visible = PaxVacRowsAllVisible(vs, page, layout->rowhdrs, buffer,
-									   blkno, &cutoff, &all_frozen);
+	all_visible = PaxPageRowsAllVisible(vs->rel, page, layout->rowhdrs,
+										buffer, blkno, vs->oldest_xmin,
+										&cutoff, &all_frozen);
 	if (all_visible)
 		PageSetAllVisible(page);
 	PaxChangeRange(&chg, 0, ((PageHeader) page)->pd_lower);
@@ -674,9 +457,50 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 }
 
 /*
+ * PaxVacIndexInfo fills in *ivinfo what index AM i is told about this
+ * VACUUM: estimated_count, and the table's row count num_heap_tuples.
+ */
+static void
+PaxVacIndexInfo(PaxVacState *vs, int i, bool estimated_count,
+				double num_heap_tuples, IndexVacuumInfo *ivinfo)
+{
+	ivinfo->index = vs->indrels[i];
+	ivinfo->analyze_only = false;
+	ivinfo->report_progress = false;
+	ivinfo->estimated_count = estimated_count;
+	ivinfo->message_level = vs->elevel;
+	ivinfo->num_heap_tuples = num_heap_tuples;
+	ivinfo->strategy = vs->bstrategy;
+}
+
+/*
+ * PaxVacCleanupIndexes gives every index its cleanup pass and records the
+ * indexes' new statistics.  Adapted from lazy_cleanup_all_indexes() and
+ * update_relstats_all_indexes() in vacuumlazy.c, PostgreSQL 15.
+ */
+static void
+PaxVacCleanupIndexes(PaxVacState *vs)
+{
+	for (int i = 0; i < vs->nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		PaxVacIndexInfo(vs, i, false, vs->live + vs->recently_dead, &ivinfo);
+		vs->indstats[i] = vac_cleanup_one_index(&ivinfo, vs->indstats[i]);
+		if (vs->indstats[i] != NULL && !vs->indstats[i]->estimated_count)
+			vac_update_relstats(vs->indrels[i], vs->indstats[i]->num_pages,
+								vs->indstats[i]->num_index_tuples, 0, false,
+								InvalidTransactionId, InvalidMultiXactId,
+								NULL, NULL, false);
+	}
+}
+
+/*
  * PaxVacIndexesAndReclaim removes the index entries of the dead TIDs
  * collected so far (phase 2), then reclaims their rows page by page
- * (phase 3), and empties the array.
+ * (phase 3), and empties the array.  Adapted from lazy_vacuum(),
+ * lazy_vacuum_all_indexes() and lazy_vacuum_heap_rel() in vacuumlazy.c,
+ * PostgreSQL 15 (without the index bypass heuristics).
  */
 static void
 PaxVacIndexesAndReclaim(PaxVacState *vs)
@@ -693,13 +517,7 @@ PaxVacIndexesAndReclaim(PaxVacState *vs)
 		{
 			IndexVacuumInfo ivinfo;
 
-			ivinfo.index = vs->indrels[i];
-			ivinfo.analyze_only = false;
-			ivinfo.report_progress = false;
-			ivinfo.estimated_count = true;
-			ivinfo.message_level = vs->elevel;
-			ivinfo.num_heap_tuples = vs->rel->rd_rel->reltuples;
-			ivinfo.strategy = vs->bstrategy;
+			PaxVacIndexInfo(vs, i, true, vs->rel->rd_rel->reltuples, &ivinfo);
 			vs->indstats[i] = vac_bulkdel_one_index(&ivinfo, vs->indstats[i],
 													dead);
 		}
@@ -726,6 +544,10 @@ PaxVacIndexesAndReclaim(PaxVacState *vs)
 	dead->num_items = 0;
 }
 
+/*
+ * PaxVacKeepXid makes relfrozenxid stay at or below xid, an xid left
+ * behind on a page.
+ */
 static inline void
 PaxVacKeepXid(PaxVacState *vs, TransactionId xid)
 {
@@ -757,247 +579,293 @@ PaxVacKeepXmax(PaxVacState *vs, HeapTupleHeader hdr)
 }
 
 /*
+ * PaxVacPage: what phase 1 found on one page, and what it will change.
+ */
+typedef struct PaxVacPage
+{
+	BlockNumber blkno;
+	Buffer		buffer;			/* exclusively locked */
+	Page		page;
+	uint16		rowhdrs;
+	int			nrows;			/* pp_nrows */
+	int			nleft;			/* rows that stay (not UNUSED, not reclaimed) */
+	bool		all_visible;	/* every row left visible to everyone */
+	bool		all_frozen;		/* ... and frozen */
+	bool		changes;		/* some row header or the layout xid changes */
+	bool		clear_layout_xid;
+	TransactionId visibility_cutoff;	/* newest xmin of the rows left */
+	PaxVacAction actions[PAX_MAX_CAPACITY];
+	xl_heap_freeze_tuple frz[PAX_MAX_CAPACITY];
+} PaxVacPage;
+
+/*
+ * PaxVacJudgeRow judges row r of the page for phase 1: freeze planning for
+ * a row that stays, counting, the all-visible bookkeeping, and collecting
+ * a dead row's TID (or leaving the row in place when its index entries
+ * must stay).  Adapted from the per-tuple loop of lazy_scan_prune() in
+ * vacuumlazy.c, PostgreSQL 15 (without pruning: pax has no HOT chains and
+ * no line pointers to redirect).
+ */
+static void
+PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
+{
+	Relation	rel = vs->rel;
+	HeapTupleData tuple;
+	HeapTupleHeader hdr;
+	uint16		infomask_before;
+	TransactionId xmin;
+	HTSV_Result htsv;
+
+	Assert(r < vp->nrows);
+	PaxRowTuple(&tuple, rel, vp->page, vp->rowhdrs, vp->blkno, r);
+	hdr = tuple.t_data;
+	infomask_before = hdr->t_infomask;
+	vp->actions[r] = PAX_VAC_NONE;
+	if (PaxRowIsUnused(hdr))
+		return;
+
+	htsv = PaxRowVacuumStatus(&tuple, vs->oldest_xmin, vp->buffer, NULL);
+
+	/*
+	 * Rows that stay: heap's own freeze planning on their header (xmin, and
+	 * xmax: lockers and aborted updaters gone, old multixacts replaced),
+	 * which also keeps relfrozenxid / relminmxid at or below every xid and
+	 * multixact left.
+	 */
+	if (htsv != HEAPTUPLE_DEAD)
+	{
+		bool		totally_frozen;
+
+		if (heap_prepare_freeze_tuple(hdr, rel->rd_rel->relfrozenxid,
+									  rel->rd_rel->relminmxid,
+									  vs->freeze_limit, vs->multi_cutoff,
+									  &vp->frz[r], &totally_frozen,
+									  &vs->new_frozen_xid,
+									  &vs->new_min_mxid))
+		{
+			vp->actions[r] = PAX_VAC_FREEZE;
+			vp->changes = true;
+		}
+		if (!totally_frozen)
+			vp->all_frozen = false;
+	}
+
+	switch (htsv)
+	{
+		case HEAPTUPLE_LIVE:
+			vs->live += 1;
+			vp->nleft++;
+			xmin = HeapTupleHeaderGetXmin(hdr);
+			if (HeapTupleHeaderXminFrozen(hdr) ||
+				(vp->actions[r] == PAX_VAC_FREEZE &&
+				 (vp->frz[r].t_infomask & HEAP_XMIN_FROZEN) == HEAP_XMIN_FROZEN))
+				break;
+			if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
+				vp->all_visible = false;
+			else if (!TransactionIdIsValid(vp->visibility_cutoff) ||
+					 TransactionIdFollows(xmin, vp->visibility_cutoff))
+				vp->visibility_cutoff = xmin;
+			break;
+		case HEAPTUPLE_DEAD:
+			vp->all_visible = vp->all_frozen = false;
+			if (vs->nindexes == 0 || vs->do_index_vacuuming)
+			{
+				VacDeadItems *dead = vs->dead_items;
+
+				Assert(dead->num_items < dead->max_items);
+				ItemPointerSet(&dead->items[dead->num_items], vp->blkno, r + 1);
+				dead->num_items++;	/* not in the macro: it evaluates twice */
+				break;
+			}
+			/* left in place (index entries point at it) */
+			vs->dead_kept += 1;
+			vp->nleft++;
+			if (HeapTupleHeaderXminInvalid(hdr) &&
+				!(infomask_before & HEAP_XMIN_INVALID))
+			{
+				/* aborted: make the hint HTSV just set durable */
+				vp->actions[r] = PAX_VAC_INVALIDATE;
+				vp->changes = true;
+			}
+			else if (!HeapTupleHeaderXminInvalid(hdr))
+			{
+				PaxVacKeepXid(vs, HeapTupleHeaderGetXmin(hdr));
+				PaxVacKeepXmax(vs, hdr);
+			}
+			break;
+		case HEAPTUPLE_RECENTLY_DEAD:
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			if (htsv == HEAPTUPLE_RECENTLY_DEAD)
+				vs->recently_dead += 1;
+			else
+				vs->live += 1;
+			vp->nleft++;
+			vp->all_visible = vp->all_frozen = false;
+			break;
+	}
+}
+
+/*
+ * PaxVacLayoutXid looks at the page's layout xid (PaxLayoutXid): it is
+ * cleared once it committed, so that no xid older than relfrozenxid stays
+ * behind; while it runs, the page can be neither all-visible nor frozen.
+ * An aborted one makes the page an orphan, whose rows are all dead and are
+ * reclaimed as such.
+ */
+static void
+PaxVacLayoutXid(PaxVacState *vs, PaxVacPage *vp)
+{
+	TransactionId layout_xid = PaxPageGetOpaque(vp->page)->pax_layout_xid;
+
+	if (!TransactionIdIsValid(layout_xid))
+		return;
+	if (TransactionIdIsInProgress(layout_xid))
+	{
+		vp->all_visible = vp->all_frozen = false;
+		PaxVacKeepXid(vs, layout_xid);
+	}
+	else if (TransactionIdDidCommit(layout_xid))
+		vp->clear_layout_xid = vp->changes = true;
+}
+
+/*
+ * PaxVacApplyChanges writes what phase 1 decided for the page in one
+ * generic WAL record: frozen headers, aborted rows marked invalid, the
+ * layout xid cleared, PD_ALL_VISIBLE set.  Adapted from the freeze step of
+ * lazy_scan_prune() in vacuumlazy.c (heap_execute_freeze_tuple per row),
+ * PostgreSQL 15.
+ */
+static void
+PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
+{
+	PaxChange	chg;
+	Page		copy = PaxChangeStart(&chg, vs->rel, vp->buffer, false);
+
+	if (vp->clear_layout_xid)
+	{
+		PaxPageGetOpaque(copy)->pax_layout_xid = InvalidTransactionId;
+		PaxChangeRange(&chg, PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
+	}
+
+	for (int r = 0; r < vp->nrows; r++)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(copy, vp->rowhdrs, r);
+
+		if (vp->actions[r] == PAX_VAC_FREEZE)
+		{
+			heap_execute_freeze_tuple(hdr, &vp->frz[r]);
+			vs->frozen += 1;
+
+			/*
+			 * An aborted updater's xmax frozen away: the row has no newer
+			 * version, so t_ctid points at itself again rather than at the
+			 * dead one, which may be truncated away (pax_verify checks such
+			 * a t_ctid).
+			 */
+			if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
+				!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)))
+				ItemPointerSet(&hdr->t_ctid, vp->blkno, r + 1);
+		}
+		else if (vp->actions[r] == PAX_VAC_INVALIDATE)
+		{
+			hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
+			hdr->t_infomask |= HEAP_XMIN_INVALID;
+			vs->invalidated += 1;
+		}
+		else
+			continue;
+		PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
+	}
+	if (vp->all_visible && vp->nrows > 0)
+		PageSetAllVisible(copy);
+	PaxChangeRange(&chg, 0, SizeOfPageHeaderData);
+	PaxChangeFinish(&chg);
+}
+
+/*
  * PaxVacScanPage is phase 1 for one page: judge every row, collect the dead
- * ones, freeze, mark the page all-visible, record its free space.
+ * ones, freeze, mark the page all-visible, record its free space (or, with
+ * no indexes, reclaim the dead rows at once).  Adapted from
+ * lazy_scan_heap() and lazy_scan_prune() in vacuumlazy.c, PostgreSQL 15.
  */
 static void
 PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 {
 	Relation	rel = vs->rel;
-	Buffer		buffer;
-	Page		page;
-	uint16		rowhdrs;
-	int			nrows;
-	int			nleft = 0;		/* rows that stay (not UNUSED, not reclaimed) */
 	int			first_dead = vs->dead_items->num_items;
-	bool		all_visible = true;
-	bool		all_frozen = true;
-	bool		changes = false;
-	bool		clear_layout_xid = false;
-	TransactionId layout_xid;
-	bool		collect = vs->nindexes == 0 || vs->do_index_vacuuming;
-	TransactionId visibility_cutoff = InvalidTransactionId;
-	PaxVacAction actions[PAX_MAX_CAPACITY];
-	xl_heap_freeze_tuple frz[PAX_MAX_CAPACITY];
+	PaxVacPage	vp;
 
-	buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
-								vs->bstrategy);
-	LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE);
-	page = BufferGetPage(buffer);
-	if (PageIsNew(page))
+	vp.blkno = blkno;
+	vp.buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								   vs->bstrategy);
+	LockBuffer(vp.buffer, BUFFER_LOCK_EXCLUSIVE);
+	vp.page = BufferGetPage(vp.buffer);
+	if (PageIsNew(vp.page))
 	{
 		/* left by a crash after extension: nothing to do, truncatable */
-		UnlockReleaseBuffer(buffer);
+		UnlockReleaseBuffer(vp.buffer);
 		return;
 	}
-	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
-	nrows = PaxPageGetHeader(page)->pp_nrows;
+	vp.rowhdrs = PaxPageRowHeaders(rel, vp.page, blkno);
+	vp.nrows = PaxPageGetHeader(vp.page)->pp_nrows;
+	vp.nleft = 0;
+	vp.all_visible = vp.all_frozen = true;
+	vp.changes = vp.clear_layout_xid = false;
+	vp.visibility_cutoff = InvalidTransactionId;
 
-	for (int r = 0; r < nrows; r++)
-	{
-		HeapTupleData tuple;
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, r);
-		uint16		infomask_before = hdr->t_infomask;
-		TransactionId xmin;
-		HTSV_Result htsv;
+	for (int r = 0; r < vp.nrows; r++)
+		PaxVacJudgeRow(vs, &vp, r);
+	PaxVacLayoutXid(vs, &vp);
 
-		actions[r] = PAX_VAC_NONE;
-		if (PaxRowIsUnused(hdr))
-			continue;
+	if (vp.changes ||
+		(vp.all_visible && vp.nrows > 0 && !PageIsAllVisible(vp.page)))
+		PaxVacApplyChanges(vs, &vp);
 
-		tuple.t_data = hdr;
-		tuple.t_len = PAX_ROWHDR_SIZE;
-		tuple.t_tableOid = RelationGetRelid(rel);
-		ItemPointerSet(&tuple.t_self, blkno, r + 1);
-
-		htsv = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buffer);
-
-		/*
-		 * Rows that stay: heap's own freeze planning on their header (xmin,
-		 * and xmax: lockers and aborted updaters gone, old multixacts
-		 * replaced), which also keeps relfrozenxid / relminmxid at or below
-		 * every xid and multixact left.
-		 */
-		if (htsv != HEAPTUPLE_DEAD)
-		{
-			bool		totally_frozen;
-
-			if (heap_prepare_freeze_tuple(hdr, rel->rd_rel->relfrozenxid,
-										  rel->rd_rel->relminmxid,
-										  vs->freeze_limit, vs->multi_cutoff,
-										  &frz[r], &totally_frozen,
-										  &vs->new_frozen_xid,
-										  &vs->new_min_mxid))
-			{
-				actions[r] = PAX_VAC_FREEZE;
-				changes = true;
-			}
-			if (!totally_frozen)
-				all_frozen = false;
-		}
-
-		switch (htsv)
-		{
-			case HEAPTUPLE_LIVE:
-				vs->live += 1;
-				nleft++;
-				xmin = HeapTupleHeaderGetXmin(hdr);
-				if (HeapTupleHeaderXminFrozen(hdr) ||
-					(actions[r] == PAX_VAC_FREEZE &&
-					 (frz[r].t_infomask & HEAP_XMIN_FROZEN) == HEAP_XMIN_FROZEN))
-					break;
-				if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
-					all_visible = false;
-				else if (!TransactionIdIsValid(visibility_cutoff) ||
-						 TransactionIdFollows(xmin, visibility_cutoff))
-					visibility_cutoff = xmin;
-				break;
-			case HEAPTUPLE_DEAD:
-				all_visible = all_frozen = false;
-				if (collect)
-				{
-					VacDeadItems *dead = vs->dead_items;
-
-					Assert(dead->num_items < dead->max_items);
-					ItemPointerSet(&dead->items[dead->num_items], blkno, r + 1);
-					dead->num_items++;	/* not in the macro: it evaluates twice */
-					break;
-				}
-				/* left in place (index entries point at it) */
-				vs->dead_kept += 1;
-				nleft++;
-				if (HeapTupleHeaderXminInvalid(hdr) &&
-					!(infomask_before & HEAP_XMIN_INVALID))
-				{
-					/* aborted: make the hint HTSV just set durable */
-					actions[r] = PAX_VAC_INVALIDATE;
-					changes = true;
-				}
-				else if (!HeapTupleHeaderXminInvalid(hdr))
-				{
-					PaxVacKeepXid(vs, HeapTupleHeaderGetXmin(hdr));
-					PaxVacKeepXmax(vs, hdr);
-				}
-				break;
-			case HEAPTUPLE_RECENTLY_DEAD:
-			case HEAPTUPLE_INSERT_IN_PROGRESS:
-			case HEAPTUPLE_DELETE_IN_PROGRESS:
-				if (htsv == HEAPTUPLE_RECENTLY_DEAD)
-					vs->recently_dead += 1;
-				else
-					vs->live += 1;
-				nleft++;
-				all_visible = all_frozen = false;
-				break;
-		}
-	}
-
-	/*
-	 * A page's layout xid (PaxLayoutXid) is cleared once it committed, so
-	 * that no xid older than relfrozenxid stays behind; while it runs, the
-	 * page can be neither all-visible nor frozen.  An aborted one makes the
-	 * page an orphan, whose rows are all dead and are reclaimed as such.
-	 */
-	layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
-	if (TransactionIdIsValid(layout_xid))
-	{
-		if (TransactionIdIsInProgress(layout_xid))
-		{
-			all_visible = all_frozen = false;
-			PaxVacKeepXid(vs, layout_xid);
-		}
-		else if (TransactionIdDidCommit(layout_xid))
-			clear_layout_xid = changes = true;
-	}
-
-	if (changes || (all_visible && nrows > 0 && !PageIsAllVisible(page)))
-	{
-		PaxChange	chg;
-		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
-
-		if (clear_layout_xid)
-		{
-			PaxPageGetOpaque(copy)->pax_layout_xid = InvalidTransactionId;
-			PaxChangeRange(&chg, PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
-		}
-
-		for (int r = 0; r < nrows; r++)
-		{
-			HeapTupleHeader hdr = PaxRowHeader(copy, rowhdrs, r);
-
-			if (actions[r] == PAX_VAC_FREEZE)
-			{
-				heap_execute_freeze_tuple(hdr, &frz[r]);
-				vs->frozen += 1;
-
-				/*
-				 * An aborted updater's xmax frozen away: the row has no
-				 * newer version, so t_ctid points at itself again rather
-				 * than at the dead one, which may be truncated away
-				 * (pax_verify checks such a t_ctid).
-				 */
-				if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
-					!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)))
-					ItemPointerSet(&hdr->t_ctid, blkno, r + 1);
-			}
-			else if (actions[r] == PAX_VAC_INVALIDATE)
-			{
-				hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
-				hdr->t_infomask |= HEAP_XMIN_INVALID;
-				vs->invalidated += 1;
-			}
-			else
-				continue;
-			PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
-		}
-		if (all_visible && nrows > 0)
-			PageSetAllVisible(copy);
-		PaxChangeRange(&chg, 0, SizeOfPageHeaderData);
-		PaxChangeFinish(&chg);
-	}
-
-	if (all_visible && nrows > 0)
+	if (vp.all_visible && vp.nrows > 0)
 	{
 		uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
 
-		if (all_frozen)
+		if (vp.all_frozen)
 			flags |= VISIBILITYMAP_ALL_FROZEN;
 		visibilitymap_pin(rel, blkno, &vs->vmbuffer);
 		if ((visibilitymap_get_status(rel, blkno, &vs->vmbuffer) & flags) != flags)
-			visibilitymap_set(rel, blkno, buffer, InvalidXLogRecPtr,
-							  vs->vmbuffer, visibility_cutoff, flags);
+			visibilitymap_set(rel, blkno, vp.buffer, InvalidXLogRecPtr,
+							  vs->vmbuffer, vp.visibility_cutoff, flags);
 		vs->all_visible_pages++;
 	}
-	if (nleft > 0)
+	if (vp.nleft > 0)
 		vs->nonempty_pages = blkno + 1;
 
 	if (vs->dead_items->num_items > first_dead && vs->nindexes == 0)
 	{
 		/* no index points at the dead rows: reclaim them now */
-		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
-		PaxVacReclaimPage(vs, buffer, &vs->dead_items->items[first_dead],
+		LockBuffer(vp.buffer, BUFFER_LOCK_UNLOCK);
+		PaxVacReclaimPage(vs, vp.buffer, &vs->dead_items->items[first_dead],
 						  vs->dead_items->num_items - first_dead);
 		vs->dead_items->num_items = first_dead;
-		ReleaseBuffer(buffer);
+		ReleaseBuffer(vp.buffer);
 		return;
 	}
 	if (vs->dead_items->num_items == first_dead)
 	{
-		Size		avail = PaxFsmValue(page);
+		Size		avail = PaxFsmValue(vp.page);
 
-		UnlockReleaseBuffer(buffer);
+		UnlockReleaseBuffer(vp.buffer);
 		RecordPageWithFreeSpace(rel, blkno, avail);
 		return;
 	}
 	/* reclaimed after the index pass; the free space is recorded then */
-	UnlockReleaseBuffer(buffer);
+	UnlockReleaseBuffer(vp.buffer);
 }
 
 /*
- * PaxVacTruncate truncates the empty pages at the end of the relation, as
- * heap's lazy_truncate_heap: only with AccessExclusiveLock got without
- * waiting long, only if the relation did not grow meanwhile, and after
- * checking the pages again under the lock.
+ * PaxVacTruncate truncates the empty pages at the end of the relation:
+ * only with AccessExclusiveLock got without waiting long, only if the
+ * relation did not grow meanwhile, and after checking the pages again
+ * under the lock.  Adapted from lazy_truncate_heap() and
+ * count_nondeletable_pages() in vacuumlazy.c, PostgreSQL 15 (one attempt,
+ * no prefetching).
  */
 static void
 PaxVacTruncate(PaxVacState *vs)
@@ -1059,6 +927,12 @@ PaxVacTruncate(PaxVacState *vs)
 	UnlockRelation(rel, AccessExclusiveLock);
 }
 
+/*
+ * pax_relation_vacuum is VACUUM (not FULL) of a pax relation, with the
+ * phases described at the top of this file.  The caller holds
+ * ShareUpdateExclusiveLock on the relation.  Adapted from heap_vacuum_rel()
+ * in vacuumlazy.c, PostgreSQL 15.
+ */
 void
 pax_relation_vacuum(Relation rel, VacuumParams *params,
 					BufferAccessStrategy bstrategy)
@@ -1087,10 +961,15 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 		vs.aggressive = true;
 
 	/* heap_vacuum_rel's messages, in its order */
-	if (params->options & VACOPT_VERBOSE)
+	if ((params->options & VACOPT_VERBOSE) && vs.aggressive)
 		ereport(INFO,
-				(errmsg(vs.aggressive ? "aggressively vacuuming \"%s.%s.%s\"" :
-						"vacuuming \"%s.%s.%s\"",
+				(errmsg("aggressively vacuuming \"%s.%s.%s\"",
+						get_database_name(MyDatabaseId),
+						get_namespace_name(RelationGetNamespace(rel)),
+						RelationGetRelationName(rel))));
+	else if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg("vacuuming \"%s.%s.%s\"",
 						get_database_name(MyDatabaseId),
 						get_namespace_name(RelationGetNamespace(rel)),
 						RelationGetRelationName(rel))));
@@ -1139,26 +1018,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 
 	/* index cleanup, and the indexes' statistics */
 	if (vs.nindexes > 0 && vs.do_index_cleanup)
-	{
-		for (int i = 0; i < vs.nindexes; i++)
-		{
-			IndexVacuumInfo ivinfo;
-
-			ivinfo.index = vs.indrels[i];
-			ivinfo.analyze_only = false;
-			ivinfo.report_progress = false;
-			ivinfo.estimated_count = false;
-			ivinfo.message_level = vs.elevel;
-			ivinfo.num_heap_tuples = vs.live + vs.recently_dead;
-			ivinfo.strategy = bstrategy;
-			vs.indstats[i] = vac_cleanup_one_index(&ivinfo, vs.indstats[i]);
-			if (vs.indstats[i] != NULL && !vs.indstats[i]->estimated_count)
-				vac_update_relstats(vs.indrels[i], vs.indstats[i]->num_pages,
-									vs.indstats[i]->num_index_tuples, 0, false,
-									InvalidTransactionId, InvalidMultiXactId,
-									NULL, NULL, false);
-		}
-	}
+		PaxVacCleanupIndexes(&vs);
 	vac_close_indexes(vs.nindexes, vs.indrels, NoLock);
 
 	/* empty pages at the end, as heap's should_attempt_truncation */

@@ -170,7 +170,9 @@ PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
  * PaxVerifyFullXid widens a 32-bit xid to the full xid it stands for,
  * taking it to lie within 2^31 of the next xid.  An xid that would fall
  * before the first epoch (possible only when corrupt) becomes the first
- * normal xid, older than any horizon of a running cluster.
+ * normal xid, older than any horizon of a running cluster.  Adapted from
+ * FullTransactionIdFromXidAndCtx() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
  */
 static FullTransactionId
 PaxVerifyFullXid(const PaxVerifyContext *ctx, TransactionId xid)
@@ -187,7 +189,9 @@ PaxVerifyFullXid(const PaxVerifyContext *ctx, TransactionId xid)
 
 /*
  * PaxVerifyReadXidRange caches the cluster's next xid and oldest
- * datfrozenxid, and the widened relfrozenxid.
+ * datfrozenxid, and the widened relfrozenxid.  Adapted from
+ * update_cached_xid_range() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
  */
 static void
 PaxVerifyReadXidRange(PaxVerifyContext *ctx)
@@ -216,6 +220,8 @@ typedef enum PaxXidBounds
  * PaxVerifyXidBounds places a normal xid against the cached range,
  * re-reading the range once before calling it out of bounds (it only
  * moves forward, and the row was written after the xid was assigned).
+ * Adapted from get_xid_status() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
  */
 static PaxXidBounds
 PaxVerifyXidBounds(PaxVerifyContext *ctx, TransactionId xid,
@@ -283,6 +289,8 @@ PaxVerifyXid(PaxVerifyContext *ctx, const char *what, TransactionId xid,
 /*
  * PaxVerifyMulti reports a multixact xmax outside relminmxid .. next
  * multixact ID (and the cluster's oldest), re-reading the range once.
+ * Adapted from check_mxid_valid_in_rel() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
  */
 static void
 PaxVerifyMulti(PaxVerifyContext *ctx, MultiXactId multi)
@@ -570,6 +578,13 @@ PaxVerifyHasSuccessor(PaxVerifyContext *ctx, HeapTupleHeader tup)
 		TransactionIdIsInProgress(xid) || TransactionIdDidCommit(xid);
 }
 
+/*
+ * PaxVerifyRowHeader checks the header of a row not marked PAX_ROW_UNUSED:
+ * t_hoff, natts, contradictory infomask bits, xmin and xmax within their
+ * valid ranges, and t_ctid.  Adapted from check_tuple_header() and
+ * check_tuple_visibility() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
+ */
 static void
 PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 {
@@ -644,7 +659,8 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 
 /*
  * PaxVerifyVarlena checks a variable-length value at `off` (inside the
- * value area) of a column of the given attlen and attalign.
+ * value area) of a column of the given attlen and attalign.  Adapted from
+ * check_tuple_attribute() in contrib/amcheck/verify_heapam.c, PostgreSQL 15.
  */
 static void
 PaxVerifyVarlena(PaxVerifyContext *ctx, Page page, uint16 off,
@@ -1009,6 +1025,8 @@ PaxVerifyIndexes(PaxVerifyContext *ctx)
  * One row per problem found: the block, the row (its TID offset, row
  * index + 1; NULL for a page-level problem), the column (NULL when the
  * problem is not one column's) and a description.  No rows: nothing found.
+ * Adapted from verify_heapam() in contrib/amcheck/verify_heapam.c,
+ * PostgreSQL 15.
  */
 Datum
 pax_verify(PG_FUNCTION_ARGS)

@@ -36,6 +36,9 @@
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
 #define PAX_FRAGMENT_HEADER		(2 * sizeof(OffsetNumber))
 
+/* Byte ranges a PaxChange makes room for at first. */
+#define PAX_CHANGE_MIN_RANGES	16
+
 /*
  * PaxChangeStart begins a change of the buffer's page (exclusively locked
  * by the caller) and returns the private copy to change.  full: log the
@@ -44,6 +47,7 @@
 Page
 PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer, bool full)
 {
+	Assert(PaxBufferLockedByMe(buffer, true));
 	chg->rel = rel;
 	chg->buffer = buffer;
 	chg->full = full;
@@ -74,7 +78,7 @@ PaxChangeRange(PaxChange *chg, int offset, int length)
 	}
 	if (chg->nranges == chg->maxranges)
 	{
-		chg->maxranges = Max(16, chg->maxranges * 2);
+		chg->maxranges = Max(PAX_CHANGE_MIN_RANGES, chg->maxranges * 2);
 		chg->ranges = chg->ranges ?
 			repalloc(chg->ranges, chg->maxranges * 2 * sizeof(uint16)) :
 			palloc(chg->maxranges * 2 * sizeof(uint16));
