@@ -1073,8 +1073,8 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 
 	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
 	{
-		imin = PaxToInt64(zone->min, type);
-		imax = PaxToInt64(zone->max, type);
+		imin = PaxToInt64(PaxZoneDatum(zone->min), type);
+		imax = PaxToInt64(PaxZoneDatum(zone->max), type);
 		if (pred->kind == PAX_PRED_IN)
 		{
 			for (int i = 0; i < pred->nvals; i++)
@@ -1103,8 +1103,8 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	}
 	if (pred->vclass == PAX_VC_FLOAT)
 	{
-		fmin = PaxToDouble(zone->min, type);
-		fmax = PaxToDouble(zone->max, type);
+		fmin = PaxToDouble(PaxZoneDatum(zone->min), type);
+		fmax = PaxToDouble(PaxZoneDatum(zone->max), type);
 		if (pred->kind == PAX_PRED_IN)
 		{
 			for (int i = 0; i < pred->nvals; i++)
