@@ -382,12 +382,12 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 
 /* pax_am.c */
 extern void _PG_init(void);
-
-/* pax_customscan.c */
 extern bool pax_enable_customscan;
 extern bool pax_enable_pushdown;
 extern bool pax_enable_zonemaps;
 extern bool pax_enable_aggpushdown;
+
+/* pax_customscan.c */
 extern void PaxCustomScanInit(void);
 
 /* pax_handler.c */

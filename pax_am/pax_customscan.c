@@ -85,12 +85,6 @@
 #define PAX_FLOAT_BTREE_FAM		1970
 #define PAX_TIME_BTREE_FAM		1996
 
-/* GUCs */
-bool		pax_enable_customscan = true;
-bool		pax_enable_pushdown = true;
-bool		pax_enable_zonemaps = true;
-bool		pax_enable_aggpushdown = true;
-
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
@@ -2883,30 +2877,12 @@ PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 }
 
 /*
- * PaxCustomScanInit registers the GUCs and the planner hook; called from
- * _PG_init.
+ * PaxCustomScanInit installs the planner hooks and registers the custom
+ * scan; called from _PG_init once the GUCs are defined.
  */
 void
 PaxCustomScanInit(void)
 {
-	DefineCustomBoolVariable("pax.enable_customscan",
-							 "Enables the PaxScan custom scan of pax tables.",
-							 NULL, &pax_enable_customscan, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_pushdown",
-							 "Lets PaxScan evaluate WHERE clauses on the minipages.",
-							 NULL, &pax_enable_pushdown, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_zonemaps",
-							 "Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
-							 NULL, &pax_enable_zonemaps, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_aggpushdown",
-							 "Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
-							 NULL, &pax_enable_aggpushdown, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	MarkGUCPrefixReserved("pax");
-
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = PaxSetRelPathlist;
 	prev_create_upper_paths_hook = create_upper_paths_hook;
