@@ -547,6 +547,13 @@ PaxPredIsLazy(PaxPred *pred)
 static bool
 PaxPredIsEarly(PaxPred *pred)
 {
+	/*
+	 * A lazy value is computed with the page unlocked: among the late.  An
+	 * OR is lazy when one of its members is (PaxPredIsLazy), and only the
+	 * top-level predicate's flag is set, so look at it before the members.
+	 */
+	if (pred->lazy)
+		return false;
 	if (pred->kind == PAX_PRED_OR)
 	{
 		ListCell   *lc;
@@ -558,9 +565,6 @@ PaxPredIsEarly(PaxPred *pred)
 	}
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 		return true;
-	/* a lazy value is computed with the page unlocked: among the late */
-	if (pred->lazy)
-		return false;
 	return pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT ||
 		pred->vclass == PAX_VC_FLOAT;
 }
