@@ -112,6 +112,26 @@ PaxCheckOperator(Oid opno, Oid opfuncid, int *strategy, Oid *opfamily)
 		func_volatile(opfuncid) != PROVOLATILE_VOLATILE;
 }
 
+/*
+ * PaxPredSetOperator starts a predicate comparing zero-based column attno
+ * through an operator: its btree strategy as seen from the column's side,
+ * its family, input collation and function.  The column is the left
+ * argument unless the caller says otherwise.
+ */
+static void
+PaxPredSetOperator(PaxPred *pred, PaxPredKind kind, int attno, int strategy,
+				   Oid opfamily, Oid collation, Oid opfuncid)
+{
+	memset(pred, 0, sizeof(PaxPred));
+	pred->kind = kind;
+	pred->attno = attno;
+	pred->varonleft = true;
+	pred->strategy = strategy;
+	pred->opfamily = opfamily;
+	pred->collation = collation;
+	fmgr_info(opfuncid, &pred->fn);
+}
+
 /* PaxAnalyzeOpExpr is PaxAnalyzeClause for "column op value". */
 static bool
 PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
@@ -140,17 +160,12 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 	if (pred == NULL)
 		return true;
 
-	memset(pred, 0, sizeof(PaxPred));
-	pred->kind = PAX_PRED_CMP;
-	pred->attno = attno - 1;
-	pred->varonleft = varonleft;
 	/* the strategy as seen from the column's side */
 	if (!varonleft && strategy != ROWCOMPARE_NE)
 		strategy = BTCommuteStrategyNumber(strategy);
-	pred->strategy = strategy;
-	pred->opfamily = opfamily;
-	pred->collation = op->inputcollid;
-	fmgr_info(op->opfuncid, &pred->fn);
+	PaxPredSetOperator(pred, PAX_PRED_CMP, attno - 1, strategy, opfamily,
+					   op->inputcollid, op->opfuncid);
+	pred->varonleft = varonleft;
 	pred->valtype = exprType(right);
 	pred->valexpr = (Expr *) right;
 	return true;
@@ -177,14 +192,9 @@ PaxAnalyzeArrayOp(ScalarArrayOpExpr *saop, Index varno, PaxPred *pred)
 	if (pred == NULL)
 		return true;
 
-	memset(pred, 0, sizeof(PaxPred));
-	pred->kind = saop->useOr ? PAX_PRED_IN : PAX_PRED_NOTIN;
-	pred->attno = attno - 1;
-	pred->varonleft = true;
-	pred->strategy = strategy;
-	pred->opfamily = opfamily;
-	pred->collation = saop->inputcollid;
-	fmgr_info(saop->opfuncid, &pred->fn);
+	PaxPredSetOperator(pred, saop->useOr ? PAX_PRED_IN : PAX_PRED_NOTIN,
+					   attno - 1, strategy, opfamily, saop->inputcollid,
+					   saop->opfuncid);
 	pred->valtype = get_element_type(exprType(arr));
 	pred->valexpr = (Expr *) arr;
 	return true;
@@ -223,16 +233,12 @@ PaxAnalyzeBoolColumn(Node *clause, Index varno, PaxPred *pred)
 	if (pred == NULL)
 		return true;
 
-	memset(pred, 0, sizeof(PaxPred));
-	pred->kind = PAX_PRED_CMP;
-	pred->attno = attno - 1;
-	pred->strategy = BTEqualStrategyNumber;
-	pred->opfamily = lookup_type_cache(BOOLOID,
-									   TYPECACHE_BTREE_OPFAMILY)->btree_opf;
-	pred->varonleft = true;
+	PaxPredSetOperator(pred, PAX_PRED_CMP, attno - 1, BTEqualStrategyNumber,
+					   lookup_type_cache(BOOLOID,
+										 TYPECACHE_BTREE_OPFAMILY)->btree_opf,
+					   InvalidOid, F_BOOLEQ);
 	pred->valtype = BOOLOID;
 	pred->valexpr = (Expr *) makeBoolConst(!negated, false);
-	fmgr_info(F_BOOLEQ, &pred->fn);
 	return true;
 }
 
@@ -301,6 +307,30 @@ PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred)
  */
 
 /*
+ * PaxSameTypeClass is the comparison class of "column op value" with both
+ * sides of the column's type, for the types not compared across types:
+ * dates and times as int64, bool, "char" and oid as unsigned.
+ */
+static PaxValClass
+PaxSameTypeClass(Oid type)
+{
+	switch (type)
+	{
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case TIMEOID:
+			return PAX_VC_INT;
+		case BOOLOID:
+		case CHAROID:
+		case OIDOID:
+			return PAX_VC_UINT;
+		default:
+			return PAX_VC_FMGR;
+	}
+}
+
+/*
  * PaxResolveClass picks the comparison class of a predicate from its
  * operator family, the column's type and the value's type.  A typed loop
  * compares as the default btree operator class of the column's type does,
@@ -343,24 +373,10 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 			if (valtype == INT2OID || valtype == INT4OID || valtype == INT8OID)
 				pred->vclass = PAX_VC_INT;
 			break;
-		case DATEOID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-		case TIMEOID:
-			/* datetime_ops is cross-type too, but only like with like here */
-			if (valtype == coltype)
-				pred->vclass = PAX_VC_INT;
-			break;
 		case FLOAT4OID:
 		case FLOAT8OID:
 			if (valtype == FLOAT4OID || valtype == FLOAT8OID)
 				pred->vclass = PAX_VC_FLOAT;
-			break;
-		case BOOLOID:
-		case CHAROID:
-		case OIDOID:
-			if (valtype == coltype)
-				pred->vclass = PAX_VC_UINT;
 			break;
 		case TEXTOID:
 		case VARCHAROID:
@@ -372,6 +388,11 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 				   pred->strategy == ROWCOMPARE_NE) &&
 				  get_collation_isdeterministic(pred->collation))))
 				pred->vclass = PAX_VC_BYTES;
+			break;
+		default:
+			/* datetime_ops is cross-type too, but only like with like here */
+			if (valtype == coltype)
+				pred->vclass = PaxSameTypeClass(coltype);
 			break;
 	}
 }
