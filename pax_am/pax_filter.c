@@ -95,6 +95,7 @@ PaxStrategyHolds(int strategy, int cmp)
 		default: PAX_INT_LOOP(T, !=); break; \
 	}
 
+/* PaxFilterIntCmp: the loops above, for one width, strategy and value. */
 static int
 PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
 				int64 c, uint16 *sel, int n)
