@@ -130,12 +130,38 @@ StaticAssertDecl((PAX_ROW_UNUSED & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
 				 "PAX_ROW_UNUSED must be a t_infomask2 bit heap leaves free");
 #define PaxRowIsUnused(hdr)	(((hdr)->t_infomask2 & PAX_ROW_UNUSED) != 0)
 
-/* A zone map entry: the least and greatest non-null value on the page. */
+/*
+ * A zone map entry: the least and greatest non-null value on the page, as
+ * 8-byte integers whatever the platform's Datum width: the value's Datum
+ * bits (PaxZoneBound), which a reader turns back into a Datum of the
+ * column's type (PaxZoneDatum).  Only pass-by-value types have zone maps
+ * (PaxZoneEligible), so a bound fits.  On 64-bit platforms these are the
+ * bytes of the former Datum fields: existing pages read the same.
+ */
 typedef struct PaxZone
 {
-	Datum		min;
-	Datum		max;
+	int64		min;
+	int64		max;
 } PaxZone;
+
+StaticAssertDecl(sizeof(PaxZone) == 16,
+				 "a zone map entry takes 16 bytes on every page");
+StaticAssertDecl(sizeof(Datum) <= sizeof(int64),
+				 "a pass-by-value Datum fits in a zone map bound");
+
+/* PaxZoneBound is the stored form of a zone map bound. */
+static inline int64
+PaxZoneBound(Datum value)
+{
+	return (int64) value;
+}
+
+/* PaxZoneDatum is a stored zone map bound as a Datum of the column type. */
+static inline Datum
+PaxZoneDatum(int64 bound)
+{
+	return (Datum) bound;
+}
 
 /* Special space of every pax page. */
 typedef struct PaxPageOpaqueData
@@ -378,12 +404,12 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 
 /* pax_am.c */
 extern void _PG_init(void);
-
-/* pax_customscan.c */
 extern bool pax_enable_customscan;
 extern bool pax_enable_pushdown;
 extern bool pax_enable_zonemaps;
 extern bool pax_enable_aggpushdown;
+
+/* pax_customscan.c */
 extern void PaxCustomScanInit(void);
 
 /* pax_handler.c */

@@ -545,7 +545,10 @@ PaxZoneEligible(Form_pg_attribute att)
 
 /*
  * PaxZoneCompare compares two values of a zone-eligible type as its btree
- * operator class does (NaN sorts above every other float).
+ * operator class does (NaN sorts above every other float): adapted from
+ * the types' btree comparison functions (btint2cmp() ... in nbtcompare.c,
+ * float4_cmp_internal() and float8_cmp_internal() in float.c, PostgreSQL
+ * 15).
  */
 static int
 PaxZoneCompare(Oid typid, Datum a, Datum b)
@@ -591,18 +594,20 @@ PaxZoneUpdate(Page page, const PaxPageLayout *layout, Form_pg_attribute att,
 	PaxZone    *zone;
 	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
 
-	Assert(layout->cols[attnum].zone >= 0);
+	Assert(PaxZoneEligible(att));
+	Assert(layout->cols[attnum].zone >= 0 &&
+		   layout->cols[attnum].zone < layout->nzones);
 	zone = (PaxZone *) (page + layout->zones) + layout->cols[attnum].zone;
 	if (!PaxBitIsSet(zoneset, attnum))
 	{
-		zone->min = zone->max = value;
+		zone->min = zone->max = PaxZoneBound(value);
 		PaxBitSet(zoneset, attnum);
 		return;
 	}
-	if (PaxZoneCompare(att->atttypid, value, zone->min) < 0)
-		zone->min = value;
-	else if (PaxZoneCompare(att->atttypid, value, zone->max) > 0)
-		zone->max = value;
+	if (PaxZoneCompare(att->atttypid, value, PaxZoneDatum(zone->min)) < 0)
+		zone->min = PaxZoneBound(value);
+	else if (PaxZoneCompare(att->atttypid, value, PaxZoneDatum(zone->max)) > 0)
+		zone->max = PaxZoneBound(value);
 }
 
 /* ----------------------------------------------------------------

@@ -265,8 +265,8 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		{
 			PaxZone    *zone = (PaxZone *) (page + layout->zones) + col->zone;
 
-			values[6] = PaxZoneText(att, zone->min);
-			values[7] = PaxZoneText(att, zone->max);
+			values[6] = PaxZoneText(att, PaxZoneDatum(zone->min));
+			values[7] = PaxZoneText(att, PaxZoneDatum(zone->max));
 		}
 		else
 			nulls[6] = nulls[7] = true;

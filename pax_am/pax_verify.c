@@ -384,12 +384,12 @@ PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
 						PaxVerifyZoneText(att, value));
 		return;
 	}
-	if (PaxVerifyCompare(att, zone->min, value) > 0 ||
-		PaxVerifyCompare(att, value, zone->max) > 0)
+	if (PaxVerifyCompare(att, PaxZoneDatum(zone->min), value) > 0 ||
+		PaxVerifyCompare(att, value, PaxZoneDatum(zone->max)) > 0)
 		PaxVerifyReport(ctx, "value %s is outside the zone map [%s, %s]",
 						PaxVerifyZoneText(att, value),
-						PaxVerifyZoneText(att, zone->min),
-						PaxVerifyZoneText(att, zone->max));
+						PaxVerifyZoneText(att, PaxZoneDatum(zone->min)),
+						PaxVerifyZoneText(att, PaxZoneDatum(zone->max)));
 }
 
 /* ----------------------------------------------------------------
@@ -521,10 +521,11 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 		{
 			PaxZone    *z = (PaxZone *) (page + layout->zones) + layout->cols[i].zone;
 
-			if (PaxVerifyCompare(att, z->min, z->max) > 0)
+			if (PaxVerifyCompare(att, PaxZoneDatum(z->min),
+								 PaxZoneDatum(z->max)) > 0)
 				PaxVerifyReport(ctx, "zone map min %s is greater than its max %s",
-								PaxVerifyZoneText(att, z->min),
-								PaxVerifyZoneText(att, z->max));
+								PaxVerifyZoneText(att, PaxZoneDatum(z->min)),
+								PaxVerifyZoneText(att, PaxZoneDatum(z->max)));
 		}
 	}
 	ctx->attnum = -1;

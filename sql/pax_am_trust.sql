@@ -253,6 +253,9 @@ SELECT count(*) FROM ev_p WHERE a > 10 AND a = (SELECT count(*) FROM ev_p)::int;
 SET pax.enable_zonemaps = off;
 SELECT count(*) FROM ev_p WHERE a > 10 AND a = (SELECT count(*) FROM ev_p)::int;
 RESET pax.enable_zonemaps;
+-- the same for an OR of comparisons on one column with such a value
+SELECT count(*) FROM ev_p WHERE a = 1 OR a = (SELECT count(*) FROM ev_p)::int;
+SELECT count(*) FROM ev_p WHERE a > 1000 AND (a = 0 OR a = (SELECT 1 / count(*) FROM ev_e)::int);
 DROP TABLE ev_p, ev_e;
 DROP DOMAIN pax_dint;
 

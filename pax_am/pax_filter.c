@@ -1,0 +1,568 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_filter.c
+ *	  PaxScan's typed filter kernels and zone-map checks: how pushed
+ *	  predicates (pax_pushdown.c) are applied to the rows of one page.
+ *
+ * A page's candidate rows are a selection vector: row indexes, ascending,
+ * below pp_nrows.  Each predicate compacts it in place, in a tight typed
+ * loop over its column's minipage for the integer-like and float classes,
+ * bytewise for text, and through the operator's function otherwise; no row
+ * is formed.  Before that, a page whose zone map (least and greatest value
+ * of a column over every row stored, visible or not) refutes a predicate is
+ * skipped whole.
+ *
+ * pax_am/pax_filter.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "fmgr.h"
+
+#include "pax_customscan.h"
+
+/* ----------------------------------------------------------------
+ * Evaluation over a page
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxCmpDouble compares doubles as float8_cmp_internal() in float.c
+ * (PostgreSQL 15) does: NaN is equal to NaN and larger than anything else.
+ */
+static inline int
+PaxCmpDouble(double a, double b)
+{
+	if (unlikely(isnan(a)))
+		return isnan(b) ? 0 : 1;
+	if (unlikely(isnan(b)))
+		return -1;
+	return (a > b) - (a < b);
+}
+
+/*
+ * PaxStrategyHolds tells whether a three-way comparison result satisfies a
+ * btree strategy (or ROWCOMPARE_NE).
+ */
+static inline bool
+PaxStrategyHolds(int strategy, int cmp)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmp < 0;
+		case BTLessEqualStrategyNumber:
+			return cmp <= 0;
+		case BTEqualStrategyNumber:
+			return cmp == 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmp >= 0;
+		case BTGreaterStrategyNumber:
+			return cmp > 0;
+		default:				/* ROWCOMPARE_NE */
+			return cmp != 0;
+	}
+}
+
+/*
+ * PaxFilterIntCmp keeps the rows of sel whose integer value satisfies
+ * "value strategy c"; one loop per width and strategy, so the compiler
+ * gets a tight loop without branches on either.
+ */
+#define PAX_INT_LOOP(T, OP) \
+	do { \
+		const T *vals = (const T *) base; \
+		for (int k = 0; k < n; k++) \
+		{ \
+			int			r = sel[k]; \
+			if ((int64) vals[r] OP c) \
+				sel[m++] = r; \
+		} \
+	} while (0)
+
+#define PAX_INT_STRATEGY(T) \
+	switch (strategy) \
+	{ \
+		case BTLessStrategyNumber: PAX_INT_LOOP(T, <); break; \
+		case BTLessEqualStrategyNumber: PAX_INT_LOOP(T, <=); break; \
+		case BTEqualStrategyNumber: PAX_INT_LOOP(T, ==); break; \
+		case BTGreaterEqualStrategyNumber: PAX_INT_LOOP(T, >=); break; \
+		case BTGreaterStrategyNumber: PAX_INT_LOOP(T, >); break; \
+		default: PAX_INT_LOOP(T, !=); break; \
+	}
+
+/* PaxFilterIntCmp: the loops above, for one width, strategy and value. */
+static int
+PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
+				int64 c, uint16 *sel, int n)
+{
+	int			m = 0;
+
+	Assert(attlen == 1 || attlen == 2 || attlen == 4 || attlen == 8);
+	switch (attlen)
+	{
+		case 1:
+			PAX_INT_STRATEGY(uint8);
+			break;
+		case 2:
+			PAX_INT_STRATEGY(int16);
+			break;
+		case 4:
+			if (isunsigned)
+				PAX_INT_STRATEGY(uint32)
+			else
+				PAX_INT_STRATEGY(int32)
+			break;
+		default:
+			PAX_INT_STRATEGY(int64);
+			break;
+	}
+	return m;
+}
+
+/*
+ * PaxTextBytes returns a text value's bytes when it needs no detoasting, or
+ * false when it does (compressed, or stored out of line).
+ */
+static inline bool
+PaxTextBytes(Datum d, const char **data, int *len)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	/*
+	 * An external TOAST pointer has a one-byte header too (VARATT_IS_SHORT
+	 * holds for it): its bytes are the pointer, not the string.
+	 */
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return false;
+	*data = VARDATA_ANY(v);
+	*len = VARSIZE_ANY_EXHDR(v);
+	return true;
+}
+
+/*
+ * PaxCmpBytes compares two strings bytewise, the shorter first on a tie, as
+ * varstr_cmp() in varlena.c (PostgreSQL 15) does under the C collation.
+ */
+static inline int
+PaxCmpBytes(const char *a, int alen, const char *b, int blen)
+{
+	int			r = memcmp(a, b, Min(alen, blen));
+
+	if (r != 0)
+		return r;
+	return (alen > blen) - (alen < blen);
+}
+
+/*
+ * PaxValueQualifies evaluates one predicate on one non-null value: the
+ * general path, used for the classes without a loop of their own and for
+ * OR members.
+ */
+static bool
+PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
+{
+	if (pred->never)
+		return false;
+	if (pred->always)
+		return true;
+	switch (pred->kind)
+	{
+		case PAX_PRED_ISNULL:
+			return false;
+		case PAX_PRED_NOTNULL:
+			return true;
+		case PAX_PRED_OR:
+			{
+				ListCell   *lc;
+
+				foreach(lc, pred->args)
+					if (PaxValueQualifies(lfirst(lc), value, attlen))
+						return true;
+				return false;
+			}
+		default:
+			break;
+	}
+
+	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+	{
+		/* value is a Datum of the column type: widen per its length */
+		int64		v = attlen == 1 ? (int64) (uint8) DatumGetChar(value) :
+			attlen == 2 ? (int64) DatumGetInt16(value) :
+			attlen == 4 ? (pred->vclass == PAX_VC_UINT ?
+						   (int64) DatumGetObjectId(value) :
+						   (int64) DatumGetInt32(value)) :
+			DatumGetInt64(value);
+		if (pred->kind == PAX_PRED_CMP)
+			return PaxStrategyHolds(pred->strategy, (v > pred->ival) - (v < pred->ival));
+		else
+		{
+			bool		found = bsearch(&v, pred->ivals, pred->nvals,
+										sizeof(int64), PaxCmpInt64) != NULL;
+
+			return pred->kind == PAX_PRED_IN ? found : !found;
+		}
+	}
+	if (pred->vclass == PAX_VC_FLOAT)
+	{
+		double		v = attlen == 4 ? (double) DatumGetFloat4(value) : DatumGetFloat8(value);
+
+		if (pred->kind == PAX_PRED_CMP)
+			return PaxStrategyHolds(pred->strategy, PaxCmpDouble(v, pred->fval));
+		for (int i = 0; i < pred->nvals; i++)
+			if (PaxCmpDouble(v, pred->fvals[i]) == 0)
+				return pred->kind == PAX_PRED_IN;
+		return pred->kind != PAX_PRED_IN;
+	}
+	if (pred->vclass == PAX_VC_BYTES)
+	{
+		const char *a;
+		int			alen;
+
+		if (PaxTextBytes(value, &a, &alen))
+		{
+			if (pred->kind == PAX_PRED_CMP)
+			{
+				const char *b;
+				int			blen;
+
+				if (PaxTextBytes(pred->val, &b, &blen))
+					return PaxStrategyHolds(pred->strategy,
+											PaxCmpBytes(a, alen, b, blen));
+			}
+		}
+		/* fall through to the operator for toasted values and IN lists */
+	}
+
+	if (pred->kind == PAX_PRED_CMP)
+		return DatumGetBool(pred->varonleft ?
+							FunctionCall2Coll(&pred->fn, pred->collation, value, pred->val) :
+							FunctionCall2Coll(&pred->fn, pred->collation, pred->val, value));
+	for (int i = 0; i < pred->nvals; i++)
+	{
+		bool		r = DatumGetBool(FunctionCall2Coll(&pred->fn, pred->collation,
+													   value, pred->vals[i]));
+
+		if (pred->kind == PAX_PRED_IN && r)
+			return true;
+		if (pred->kind == PAX_PRED_NOTIN && !r)
+			return false;
+	}
+	return pred->kind != PAX_PRED_IN;
+}
+
+/* PaxPredAcceptsNull tells whether a NULL value satisfies a predicate. */
+static bool
+PaxPredAcceptsNull(PaxPred *pred)
+{
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (PaxPredAcceptsNull(lfirst(lc)))
+				return true;
+		return false;
+	}
+	return pred->kind == PAX_PRED_ISNULL || pred->always;
+}
+
+/*
+ * PaxFilter applies one predicate to the selection vector sel[0..n) of row
+ * indexes of a page and returns how many rows are left (compacted in
+ * place).
+ */
+static pg_attribute_always_inline int
+PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
+		  TupleDesc tupdesc, uint16 *sel, int n)
+{
+	const PaxColumnLayout *col;
+	const bits8 *nulls;
+	int			m = 0;
+
+	Assert(pred->attno >= 0 && pred->attno < tupdesc->natts);
+	Assert(PaxSelIsValid(sel, n, PaxPageGetHeader(page)->pp_nrows));
+	if (pred->attno >= layout->natts)
+	{
+		/* a column added after the page was laid out: one value for all */
+		bool		isnull;
+		Datum		value = getmissingattr(tupdesc, pred->attno + 1, &isnull);
+
+		if (isnull)
+			return PaxPredAcceptsNull(pred) ? n : 0;
+		return PaxValueQualifies(pred, value,
+								 TupleDescAttr(tupdesc, pred->attno)->attlen) ? n : 0;
+	}
+
+	col = &layout->cols[pred->attno];
+	if (col->data == 0 || col->dropped)
+		return PaxPredAcceptsNull(pred) ? n : 0;	/* every row NULL */
+	nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+	/* a null bitmap without a NULL in it (HASNULL covers every stored row) */
+	if (nulls && !PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), pred->attno))
+		nulls = NULL;
+
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+	{
+		bool		want = pred->kind == PAX_PRED_ISNULL;
+
+		if (nulls == NULL)
+			return want ? 0 : n;
+		for (int k = 0; k < n; k++)
+			if ((bool) PaxBitIsSet(nulls, sel[k]) == want)
+				sel[m++] = sel[k];
+		return m;
+	}
+	if (pred->never)
+		return 0;
+	if (pred->always)
+		return n;
+
+	/* NULLs never satisfy a strict comparison: drop them first */
+	if (nulls)
+	{
+		bool		anynull = false;
+
+		for (int k = 0; k < n && !anynull; k++)
+			anynull = PaxBitIsSet(nulls, sel[k]);
+		if (anynull && pred->kind != PAX_PRED_OR)
+		{
+			for (int k = 0; k < n; k++)
+				if (!PaxBitIsSet(nulls, sel[k]))
+					sel[m++] = sel[k];
+			n = m;
+			m = 0;
+		}
+	}
+
+	/* the tight loops */
+	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
+		(pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT))
+		return PaxFilterIntCmp(page + col->data, col->attlen,
+							   pred->vclass == PAX_VC_UINT, pred->strategy,
+							   pred->ival, sel, n);
+	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
+	{
+		double		c = pred->fval;
+
+		if (col->attlen == 8)
+		{
+			const float8 *vals = (const float8 *) (page + col->data);
+
+			for (int k = 0; k < n; k++)
+				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+					sel[m++] = sel[k];
+		}
+		else
+		{
+			const float4 *vals = (const float4 *) (page + col->data);
+
+			for (int k = 0; k < n; k++)
+				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+					sel[m++] = sel[k];
+		}
+		return m;
+	}
+
+	/* the general path: one value at a time, still without forming rows */
+	{
+		Datum		value;
+		bool		isnull;
+
+		for (int k = 0; k < n; k++)
+		{
+			int			r = sel[k];
+
+			value = PaxPageGetValue(page, layout, r, pred->attno, &isnull);
+			if (isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen))
+				sel[m++] = r;
+		}
+	}
+	return m;
+}
+
+/* ----------------------------------------------------------------
+ * Zone maps
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxRangeRefutes tells whether no value v between a page's least and
+ * greatest value satisfies "v strategy c", from cmplo, c compared with the
+ * least, and cmphi, c compared with the greatest.
+ */
+static inline bool
+PaxRangeRefutes(int strategy, int cmplo, int cmphi)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmplo <= 0;	/* least >= c */
+		case BTLessEqualStrategyNumber:
+			return cmplo < 0;	/* least > c */
+		case BTEqualStrategyNumber:
+			return cmplo < 0 || cmphi > 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmphi > 0;	/* greatest < c */
+		case BTGreaterStrategyNumber:
+			return cmphi >= 0;	/* greatest <= c */
+		default:				/* ROWCOMPARE_NE: all values equal c */
+			return cmplo == 0 && cmphi == 0;
+	}
+}
+
+/*
+ * PaxZoneRefutes tells whether a page's zone map proves that no row of the
+ * page satisfies the predicate.  Zone maps cover every row stored on the
+ * page, visible or not, so refutation is always safe.
+ */
+static bool
+PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
+			   TupleDesc tupdesc)
+{
+	const PaxColumnLayout *col;
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	PaxZone    *zone;
+	Oid			type;
+
+	if (pred->attno >= layout->natts)
+		return false;
+	col = &layout->cols[pred->attno];
+	if (col->dropped)
+		return false;
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (!PaxZoneRefutes(lfirst(lc), page, layout, tupdesc))
+				return false;
+		return true;
+	}
+	if (pred->kind == PAX_PRED_ISNULL)
+		return col->data != 0 && !PaxBitIsSet(hasnull, pred->attno);
+	if (pred->never)
+		return true;
+	if (pred->always)
+		return false;
+	if (col->data == 0)
+		return true;			/* all NULL: no strict comparison holds */
+	if (pred->kind == PAX_PRED_NOTNULL)
+		return col->zone >= 0 && !PaxBitIsSet(zoneset, pred->attno) &&
+			PaxPageGetHeader(page)->pp_nrows > 0;
+	if (col->zone < 0)
+		return false;
+	if (!PaxBitIsSet(zoneset, pred->attno))
+		return PaxPageGetHeader(page)->pp_nrows > 0;	/* all NULL */
+
+	Assert(col->zone < layout->nzones);
+	zone = (PaxZone *) (page + layout->zones) + col->zone;
+	type = pred->coltype;
+
+	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+	{
+		int64		imin = PaxToInt64(PaxZoneDatum(zone->min), type);
+		int64		imax = PaxToInt64(PaxZoneDatum(zone->max), type);
+
+		if (pred->kind == PAX_PRED_IN)
+		{
+			for (int i = 0; i < pred->nvals; i++)
+				if (pred->ivals[i] >= imin && pred->ivals[i] <= imax)
+					return false;
+			return true;
+		}
+		if (pred->kind == PAX_PRED_NOTIN)
+			return imin == imax && pred->nvals > 0 &&
+				bsearch(&imin, pred->ivals, pred->nvals, sizeof(int64), PaxCmpInt64);
+		return PaxRangeRefutes(pred->strategy,
+							   PaxCmpInt64(&pred->ival, &imin),
+							   PaxCmpInt64(&pred->ival, &imax));
+	}
+	if (pred->vclass == PAX_VC_FLOAT)
+	{
+		double		fmin = PaxToDouble(PaxZoneDatum(zone->min), type);
+		double		fmax = PaxToDouble(PaxZoneDatum(zone->max), type);
+
+		if (pred->kind == PAX_PRED_IN)
+		{
+			for (int i = 0; i < pred->nvals; i++)
+				if (PaxCmpDouble(pred->fvals[i], fmin) >= 0 &&
+					PaxCmpDouble(pred->fvals[i], fmax) <= 0)
+					return false;
+			return true;
+		}
+		if (pred->kind != PAX_PRED_CMP)
+			return false;
+		return PaxRangeRefutes(pred->strategy,
+							   PaxCmpDouble(pred->fval, fmin),
+							   PaxCmpDouble(pred->fval, fmax));
+	}
+	return false;
+}
+
+/* ----------------------------------------------------------------
+ * Lists of predicates
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxPredsRefutePage tells whether the page's zone maps prove that no row
+ * on it passes the predicates.  Only evaluated predicates whose clause may
+ * skip pages take part.  The caller holds a lock on the page.
+ */
+bool
+PaxPredsRefutePage(List *preds, Page page, const PaxPageLayout *layout,
+				   TupleDesc tupdesc)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		if (pred->zone_ok && pred->evaluated &&
+			PaxZoneRefutes(pred, page, layout, tupdesc))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * PaxPredsFilter applies the early (or the late) predicates to the
+ * selection vector sel[0..n) of a page and returns how many rows are left.
+ * Early predicates run with the page locked, on any stored row; a lazy
+ * predicate is late and computes its value here, when the first row
+ * reaches it, with the page only pinned.
+ */
+int
+PaxPredsFilter(List *preds, bool early, Page page,
+			   const PaxPageLayout *layout, TupleDesc tupdesc,
+			   uint16 *sel, int n, ExprContext *econtext, MemoryContext mcxt)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		if (n == 0)
+			break;
+		if (pred->early != early)
+			continue;
+		if (!pred->evaluated)
+		{
+			/* a lazy one's first use: the page is not locked (late) */
+			Assert(!early);
+			PaxPredEvaluate(pred, econtext, mcxt);
+		}
+		n = PaxFilter(pred, page, layout, tupdesc, sel, n);
+	}
+	return n;
+}

@@ -1,0 +1,720 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_pushdown.c
+ *	  PaxScan's pushed-down selections: which clauses it evaluates itself,
+ *	  the predicates they become, the typed loops that filter a page's
+ *	  selection vector with them, and the zone-map checks that skip pages.
+ *
+ * A pushable clause is "column op value" for a strict, non-volatile btree
+ * comparison operator, an IN list (= ANY) or its negation (<> ALL), IS
+ * [NOT] NULL, a boolean column or its negation, or an OR of those on one
+ * column.  The value side is any expression without Vars of the scanned
+ * relation, volatile functions or subplans; it is evaluated once per scan
+ * (PaxPredsStart), or, when computing it could raise an error heap would
+ * not, when a row first reaches it (a lazy predicate).
+ *
+ * Each predicate gets a comparison class: the integer-like, float and text
+ * classes compare in typed loops over the minipage (pax_filter.c), valid
+ * exactly when the operator belongs to the default btree operator family of
+ * the column's type (looked up in the type cache); any other operator is
+ * called through fmgr, one value at a time.  Early predicates (typed loops
+ * over fixed-width minipages, safe on any bytes) may run before visibility
+ * is checked; see "What PaxScan reads" in pax_am/README.
+ *
+ * Nothing here knows the executor node: pax_customscan.c and pax_aggscan.c
+ * call PaxPredsInit and PaxPredsStart at the end of this file.
+ *
+ * pax_am/pax_pushdown.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "catalog/pg_proc_d.h"
+#include "catalog/pg_type_d.h"
+#include "executor/executor.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "utils/array.h"
+#include "utils/datum.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+#include "utils/typcache.h"
+
+#include "pax_customscan.h"
+
+/* ----------------------------------------------------------------
+ * Clause analysis
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVarAttno returns the attribute number of a Var of relation varno
+ * (below binary-compatible relabelling), or 0 if expr is not one.
+ */
+static AttrNumber
+PaxVarAttno(Node *expr, Index varno)
+{
+	while (expr && IsA(expr, RelabelType))
+		expr = (Node *) ((RelabelType *) expr)->arg;
+	if (expr && IsA(expr, Var) &&
+		((Var *) expr)->varno == varno &&
+		((Var *) expr)->varlevelsup == 0 &&
+		((Var *) expr)->varattno > 0)
+		return ((Var *) expr)->varattno;
+	return 0;
+}
+
+/* PaxValueSideOk tells whether an expression can be a predicate's value. */
+static bool
+PaxValueSideOk(Node *expr, Index varno)
+{
+	Relids		relids = pull_varnos(NULL, expr);
+
+	return !bms_is_member(varno, relids) &&
+		!contain_volatile_functions(expr) &&
+		!contain_subplans(expr);
+}
+
+/*
+ * PaxBtreeStrategy finds the btree strategy of an operator (or
+ * ROWCOMPARE_NE for a negated equality) and its operator family.
+ */
+static bool
+PaxBtreeStrategy(Oid opno, int *strategy, Oid *opfamily)
+{
+	List	   *interps = get_op_btree_interpretation(opno);
+
+	if (interps == NIL)
+		return false;
+	*strategy = ((OpBtreeInterpretation *) linitial(interps))->strategy;
+	*opfamily = ((OpBtreeInterpretation *) linitial(interps))->opfamily_id;
+	list_free_deep(interps);
+	return true;
+}
+
+/*
+ * PaxCheckOperator tells whether an operator can be pushed: a strict btree
+ * comparison operator whose function is not volatile.  It returns the
+ * operator's strategy and family.
+ */
+static bool
+PaxCheckOperator(Oid opno, Oid opfuncid, int *strategy, Oid *opfamily)
+{
+	return PaxBtreeStrategy(opno, strategy, opfamily) &&
+		func_strict(opfuncid) &&
+		func_volatile(opfuncid) != PROVOLATILE_VOLATILE;
+}
+
+/*
+ * PaxPredSetOperator starts a predicate comparing zero-based column attno
+ * through an operator: its btree strategy as seen from the column's side,
+ * its family, input collation and function.  The column is the left
+ * argument unless the caller says otherwise.
+ */
+static void
+PaxPredSetOperator(PaxPred *pred, PaxPredKind kind, int attno, int strategy,
+				   Oid opfamily, Oid collation, Oid opfuncid)
+{
+	memset(pred, 0, sizeof(PaxPred));
+	pred->kind = kind;
+	pred->attno = attno;
+	pred->varonleft = true;
+	pred->strategy = strategy;
+	pred->opfamily = opfamily;
+	pred->collation = collation;
+	fmgr_info(opfuncid, &pred->fn);
+}
+
+/* PaxAnalyzeOpExpr is PaxAnalyzeClause for "column op value". */
+static bool
+PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
+{
+	Node	   *left,
+			   *right;
+	AttrNumber	attno;
+	bool		varonleft = true;
+	int			strategy;
+	Oid			opfamily;
+
+	if (list_length(op->args) != 2)
+		return false;
+	left = linitial(op->args);
+	right = lsecond(op->args);
+	if ((attno = PaxVarAttno(left, varno)) == 0)
+	{
+		if ((attno = PaxVarAttno(right, varno)) == 0)
+			return false;
+		varonleft = false;
+		right = left;
+	}
+	if (!PaxValueSideOk(right, varno) ||
+		!PaxCheckOperator(op->opno, op->opfuncid, &strategy, &opfamily))
+		return false;
+	if (pred == NULL)
+		return true;
+
+	/* the strategy as seen from the column's side */
+	if (!varonleft && strategy != ROWCOMPARE_NE)
+		strategy = BTCommuteStrategyNumber(strategy);
+	PaxPredSetOperator(pred, PAX_PRED_CMP, attno - 1, strategy, opfamily,
+					   op->inputcollid, op->opfuncid);
+	pred->varonleft = varonleft;
+	pred->valtype = exprType(right);
+	pred->valexpr = (Expr *) right;
+	return true;
+}
+
+/*
+ * PaxAnalyzeArrayOp is PaxAnalyzeClause for "column = ANY (values)" and
+ * "column <> ALL (values)".
+ */
+static bool
+PaxAnalyzeArrayOp(ScalarArrayOpExpr *saop, Index varno, PaxPred *pred)
+{
+	Node	   *arr = lsecond(saop->args);
+	AttrNumber	attno = PaxVarAttno(linitial(saop->args), varno);
+	int			strategy;
+	Oid			opfamily;
+
+	if (attno == 0 || !PaxValueSideOk(arr, varno) ||
+		!PaxCheckOperator(saop->opno, saop->opfuncid, &strategy, &opfamily))
+		return false;
+	if (saop->useOr ? strategy != BTEqualStrategyNumber :
+		strategy != ROWCOMPARE_NE)
+		return false;
+	if (pred == NULL)
+		return true;
+
+	PaxPredSetOperator(pred, saop->useOr ? PAX_PRED_IN : PAX_PRED_NOTIN,
+					   attno - 1, strategy, opfamily, saop->inputcollid,
+					   saop->opfuncid);
+	pred->valtype = get_element_type(exprType(arr));
+	pred->valexpr = (Expr *) arr;
+	return true;
+}
+
+/* PaxAnalyzeNullTest is PaxAnalyzeClause for "column IS [NOT] NULL". */
+static bool
+PaxAnalyzeNullTest(NullTest *nt, Index varno, PaxPred *pred)
+{
+	AttrNumber	attno = PaxVarAttno((Node *) nt->arg, varno);
+
+	if (attno == 0 || nt->argisrow)
+		return false;
+	if (pred == NULL)
+		return true;
+
+	memset(pred, 0, sizeof(PaxPred));
+	pred->kind = nt->nulltesttype == IS_NULL ? PAX_PRED_ISNULL : PAX_PRED_NOTNULL;
+	pred->attno = attno - 1;
+	return true;
+}
+
+/*
+ * PaxAnalyzeBoolColumn is PaxAnalyzeClause for a boolean column, or its
+ * negation: "column = true", or "column = false".
+ */
+static bool
+PaxAnalyzeBoolColumn(Node *clause, Index varno, PaxPred *pred)
+{
+	bool		negated = !IsA(clause, Var);
+	Node	   *var = negated ? (Node *) get_notclausearg((Expr *) clause) : clause;
+	AttrNumber	attno = PaxVarAttno(var, varno);
+
+	if (attno == 0 || exprType(var) != BOOLOID)
+		return false;
+	if (pred == NULL)
+		return true;
+
+	PaxPredSetOperator(pred, PAX_PRED_CMP, attno - 1, BTEqualStrategyNumber,
+					   lookup_type_cache(BOOLOID,
+										 TYPECACHE_BTREE_OPFAMILY)->btree_opf,
+					   InvalidOid, F_BOOLEQ);
+	pred->valtype = BOOLOID;
+	pred->valexpr = (Expr *) makeBoolConst(!negated, false);
+	return true;
+}
+
+/*
+ * PaxAnalyzeOr is PaxAnalyzeClause for an OR of pushable predicates, none
+ * an OR itself, all on one column.
+ */
+static bool
+PaxAnalyzeOr(BoolExpr *clause, Index varno, PaxPred *pred)
+{
+	ListCell   *lc;
+	int			attno = -1;
+
+	foreach(lc, clause->args)
+	{
+		PaxPred		sub;
+
+		if (!PaxAnalyzeClause(lfirst(lc), varno, &sub) ||
+			sub.kind == PAX_PRED_OR ||
+			(attno >= 0 && sub.attno != attno))
+			return false;
+		attno = sub.attno;
+	}
+	if (pred == NULL)
+		return true;
+
+	memset(pred, 0, sizeof(PaxPred));
+	pred->kind = PAX_PRED_OR;
+	pred->attno = attno;
+	foreach(lc, clause->args)
+	{
+		PaxPred    *sub = palloc(sizeof(PaxPred));
+
+		PaxAnalyzeClause(lfirst(lc), varno, sub);
+		pred->args = lappend(pred->args, sub);
+	}
+	return true;
+}
+
+/*
+ * PaxAnalyzeClause tells whether a clause is pushable for relation varno
+ * and, if pred is not NULL, fills it (the value side is not evaluated, and
+ * the comparison class is left for PaxResolveClass).
+ */
+bool
+PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred)
+{
+	if (clause == NULL)
+		return false;
+	if (IsA(clause, OpExpr))
+		return PaxAnalyzeOpExpr((OpExpr *) clause, varno, pred);
+	if (IsA(clause, ScalarArrayOpExpr))
+		return PaxAnalyzeArrayOp((ScalarArrayOpExpr *) clause, varno, pred);
+	if (IsA(clause, NullTest))
+		return PaxAnalyzeNullTest((NullTest *) clause, varno, pred);
+	if (IsA(clause, Var) || is_notclause(clause))
+		return PaxAnalyzeBoolColumn(clause, varno, pred);
+	if (is_orclause(clause))
+		return PaxAnalyzeOr((BoolExpr *) clause, varno, pred);
+	return false;
+}
+
+/* ----------------------------------------------------------------
+ * Comparison classes
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxSameTypeClass is the comparison class of "column op value" with both
+ * sides of the column's type, for the types not compared across types:
+ * dates and times as int64, bool, "char" and oid as unsigned.
+ */
+static PaxValClass
+PaxSameTypeClass(Oid type)
+{
+	switch (type)
+	{
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case TIMEOID:
+			return PAX_VC_INT;
+		case BOOLOID:
+		case CHAROID:
+		case OIDOID:
+			return PAX_VC_UINT;
+		default:
+			return PAX_VC_FMGR;
+	}
+}
+
+/*
+ * PaxResolveClass picks the comparison class of a predicate from its
+ * operator family, the column's type and the value's type.  A typed loop
+ * compares as the default btree operator class of the column's type does,
+ * so it stands in for the operator only when the operator belongs to that
+ * family (looked up through the type cache, not by OID).
+ */
+static void
+PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
+{
+	Oid			coltype;
+	Oid			valtype;
+	TypeCacheEntry *tc;
+
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			PaxResolveClass(lfirst(lc), tupdesc);
+		return;
+	}
+	Assert(pred->attno >= 0 && pred->attno < tupdesc->natts);
+	coltype = getBaseType(TupleDescAttr(tupdesc, pred->attno)->atttypid);
+	pred->coltype = coltype;
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return;
+
+	valtype = getBaseType(pred->valtype);
+	pred->vclass = PAX_VC_FMGR;
+	tc = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY);
+	if (!OidIsValid(tc->btree_opf) || pred->opfamily != tc->btree_opf)
+		return;
+
+	switch (coltype)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			/* integer_ops is cross-type */
+			if (valtype == INT2OID || valtype == INT4OID || valtype == INT8OID)
+				pred->vclass = PAX_VC_INT;
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			if (valtype == FLOAT4OID || valtype == FLOAT8OID)
+				pred->vclass = PAX_VC_FLOAT;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+			/* bytewise: in C order, or equality under a deterministic one */
+			if ((valtype == TEXTOID || valtype == VARCHAROID) &&
+				OidIsValid(pred->collation) &&
+				(lc_collate_is_c(pred->collation) ||
+				 ((pred->strategy == BTEqualStrategyNumber ||
+				   pred->strategy == ROWCOMPARE_NE) &&
+				  get_collation_isdeterministic(pred->collation))))
+				pred->vclass = PAX_VC_BYTES;
+			break;
+		default:
+			/* datetime_ops is cross-type too, but only like with like here */
+			if (valtype == coltype)
+				pred->vclass = PaxSameTypeClass(coltype);
+			break;
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Predicate values
+ * ----------------------------------------------------------------
+ */
+
+static void PaxPredsEvaluate(List *preds, ExprContext *econtext,
+							 MemoryContext mcxt);
+
+/*
+ * PaxPredEvaluateArray sets up the values of an IN list (= ANY, <> ALL)
+ * from the array the value side computed, in the current memory context.
+ * The rules for NULL elements and empty arrays follow
+ * ExecEvalScalarArrayOp() in execExprInterp.c, PostgreSQL 15.
+ */
+static void
+PaxPredEvaluateArray(PaxPred *pred, Datum value, Oid base)
+{
+	ArrayType  *arr = DatumGetArrayTypePCopy(value);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+	int			n = 0;
+	bool		hasnull = false;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+					  &elems, &nulls, &nelems);
+	pred->vals = palloc(sizeof(Datum) * Max(nelems, 1));
+	for (int i = 0; i < nelems; i++)
+	{
+		if (nulls[i])
+			hasnull = true;
+		else
+			pred->vals[n++] = elems[i];
+	}
+	pred->nvals = n;
+
+	/*
+	 * x <> ALL (.., NULL, ..) is never true; NULLs never match IN. Over an
+	 * empty array, ANY is false and ALL true for every x, NULL included
+	 * (ExecEvalScalarArrayOp decides before looking at x).
+	 */
+	if (pred->kind == PAX_PRED_NOTIN && hasnull)
+		pred->never = true;
+	else if (nelems == 0)
+	{
+		if (pred->kind == PAX_PRED_NOTIN)
+			pred->always = true;
+		else
+			pred->never = true;
+	}
+	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+	{
+		/* sorted, for bsearch in the filter and the zone-map check */
+		pred->ivals = palloc(sizeof(int64) * Max(n, 1));
+		for (int i = 0; i < n; i++)
+			pred->ivals[i] = PaxToInt64(pred->vals[i], base);
+		qsort(pred->ivals, n, sizeof(int64), PaxCmpInt64);
+	}
+	else if (pred->vclass == PAX_VC_FLOAT)
+	{
+		pred->fvals = palloc(sizeof(double) * Max(n, 1));
+		for (int i = 0; i < n; i++)
+			pred->fvals[i] = PaxToDouble(pred->vals[i], base);
+	}
+}
+
+/*
+ * PaxPredEvaluate computes the value side of a predicate, in mcxt (the
+ * scan's predicate memory): at scan start and rescan unless it is lazy,
+ * else when a row first reaches it (PaxPredsFilter).
+ */
+void
+PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
+{
+	Oid			base;
+	Datum		value;
+	bool		isnull;
+	MemoryContext old;
+
+	pred->evaluated = true;
+	if (pred->kind == PAX_PRED_OR)
+	{
+		PaxPredsEvaluate(pred->args, econtext, mcxt);
+		return;
+	}
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return;
+
+	base = getBaseType(pred->valtype);
+	value = ExecEvalExprSwitchContext(pred->valstate, econtext, &isnull);
+	pred->never = false;
+	pred->always = false;
+	if (isnull)
+	{
+		/* strict operator against NULL: never true */
+		pred->never = true;
+		return;
+	}
+
+	old = MemoryContextSwitchTo(mcxt);
+	if (pred->kind == PAX_PRED_CMP)
+	{
+		pred->val = datumCopy(value, get_typbyval(pred->valtype),
+							  get_typlen(pred->valtype));
+		if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+			pred->ival = PaxToInt64(pred->val, base);
+		else if (pred->vclass == PAX_VC_FLOAT)
+			pred->fval = PaxToDouble(pred->val, base);
+	}
+	else
+		PaxPredEvaluateArray(pred, value, base);
+	MemoryContextSwitchTo(old);
+}
+
+/* PaxPredsEvaluate computes the values of a list of predicates. */
+static void
+PaxPredsEvaluate(List *preds, ExprContext *econtext, MemoryContext mcxt)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+		PaxPredEvaluate(lfirst(lc), econtext, mcxt);
+}
+
+/*
+ * PaxPredIsLazy tells whether a predicate's value must wait until a row
+ * reaches it, as heap computes a qual's arguments only when it evaluates
+ * the qual on a row: unless it is a constant or a parameter supplied from
+ * outside, computing it may raise an error heap would not (a domain's
+ * check, an InitPlan's division by zero) or run a subquery for an empty
+ * table.
+ */
+static bool
+PaxPredIsLazy(PaxPred *pred)
+{
+	Node	   *value = (Node *) pred->valexpr;
+
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (PaxPredIsLazy(lfirst(lc)))
+				return true;
+		return false;
+	}
+	if (value == NULL)
+		return false;			/* IS [NOT] NULL */
+	while (IsA(value, RelabelType))
+		value = (Node *) ((RelabelType *) value)->arg;
+	return !(IsA(value, Const) ||
+			 (IsA(value, Param) && ((Param *) value)->paramkind == PARAM_EXTERN));
+}
+
+/*
+ * PaxPredIsEarly tells whether a predicate may run on rows the scan's
+ * snapshot cannot see: only if it reads nothing but a fixed-width minipage
+ * or the null bitmap, in a typed loop that is right for any bytes there.
+ * Values of such rows may belong to a column type that a rolled-back
+ * ALTER TABLE left behind, be TOAST pointers whose chunks VACUUM removed,
+ * or be hidden by row-level security: detoasting them, or handing them to
+ * an operator's function, is not safe.  See "What PaxScan reads" in
+ * pax_am/README.
+ */
+static bool
+PaxPredIsEarly(PaxPred *pred)
+{
+	/*
+	 * A lazy value is computed with the page unlocked: among the late.  An
+	 * OR is lazy when one of its members is (PaxPredIsLazy), and only the
+	 * top-level predicate's flag is set, so look at it before the members.
+	 */
+	if (pred->lazy)
+		return false;
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (!PaxPredIsEarly(lfirst(lc)))
+				return false;
+		return true;
+	}
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+		return true;
+	return pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT ||
+		pred->vclass == PAX_VC_FLOAT;
+}
+
+/* ----------------------------------------------------------------
+ * Planner: which clauses are pushed
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxSplitClauses splits RestrictInfos into those PaxScan evaluates on the
+ * minipages and the others, keeping the order of each.
+ *
+ * The pushed clauses run before all the others, so a clause is pushed only
+ * if no clause left behind has a lower security level (row-level security
+ * policies, security_barrier views), or if it is leakproof: the rule
+ * of order_qual_clauses() in createplan.c and
+ * restriction_is_securely_promotable() in restrictinfo.c (PostgreSQL 15)
+ * applies.
+ */
+void
+PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
+{
+	int			n = list_length(clauses);
+	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
+	Index		min_rest = UINT_MAX;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		int			i = foreach_current_index(lc);
+
+		push[i] = pax_enable_pushdown && !ri->pseudoconstant &&
+			PaxAnalyzeClause((Node *) ri->clause, relid, NULL);
+		if (!push[i])
+			min_rest = Min(min_rest, ri->security_level);
+	}
+	/*
+	 * A clause kept back for this reason has a level above min_rest, so it
+	 * does not lower min_rest: one pass settles the split.
+	 */
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		int			i = foreach_current_index(lc);
+
+		if (push[i] && ri->security_level > min_rest && !ri->leakproof)
+			push[i] = false;
+	}
+
+	*pushed = *rest = NIL;
+	foreach(lc, clauses)
+	{
+		if (push[foreach_current_index(lc)])
+			*pushed = lappend(*pushed, lfirst(lc));
+		else
+			*rest = lappend(*rest, lfirst(lc));
+	}
+	pfree(push);
+}
+
+/* ----------------------------------------------------------------
+ * Lists of predicates: what the scan nodes call
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxPredsInit turns the pushed clauses of a plan (Vars of relation varno)
+ * into predicates, their value sides initialised as expressions of ps.
+ * zone_ok, if not NIL, tells per clause whether it may skip pages by zone
+ * maps (PaxScanPlan); *secure is set when one may not.
+ */
+List *
+PaxPredsInit(List *clauses, Index varno, List *zone_ok, TupleDesc tupdesc,
+			 PlanState *ps, bool *secure)
+{
+	List	   *preds = NIL;
+	ListCell   *lc;
+
+	Assert(zone_ok == NIL || list_length(zone_ok) == list_length(clauses));
+	foreach(lc, clauses)
+	{
+		PaxPred    *pred = palloc(sizeof(PaxPred));
+
+		if (!PaxAnalyzeClause(lfirst(lc), varno, pred))
+			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
+		PaxResolveClass(pred, tupdesc);
+		pred->lazy = PaxPredIsLazy(pred);
+		pred->early = PaxPredIsEarly(pred);
+		/* the aggregate mode is never planned under security quals */
+		pred->zone_ok = zone_ok == NIL ||
+			list_nth_int(zone_ok, foreach_current_index(lc));
+		if (!pred->zone_ok)
+			*secure = true;
+		if (pred->kind == PAX_PRED_OR)
+		{
+			ListCell   *lc2;
+
+			foreach(lc2, pred->args)
+			{
+				PaxPred    *sub = lfirst(lc2);
+
+				if (sub->valexpr)
+					sub->valstate = ExecInitExpr(sub->valexpr, ps);
+			}
+		}
+		else if (pred->valexpr)
+			pred->valstate = ExecInitExpr(pred->valexpr, ps);
+		preds = lappend(preds, pred);
+	}
+	return preds;
+}
+
+/*
+ * PaxPredsStart evaluates the value sides of the predicates that are not
+ * lazy, in mcxt, which the caller has just reset: at scan start and rescan.
+ */
+void
+PaxPredsStart(List *preds, ExprContext *econtext, MemoryContext mcxt)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		pred->evaluated = false;
+		if (!pred->lazy)
+			PaxPredEvaluate(pred, econtext, mcxt);
+	}
+}
