@@ -561,5 +561,7 @@ extern int	PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhd
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
 extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
+extern struct PaxAmHooks *PaxHooks;
+extern void PaxHooksInit(void);
 
 #endif							/* PAX_AM_H */

@@ -77,7 +77,7 @@
 #include "utils/spccache.h"
 
 #include "pax_am.h"
-#include "../deform_cache/deform_cache.h"
+#include "pax_am_hooks.h"
 
 /* btree operator families with fast paths (stable OIDs, pg_opfamily.dat) */
 #define PAX_CHAR_BTREE_FAM		429
@@ -1819,7 +1819,7 @@ typedef struct PaxScanState
 	ScanDirection dir;
 
 	int			max_attno;		/* highest column read, one-based */
-	DeformCacheReportRead_fn report;	/* deform_cache, if loaded */
+	PaxReportReadHook report;	/* an observer's (pax_am_hooks.h), or NULL */
 
 	PaxScanShared *shared;		/* parallel scans */
 	BlockNumber dsm_nbufs;		/* map entries PaxScanEstimateDSM sized */
@@ -1936,8 +1936,8 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	state->fast_data = palloc0(sizeof(uint16) * Max(i, 1));
 	state->fast_nulls = palloc0(sizeof(uint16) * Max(i, 1));
 
-	state->report = state->naggs > 0 ? NULL : *(DeformCacheReportRead_fn *)
-		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
+	state->report = (state->naggs > 0 || PaxHooks == NULL) ? NULL :
+		PaxHooks->report_read;
 
 	state->predcxt = AllocSetContextCreate(estate->es_query_cxt,
 										   "PaxScan predicate values",
