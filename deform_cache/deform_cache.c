@@ -414,83 +414,104 @@ dc_ExecutorStart(QueryDesc *queryDesc, int eflags)
 		DCInstrument(queryDesc);
 }
 
+/* the two executor steps that run a statement's plan */
+typedef enum DCStep
+{
+	DC_STEP_RUN,				/* ExecutorRun */
+	DC_STEP_FINISH				/* ExecutorFinish (AFTER triggers run here) */
+} DCStep;
+
+/* the arguments of ExecutorRun, unused by ExecutorFinish */
+typedef struct DCRunArgs
+{
+	ScanDirection direction;
+	uint64		count;
+	bool		execute_once;
+} DCRunArgs;
+
+/* dc_call_step calls the previous hook of step, or the standard routine. */
+static void
+dc_call_step(DCStep step, QueryDesc *queryDesc, const DCRunArgs *args)
+{
+	if (step == DC_STEP_RUN)
+	{
+		if (prev_ExecutorRun)
+			prev_ExecutorRun(queryDesc, args->direction, args->count,
+							 args->execute_once);
+		else
+			standard_ExecutorRun(queryDesc, args->direction, args->count,
+								 args->execute_once);
+	}
+	else if (prev_ExecutorFinish)
+		prev_ExecutorFinish(queryDesc);
+	else
+		standard_ExecutorFinish(queryDesc);
+}
+
 /*
- * dc_ExecutorRun keeps the nesting level, and proxies the DestReceiver of
- * the instrumented statement while it runs.
+ * dc_nested_step runs step one executor nesting level deeper, so that the
+ * statements it runs (functions, triggers) are not instrumented.  While the
+ * instrumented statement's own step runs, the statement is marked running
+ * and, for ExecutorRun, its DestReceiver is proxied; both are undone however
+ * the step ends.  With tracking off and nothing instrumented, it only calls
+ * the step.
  */
 static void
-dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
-			   bool execute_once)
+dc_nested_step(DCStep step, QueryDesc *queryDesc, const DCRunArgs *args)
 {
 	DCStatement *stmt = dc_active;
 	DestReceiver *dest = queryDesc->dest;
+	bool		mine = stmt != NULL && stmt->queryDesc == queryDesc;
 
 	if (!dc_track && stmt == NULL)
 	{
-		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
-		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
+		dc_call_step(step, queryDesc, args);
 		return;
 	}
 
-	if (stmt && stmt->queryDesc == queryDesc)
+	if (mine)
 	{
-		DCProxyDest(stmt, queryDesc);
+		if (step == DC_STEP_RUN)
+			DCProxyDest(stmt, queryDesc);
 		stmt->running = true;
 	}
 	dc_nesting_level++;
 	PG_TRY();
 	{
-		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
-		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
+		dc_call_step(step, queryDesc, args);
 	}
 	PG_FINALLY();
 	{
 		dc_nesting_level--;
-		queryDesc->dest = dest;
-		if (stmt && stmt->queryDesc == queryDesc)
+		if (step == DC_STEP_RUN)
+			queryDesc->dest = dest;
+		if (mine)
 			stmt->running = false;
 	}
 	PG_END_TRY();
 }
 
 /*
- * dc_ExecutorFinish keeps the nesting level (AFTER triggers run here).
+ * dc_ExecutorRun runs the plan one nesting level deeper, with the
+ * instrumented statement's DestReceiver proxied (dc_nested_step).
+ */
+static void
+dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
+			   bool execute_once)
+{
+	DCRunArgs	args = {direction, count, execute_once};
+
+	dc_nested_step(DC_STEP_RUN, queryDesc, &args);
+}
+
+/*
+ * dc_ExecutorFinish finishes the plan one nesting level deeper
+ * (dc_nested_step).
  */
 static void
 dc_ExecutorFinish(QueryDesc *queryDesc)
 {
-	DCStatement *stmt = dc_active;
-
-	if (!dc_track && stmt == NULL)
-	{
-		if (prev_ExecutorFinish)
-			prev_ExecutorFinish(queryDesc);
-		else
-			standard_ExecutorFinish(queryDesc);
-		return;
-	}
-
-	if (stmt && stmt->queryDesc == queryDesc)
-		stmt->running = true;
-	dc_nesting_level++;
-	PG_TRY();
-	{
-		if (prev_ExecutorFinish)
-			prev_ExecutorFinish(queryDesc);
-		else
-			standard_ExecutorFinish(queryDesc);
-	}
-	PG_FINALLY();
-	{
-		dc_nesting_level--;
-		if (stmt && stmt->queryDesc == queryDesc)
-			stmt->running = false;
-	}
-	PG_END_TRY();
+	dc_nested_step(DC_STEP_FINISH, queryDesc, NULL);
 }
 
 /*
@@ -584,16 +605,38 @@ dc_counters_values(const DCCounters *c, Datum *values, bool *nulls, int i)
 	return i;
 }
 
-/* dc_am_value fills the access method name column, or NULL. */
-static void
-dc_am_value(Oid amoid, Datum *value, bool *isnull)
+/*
+ * dc_relation_values fills the relid and access method columns, starting at
+ * column i (NULL for a node that scans no relation), and returns the next
+ * column.
+ */
+static int
+dc_relation_values(Oid relid, Oid amoid, Datum *values, bool *nulls, int i)
 {
 	char	   *amname = OidIsValid(amoid) ? get_am_name(amoid) : NULL;
 
-	if (amname)
-		*value = CStringGetTextDatum(amname);
+	if (OidIsValid(relid))
+		values[i++] = ObjectIdGetDatum(relid);
 	else
-		*isnull = true;
+		nulls[i++] = true;
+	if (amname)
+		values[i++] = CStringGetTextDatum(amname);
+	else
+		nulls[i++] = true;
+	return i;
+}
+
+/*
+ * dc_put_row fills the counter columns from column i on, checks that this
+ * makes ncols columns, and stores the row in rsinfo's tuplestore.
+ */
+static void
+dc_put_row(ReturnSetInfo *rsinfo, const DCCounters *c, Datum *values,
+		   bool *nulls, int i, int ncols)
+{
+	i = dc_counters_values(c, values, nulls, i);
+	Assert(i == ncols);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
@@ -612,12 +655,9 @@ deform_cache_last_1_0(PG_FUNCTION_ARGS)
 	for (int n = 0; n < dc_nlast; n++)
 	{
 		DCNodeResult *r = &dc_last[n];
-		Datum		values[DC_LAST_COLS_V1_0];
-		bool		nulls[DC_LAST_COLS_V1_0];
+		Datum		values[DC_LAST_COLS_V1_0] = {0};
+		bool		nulls[DC_LAST_COLS_V1_0] = {0};
 		int			i = 0;
-
-		memset(values, 0, sizeof(values));
-		memset(nulls, 0, sizeof(nulls));
 
 		values[i++] = Int32GetDatum(r->node_id);
 		if (r->parent_id < 0)
@@ -625,21 +665,13 @@ deform_cache_last_1_0(PG_FUNCTION_ARGS)
 		else
 			values[i++] = Int32GetDatum(r->parent_id);
 		values[i++] = CStringGetTextDatum(r->node_type);
-		if (OidIsValid(r->relid))
-			values[i++] = ObjectIdGetDatum(r->relid);
-		else
-			nulls[i++] = true;
-		dc_am_value(r->amoid, &values[i], &nulls[i]);
-		i++;
+		i = dc_relation_values(r->relid, r->amoid, values, nulls, i);
 		if (r->slot_type)
 			values[i++] = CStringGetTextDatum(r->slot_type);
 		else
 			nulls[i++] = true;
 		values[i++] = BoolGetDatum(r->jit_deform);
-		i = dc_counters_values(&r->c, values, nulls, i);
-		Assert(i == DC_LAST_COLS_V1_0);
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		dc_put_row(rsinfo, &r->c, values, nulls, i, DC_LAST_COLS_V1_0);
 	}
 	return (Datum) 0;
 }
@@ -664,22 +696,15 @@ deform_cache_relations_1_0(PG_FUNCTION_ARGS)
 	hash_seq_init(&hs, dc_relations);
 	while ((entry = hash_seq_search(&hs)) != NULL)
 	{
-		Datum		values[DC_RELATIONS_COLS_V1_0];
-		bool		nulls[DC_RELATIONS_COLS_V1_0];
+		Datum		values[DC_RELATIONS_COLS_V1_0] = {0};
+		bool		nulls[DC_RELATIONS_COLS_V1_0] = {0};
 		int			i = 0;
 
-		memset(values, 0, sizeof(values));
-		memset(nulls, 0, sizeof(nulls));
-
-		values[i++] = ObjectIdGetDatum(entry->relid);
-		dc_am_value(entry->amoid, &values[i], &nulls[i]);
-		i++;
+		i = dc_relation_values(entry->relid, entry->amoid, values, nulls, i);
 		values[i++] = Int64GetDatum(entry->statements);
 		values[i++] = Int64GetDatum(entry->scans);
-		i = dc_counters_values(&entry->c, values, nulls, i);
-		Assert(i == DC_RELATIONS_COLS_V1_0);
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		dc_put_row(rsinfo, &entry->c, values, nulls, i,
+				   DC_RELATIONS_COLS_V1_0);
 	}
 	return (Datum) 0;
 }
@@ -718,14 +743,13 @@ deform_cache_info_1_0(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
 	Datum		values[DC_INFO_COLS_V1_0];
-	bool		nulls[DC_INFO_COLS_V1_0];
+	bool		nulls[DC_INFO_COLS_V1_0] = {0};
 
 	dc_mark_readout();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	Assert(tupdesc->natts == DC_INFO_COLS_V1_0);
 
-	memset(nulls, 0, sizeof(nulls));
 	values[0] = BoolGetDatum(dc_track);
 	values[1] = Int32GetDatum(dc_active ? 1 : 0);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));

@@ -518,8 +518,11 @@ static const DCNodeExpr dc_node_exprs[] = {
 
 /*
  * dc_expr_slots finds the expression context slots evaluating e->state can
- * deform: those of its EEOP_*_FETCHSOME steps, all three for a whole-row
- * Var.  It sets e->nslots (0 if it never deforms) and e->slotoff.
+ * deform: those of its EEOP_*_FETCHSOME steps (emitted by
+ * ExecPushExprSetupSteps() in execExpr.c, PostgreSQL 15, for each slot the
+ * expression reads Vars of), all three for a whole-row Var, whose slot
+ * ExecEvalWholeRowVar() in execExprInterp.c deforms itself.  It sets e->nslots (0 if it never deforms) and
+ * e->slotoff.
  */
 static void
 dc_expr_slots(DCExpr *e)
