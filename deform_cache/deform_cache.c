@@ -346,8 +346,12 @@ dc_store(DCStatement *stmt)
 		r->node_id = node->node_id;
 		r->parent_id = node->parent_id;
 		if (IsA(node->ps->plan, CustomScan))
+		{
+			CustomScan *cscan = (CustomScan *) node->ps->plan;
+
 			r->node_type = psprintf("Custom Scan (%s)",
-									((CustomScan *) node->ps->plan)->methods->CustomName);
+									cscan->methods->CustomName);
+		}
 		else
 			r->node_type = pstrdup(DCNodeTypeName(node->ps->plan, &is_scan));
 		r->relid = node->relid;

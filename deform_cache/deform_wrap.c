@@ -195,7 +195,7 @@ dc_mark(TupleTableSlot *slot)
 	return m;
 }
 
-/* dc_slot_owner returns the node that owns slot: near nodes first, then any. */
+/* dc_slot_owner returns the owner of slot: near nodes first, then any. */
 static DCNode *
 dc_slot_owner(DCStatement *stmt, DCNode *node, TupleTableSlot *slot)
 {
@@ -508,7 +508,8 @@ static const DCNodeExpr dc_node_exprs[] = {
 	{T_HashState, offsetof(HashState, hashkeys), true},
 	{T_IndexScanState, offsetof(IndexScanState, indexqualorig), false},
 	{T_IndexOnlyScanState, offsetof(IndexOnlyScanState, recheckqual), false},
-	{T_BitmapHeapScanState, offsetof(BitmapHeapScanState, bitmapqualorig), false},
+	{T_BitmapHeapScanState, offsetof(BitmapHeapScanState, bitmapqualorig),
+	false},
 	{T_ResultState, offsetof(ResultState, resconstantqual), false},
 	{T_GroupState, offsetof(GroupState, eqfunction), false},
 	{T_UniqueState, offsetof(UniqueState, eqfunction), false},
@@ -521,8 +522,8 @@ static const DCNodeExpr dc_node_exprs[] = {
  * deform: those of its EEOP_*_FETCHSOME steps (emitted by
  * ExecPushExprSetupSteps() in execExpr.c, PostgreSQL 15, for each slot the
  * expression reads Vars of), all three for a whole-row Var, whose slot
- * ExecEvalWholeRowVar() in execExprInterp.c deforms itself.  It sets e->nslots (0 if it never deforms) and
- * e->slotoff.
+ * ExecEvalWholeRowVar() in execExprInterp.c deforms itself.  It sets
+ * e->nslots (0 if it never deforms) and e->slotoff.
  */
 static void
 dc_expr_slots(DCExpr *e)
