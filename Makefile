@@ -35,7 +35,8 @@ REGRESS = \
 	deform_cache_basic \
 	deform_cache_errors \
 	deform_cache_jit \
-	deform_cache_pax
+	deform_cache_pax \
+	deform_cache_pax_order
 
 # isolation specs (specs/*.spec) and TAP tests (t/*.pl), once they exist
 ISOLATION = $(basename $(notdir $(wildcard specs/*.spec)))

@@ -59,7 +59,8 @@ PaxDefineGucs(void)
 
 /*
  * _PG_init registers the module's GUCs, the PaxScan planner hooks and the
- * ProcessUtility hook that warns about publications of pax tables.
+ * ProcessUtility hook that warns about publications of pax tables, and
+ * publishes the slot type to observing modules (pax_am_hooks.h).
  */
 void
 _PG_init(void)
@@ -67,4 +68,5 @@ _PG_init(void)
 	PaxDefineGucs();
 	PaxCustomScanInit();
 	PaxLogicalInit();
+	PaxHooksInit();
 }

@@ -457,6 +457,8 @@ extern void PaxChangeFinish(PaxChange *chg);
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
 extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
+extern struct PaxAmHooks *PaxHooks;
+extern void PaxHooksInit(void);
 
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,

@@ -442,8 +442,7 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	state->fast_data = palloc0(sizeof(uint16) * Max(i, 1));
 	state->fast_nulls = palloc0(sizeof(uint16) * Max(i, 1));
 
-	state->report = *(DeformCacheReportRead_fn *)
-		find_rendezvous_variable(DEFORM_CACHE_REPORT_READ);
+	state->report = PaxHooks == NULL ? NULL : PaxHooks->report_read;
 
 	PaxScanBeginPreds(state, cscan->custom_exprs, cscan->scan.scanrelid,
 					  lsecond(cscan->custom_private));

@@ -26,7 +26,7 @@
 #include "optimizer/optimizer.h"
 
 #include "pax_am.h"
-#include "../deform_cache/deform_cache.h"
+#include "pax_am_hooks.h"
 
 /* ----------------------------------------------------------------
  * Constants
@@ -190,7 +190,7 @@ typedef struct PaxScanState
 	ScanDirection dir;
 
 	int			max_attno;		/* highest column read, one-based */
-	DeformCacheReportRead_fn report;	/* deform_cache, if loaded */
+	PaxReportReadHook report;	/* an observer's (pax_am_hooks.h), or NULL */
 
 	PaxScanShared *shared;		/* parallel scans */
 	BlockNumber dsm_nbufs;		/* map entries PaxScanEstimateDSM sized */

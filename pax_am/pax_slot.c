@@ -19,6 +19,9 @@
  * TTSOpsVirtual (tts_virtual_materialize, tts_virtual_copyslot),
  * PostgreSQL 15.
  *
+ * The slot type is published to observing modules (deform_cache) through
+ * the rendezvous struct of pax_am_hooks.h, see PaxHooksInit.
+ *
  * pax_am/pax_slot.c
  *
  *-------------------------------------------------------------------------
@@ -31,6 +34,10 @@
 #include "utils/expandeddatum.h"
 
 #include "pax_am.h"
+#include "pax_am_hooks.h"
+
+/* this backend's link with observing modules, or NULL; see pax_am_hooks.h */
+PaxAmHooks *PaxHooks = NULL;
 
 static void
 tts_pax_init(TupleTableSlot *slot)
@@ -305,4 +312,20 @@ PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
 	slot->tts_flags &= ~TTS_FLAG_EMPTY;
 	ItemPointerSet(&slot->tts_tid, blkno, row + 1);
 	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * PaxHooksInit publishes pax's slot type in the PaxAmHooks rendezvous
+ * struct, allocating the struct if no observer was loaded before us, and
+ * keeps the link in PaxHooks so that PaxScan can find an observer's
+ * report-read hook.  Called once, from _PG_init.
+ */
+void
+PaxHooksInit(void)
+{
+	PaxHooks = PaxAmHooksAttach();
+	if (PaxHooks == NULL)
+		return;
+	PaxHooks->slot_ops = &TTSOpsPaxTuple;
+	PaxHooks->slot_name = "PaxTuple";
 }
