@@ -99,6 +99,9 @@ typedef struct PaxAggScanState
 	List	   *clauses;		/* the pushed clauses, for EXPLAIN */
 } PaxAggScanState;
 
+/* GUC pax.enable_aggpushdown, defined in _PG_init */
+bool		pax_enable_aggpushdown = true;
+
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
 /* ----------------------------------------------------------------
@@ -405,9 +408,9 @@ static const CustomExecMethods PaxAggExecMethods = {
 
 /*
  * PaxAggCreateState makes the executor state of an aggregate-mode plan;
- * called by PaxScanCreateState for plans without a scan relation.
+ * called through PaxScanCreateUpper for plans without a scan relation.
  */
-Node *
+static Node *
 PaxAggCreateState(CustomScan *cscan)
 {
 	PaxAggScanState *state = (PaxAggScanState *) newNode(sizeof(PaxAggScanState),
@@ -728,11 +731,13 @@ PaxAggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 /*
  * PaxAggScanInit installs the create_upper_paths_hook that offers the
- * aggregate mode; called from PaxCustomScanInit.
+ * aggregate mode, and lets PaxScanCreateState reach this mode's executor
+ * state; called from _PG_init after PaxCustomScanInit.
  */
 void
 PaxAggScanInit(void)
 {
+	PaxScanCreateUpper = PaxAggCreateState;
 	prev_create_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = PaxUpperPaths;
 }

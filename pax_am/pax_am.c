@@ -17,15 +17,10 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "pax_am.h"
+#include "pax.h"
+#include "pax_customscan.h"
 
 PG_MODULE_MAGIC;
-
-/* GUCs (see PaxDefineGucs) */
-bool		pax_enable_customscan = true;
-bool		pax_enable_pushdown = true;
-bool		pax_enable_zonemaps = true;
-bool		pax_enable_aggpushdown = true;
 
 /*
  * PaxDefineGucs defines the module's GUCs, all under the "pax." prefix,
@@ -67,6 +62,7 @@ _PG_init(void)
 {
 	PaxDefineGucs();
 	PaxCustomScanInit();
+	PaxAggScanInit();
 	PaxLogicalInit();
 	PaxHooksInit();
 }

@@ -34,7 +34,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* GUC pax.enable_buffer_guessing (registered in pax_am.c) */
 bool		pax_enable_buffer_guessing = true;

@@ -56,6 +56,17 @@
 
 #include "pax_customscan.h"
 
+/* GUC pax.enable_customscan, defined in _PG_init */
+bool		pax_enable_customscan = true;
+
+/*
+ * PaxScanCreateUpper makes the executor state of a PaxScan plan that scans
+ * no relation of its own: the aggregate mode's, which pax_aggscan.c sets
+ * when it installs its planner hook.  The plain scan sits below the
+ * aggregate mode and reaches it only through this pointer.
+ */
+Node	   *(*PaxScanCreateUpper) (CustomScan *cscan) = NULL;
+
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
 /* ----------------------------------------------------------------
@@ -356,8 +367,8 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 
 /*
  * PaxScanCreateState makes the executor state of a PaxScan plan: the
- * aggregate mode's (pax_aggscan.c) when the plan has no scan relation of
- * its own (PaxAggPlan), else the plain scan's.  Both plans carry
+ * aggregate mode's (PaxScanCreateUpper) when the plan has no scan relation
+ * of its own (PaxAggPlan), else the plain scan's.  Both plans carry
  * PaxScanPlanMethods; the split is in the executor methods.
  */
 static Node *
@@ -366,7 +377,11 @@ PaxScanCreateState(CustomScan *cscan)
 	PaxScanState *state;
 
 	if (cscan->scan.scanrelid == 0)
-		return PaxAggCreateState(cscan);
+	{
+		if (PaxScanCreateUpper == NULL)
+			elog(ERROR, "PaxScan plan without a scan relation, and no aggregate mode");
+		return PaxScanCreateUpper(cscan);
+	}
 	state = (PaxScanState *) newNode(sizeof(PaxScanState), T_CustomScanState);
 	state->css.methods = &PaxScanExecMethods;
 	return (Node *) state;
@@ -1180,15 +1195,14 @@ static const CustomExecMethods PaxScanExecMethods = {
 };
 
 /*
- * PaxCustomScanInit installs the planner hooks of PaxScan (the plain scan's
- * here, the aggregate mode's in pax_aggscan.c) and registers its
- * CustomScanMethods; called from _PG_init once the GUCs are defined.
+ * PaxCustomScanInit installs the planner hook of the plain PaxScan and
+ * registers its CustomScanMethods; called from _PG_init once the GUCs are
+ * defined, before PaxAggScanInit.
  */
 void
 PaxCustomScanInit(void)
 {
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = PaxSetRelPathlist;
-	PaxAggScanInit();
 	RegisterCustomScanMethods(&PaxScanPlanMethods);
 }

@@ -2,14 +2,16 @@
  *
  * pax_customscan.h
  *	  Private declarations of PaxScan, the custom scan of pax relations:
- *	  shared by pax_pushdown.c, pax_customscan.c and pax_aggscan.c only.
+ *	  shared by pax_customscan.c and pax_aggscan.c only.
  *
- * Dependency direction inside the layer: pax_pushdown.c (clauses and
- * predicates, no executor node) <- pax_customscan.c (the plain scan, which
- * also drives the page loop) <- pax_aggscan.c (the aggregate mode, which
- * reuses that page loop).  Nothing here is visible to the table AM.
+ * Dependency direction inside the layer: pax_pushdown.c and pax_filter.c
+ * (predicates and their kernels, pax_pushdown.h: no executor node) <-
+ * pax_customscan.c (the plain scan, which also drives the page loop) <-
+ * pax_aggscan.c (the aggregate mode, which reuses that page loop).  The
+ * plain scan reaches the aggregate mode only through PaxScanCreateUpper,
+ * which pax_aggscan.c sets.  Nothing here is visible to the table AM.
  *
- * Layout follows pax_am.h: constants, state structs, then externs grouped
+ * Layout follows pax.h: constants, state structs, then externs grouped
  * by defining file.
  *
  * pax_am/pax_customscan.h
@@ -25,8 +27,9 @@
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
 
-#include "pax_am.h"
+#include "pax.h"
 #include "pax_am_hooks.h"
+#include "pax_pushdown.h"
 
 /* ----------------------------------------------------------------
  * Constants
@@ -68,67 +71,6 @@
 /* Prefetching: at most this many bytes of one range, one line at a time. */
 #define PAX_PREFETCH_MAX_BYTES	1024
 #define PAX_CACHE_LINE_SIZE		64
-
-/* ----------------------------------------------------------------
- * Pushed predicates (pax_pushdown.c)
- * ----------------------------------------------------------------
- */
-
-typedef enum PaxPredKind
-{
-	PAX_PRED_CMP,				/* column op value */
-	PAX_PRED_IN,				/* column = ANY (values) */
-	PAX_PRED_NOTIN,				/* column <> ALL (values) */
-	PAX_PRED_ISNULL,
-	PAX_PRED_NOTNULL,
-	PAX_PRED_OR					/* any of args, all on one column */
-} PaxPredKind;
-
-typedef enum PaxValClass
-{
-	PAX_VC_INT,					/* signed integers, dates, times: as int64 */
-	PAX_VC_UINT,				/* bool, "char", oid: as unsigned */
-	PAX_VC_FLOAT,				/* float4, float8: as double, NaN largest */
-	PAX_VC_BYTES,				/* text: bytewise (C collation, or equality
-								 * under a deterministic collation) */
-	PAX_VC_FMGR					/* anything else: the operator's function */
-} PaxValClass;
-
-typedef struct PaxPred
-{
-	PaxPredKind kind;
-	int			attno;			/* zero-based column */
-	int			strategy;		/* BT*StrategyNumber or ROWCOMPARE_NE */
-	Oid			opfamily;		/* btree family of the operator */
-	PaxValClass vclass;
-	bool		varonleft;		/* FMGR: column is the operator's left arg */
-	Oid			collation;
-	FmgrInfo	fn;				/* operator function (FMGR class) */
-	Oid			valtype;		/* type of the value side */
-	Oid			coltype;		/* base type of the column */
-	Expr	   *valexpr;		/* value side, Vars-free */
-	ExprState  *valstate;
-
-	/* set by PaxPredEvaluate at scan start and rescan, or first use */
-	bool		evaluated;
-	bool		never;			/* no row can qualify (NULL value) */
-	bool		always;			/* every row qualifies, NULL included:
-								 * x <> ALL of an empty array */
-	Datum		val;
-	int64		ival;
-	double		fval;
-	int			nvals;			/* IN lists */
-	Datum	   *vals;
-	int64	   *ivals;			/* sorted ascending */
-	double	   *fvals;
-
-	List	   *args;			/* PAX_PRED_OR: PaxPred * */
-
-	/* set by PaxPredsInit */
-	bool		lazy;			/* value computed at its first use */
-	bool		early;			/* safe on any stored row (PaxPredIsEarly) */
-	bool		zone_ok;		/* may skip pages by zone maps */
-} PaxPred;
 
 /* ----------------------------------------------------------------
  * Executor state (pax_customscan.c, pax_aggscan.c)
@@ -227,90 +169,15 @@ PaxPushedRowCost(int npushed)
 		npushed * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
 }
 
-/* PaxToInt64 converts a value of an integer-like type to int64. */
-static inline int64
-PaxToInt64(Datum d, Oid type)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(d);
-		case INT4OID:
-		case DATEOID:
-			return DatumGetInt32(d);
-		case BOOLOID:
-			return DatumGetBool(d) ? 1 : 0;
-		case CHAROID:
-			return (uint8) DatumGetChar(d);
-		case OIDOID:
-			return (int64) DatumGetObjectId(d);
-		default:
-			return DatumGetInt64(d);
-	}
-}
-
-/* PaxToDouble converts a value of a float type to double. */
-static inline double
-PaxToDouble(Datum d, Oid type)
-{
-	return type == FLOAT4OID ? (double) DatumGetFloat4(d) : DatumGetFloat8(d);
-}
-
-/* PaxCmpInt64 is a qsort and bsearch comparator of int64 values. */
-static inline int
-PaxCmpInt64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return (x > y) - (x < y);
-}
-
-#ifdef USE_ASSERT_CHECKING
-/*
- * PaxSelIsValid tells whether sel[0..n) is a selection vector of a page of
- * nrows rows: row indexes strictly ascending and below nrows.  The filter
- * loops compact it in place and PaxTableScanCollectVisible relies on the
- * order.
- */
-static inline bool
-PaxSelIsValid(const uint16 *sel, int n, int nrows)
-{
-	if (n < 0 || n > nrows || nrows > PAX_MAX_CAPACITY)
-		return false;
-	for (int k = 0; k < n; k++)
-		if (sel[k] >= nrows || (k > 0 && sel[k] <= sel[k - 1]))
-			return false;
-	return true;
-}
-#endif
-
 /* ----------------------------------------------------------------
  * Externs
  * ----------------------------------------------------------------
  */
 
-/* pax_pushdown.c */
-extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
-extern void PaxSplitClauses(List *clauses, Index relid, List **pushed,
-							List **rest);
-extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
-						  TupleDesc tupdesc, PlanState *ps, bool *secure);
-extern void PaxPredsStart(List *preds, ExprContext *econtext,
-						  MemoryContext mcxt);
-extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,
-							MemoryContext mcxt);
-
-/* pax_filter.c */
-extern bool PaxPredsRefutePage(List *preds, Page page,
-							   const PaxPageLayout *layout,
-							   TupleDesc tupdesc);
-extern int	PaxPredsFilter(List *preds, bool early, Page page,
-						   const PaxPageLayout *layout, TupleDesc tupdesc,
-						   uint16 *sel, int n, ExprContext *econtext,
-						   MemoryContext mcxt);
-
 /* pax_customscan.c */
+extern bool pax_enable_customscan;
+extern Node *(*PaxScanCreateUpper) (CustomScan *cscan);
+extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPaxRelation(Oid relid);
 extern void PaxScanBeginPreds(PaxScanState *state, List *clauses,
@@ -323,7 +190,7 @@ extern void PaxExplainFilter(CustomScanState *node, List *clauses,
 							 List *ancestors, struct ExplainState *es);
 
 /* pax_aggscan.c */
+extern bool pax_enable_aggpushdown;
 extern void PaxAggScanInit(void);
-extern Node *PaxAggCreateState(CustomScan *cscan);
 
 #endif							/* PAX_CUSTOMSCAN_H */

@@ -23,7 +23,10 @@
 #include "access/nbtree.h"
 #include "fmgr.h"
 
-#include "pax_customscan.h"
+#include "pax_pushdown.h"
+
+/* GUC pax.enable_zonemaps, defined in _PG_init */
+bool		pax_enable_zonemaps = true;
 
 /* ----------------------------------------------------------------
  * Evaluation over a page

@@ -34,7 +34,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 PG_FUNCTION_INFO_V1(pax_tableam_handler);
 

@@ -36,7 +36,7 @@
 #include "storage/lmgr.h"
 #include "utils/rel.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /*
  * Free space map value of a page with a free row slot: the value area's

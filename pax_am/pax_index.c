@@ -37,7 +37,7 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* Index fetch state: keeps the last page pinned for the next fetch. */
 typedef struct IndexFetchPaxData

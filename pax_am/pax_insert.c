@@ -49,7 +49,7 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0

@@ -22,7 +22,7 @@
  *   of the session's database exists, warns once per session.  A write
  *   loads the module, so this one does not depend on preloading.  Slots are
  *   looked for once per transaction at most, and only with wal_level =
- *   logical (PaxLogicalCheckWrite, pax_am.h).
+ *   logical (PaxLogicalCheckWrite, pax.h).
  *
  * Creating the slot itself cannot warn: pg_create_logical_replication_slot
  * is a builtin function, which fmgr calls without consulting fmgr_hook,
@@ -54,7 +54,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* at most this many table names in the publication warning's detail */
 #define PAX_LOGICAL_MAX_NAMES	10

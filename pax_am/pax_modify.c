@@ -59,7 +59,7 @@
 #include "utils/relcache.h"
 #include "utils/snapmgr.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* A row being changed: its pinned, exclusively locked page. */
 typedef struct PaxTarget

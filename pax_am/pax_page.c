@@ -59,7 +59,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /*
  * PaxLayoutSize computes where every minipage of a page of the given shape
@@ -680,7 +680,7 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
  * PaxRowClear clears row slot r of a page (a private copy of the buffer,
  * which the caller holds cleanup-locked): its header and its values.  With
  * unused, the slot becomes an UNUSED slot below pp_nrows (the state
- * PAX_ROW_UNUSED describes in pax_am.h: null bits set); without, the
+ * PAX_ROW_UNUSED describes in pax.h: null bits set); without, the
  * never-used state of slots at or above pp_nrows (all zero), which inserts
  * at pp_nrows rely on.
  */

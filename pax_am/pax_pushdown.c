@@ -47,7 +47,10 @@
 #include "utils/pg_locale.h"
 #include "utils/typcache.h"
 
-#include "pax_customscan.h"
+#include "pax_pushdown.h"
+
+/* GUC pax.enable_pushdown, defined in _PG_init */
+bool		pax_enable_pushdown = true;
 
 /* ----------------------------------------------------------------
  * Clause analysis

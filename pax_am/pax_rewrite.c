@@ -34,7 +34,7 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /*
  * Infomask bits that describe a heap tuple's data (null bitmap, varlena,

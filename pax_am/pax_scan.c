@@ -38,7 +38,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /*
  * Scans of relations larger than 1/this of shared buffers read through a

@@ -33,7 +33,7 @@
 #include "storage/bufmgr.h"
 #include "utils/expandeddatum.h"
 
-#include "pax_am.h"
+#include "pax.h"
 #include "pax_am_hooks.h"
 
 /* this backend's link with observing modules, or NULL; see pax_am_hooks.h */

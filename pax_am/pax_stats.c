@@ -27,7 +27,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
 #define PAX_PAGE_STATS_COLS		11

@@ -27,7 +27,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* ----------------------------------------------------------------
  * Lock modes and multixact members

@@ -76,7 +76,7 @@
 #include "utils/snapmgr.h"
 #include "utils/typcache.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 PG_FUNCTION_INFO_V1(pax_verify);
 

@@ -46,7 +46,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* ----------------------------------------------------------------
  * Rows by TID

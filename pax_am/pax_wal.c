@@ -31,7 +31,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "pax_am.h"
+#include "pax.h"
 
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
 #define PAX_FRAGMENT_HEADER		(2 * sizeof(OffsetNumber))

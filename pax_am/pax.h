@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pax_am.h
+ * pax.h
  *	  Private declarations of the pax table access method.
  *
  * A pax relation stores rows in standard 8 KB buffer pages laid out in the
@@ -10,12 +10,12 @@
  * Layout of this header follows contrib/bloom: constants, on-disk structs,
  * page macros, state structs, then externs grouped by defining file.
  *
- * pax_am/pax_am.h
+ * pax_am/pax.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PAX_AM_H
-#define PAX_AM_H
+#ifndef PAX_H
+#define PAX_H
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -404,13 +404,6 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 
 /* pax_am.c */
 extern void _PG_init(void);
-extern bool pax_enable_customscan;
-extern bool pax_enable_pushdown;
-extern bool pax_enable_zonemaps;
-extern bool pax_enable_aggpushdown;
-
-/* pax_customscan.c */
-extern void PaxCustomScanInit(void);
 
 /* pax_handler.c */
 extern const TableAmRoutine *PaxGetTableAmRoutine(void);
@@ -683,4 +676,4 @@ PaxLogicalCheckWrite(Relation rel)
 		PaxLogicalWarnSlots(rel);
 }
 
-#endif							/* PAX_AM_H */
+#endif							/* PAX_H */

@@ -1,0 +1,164 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_pushdown.h
+ *	  Pushed predicates of PaxScan: what pax_pushdown.c makes of a WHERE
+ *	  clause, and the typed kernels of pax_filter.c that run it on the
+ *	  minipages.
+ *
+ * Nothing here knows an executor node: pax_customscan.h (the scan) and
+ * pax_aggscan.c (the aggregate mode) build on it, never the other way.
+ *
+ * pax_am/pax_pushdown.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PAX_PUSHDOWN_H
+#define PAX_PUSHDOWN_H
+
+#include "catalog/pg_type_d.h"
+#include "nodes/execnodes.h"
+
+#include "pax.h"
+
+typedef enum PaxPredKind
+{
+	PAX_PRED_CMP,				/* column op value */
+	PAX_PRED_IN,				/* column = ANY (values) */
+	PAX_PRED_NOTIN,				/* column <> ALL (values) */
+	PAX_PRED_ISNULL,
+	PAX_PRED_NOTNULL,
+	PAX_PRED_OR					/* any of args, all on one column */
+} PaxPredKind;
+
+typedef enum PaxValClass
+{
+	PAX_VC_INT,					/* signed integers, dates, times: as int64 */
+	PAX_VC_UINT,				/* bool, "char", oid: as unsigned */
+	PAX_VC_FLOAT,				/* float4, float8: as double, NaN largest */
+	PAX_VC_BYTES,				/* text: bytewise (C collation, or equality
+								 * under a deterministic collation) */
+	PAX_VC_FMGR					/* anything else: the operator's function */
+} PaxValClass;
+
+typedef struct PaxPred
+{
+	PaxPredKind kind;
+	int			attno;			/* zero-based column */
+	int			strategy;		/* BT*StrategyNumber or ROWCOMPARE_NE */
+	Oid			opfamily;		/* btree family of the operator */
+	PaxValClass vclass;
+	bool		varonleft;		/* FMGR: column is the operator's left arg */
+	Oid			collation;
+	FmgrInfo	fn;				/* operator function (FMGR class) */
+	Oid			valtype;		/* type of the value side */
+	Oid			coltype;		/* base type of the column */
+	Expr	   *valexpr;		/* value side, Vars-free */
+	ExprState  *valstate;
+
+	/* set by PaxPredEvaluate at scan start and rescan, or first use */
+	bool		evaluated;
+	bool		never;			/* no row can qualify (NULL value) */
+	bool		always;			/* every row qualifies, NULL included:
+								 * x <> ALL of an empty array */
+	Datum		val;
+	int64		ival;
+	double		fval;
+	int			nvals;			/* IN lists */
+	Datum	   *vals;
+	int64	   *ivals;			/* sorted ascending */
+	double	   *fvals;
+
+	List	   *args;			/* PAX_PRED_OR: PaxPred * */
+
+	/* set by PaxPredsInit */
+	bool		lazy;			/* value computed at its first use */
+	bool		early;			/* safe on any stored row (PaxPredIsEarly) */
+	bool		zone_ok;		/* may skip pages by zone maps */
+} PaxPred;
+
+/* PaxToInt64 converts a value of an integer-like type to int64. */
+static inline int64
+PaxToInt64(Datum d, Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(d);
+		case BOOLOID:
+			return DatumGetBool(d) ? 1 : 0;
+		case CHAROID:
+			return (uint8) DatumGetChar(d);
+		case OIDOID:
+			return (int64) DatumGetObjectId(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+/* PaxToDouble converts a value of a float type to double. */
+static inline double
+PaxToDouble(Datum d, Oid type)
+{
+	return type == FLOAT4OID ? (double) DatumGetFloat4(d) : DatumGetFloat8(d);
+}
+
+/* PaxCmpInt64 is a qsort and bsearch comparator of int64 values. */
+static inline int
+PaxCmpInt64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * PaxSelIsValid tells whether sel[0..n) is a selection vector of a page of
+ * nrows rows: row indexes strictly ascending and below nrows.  The filter
+ * loops compact it in place and PaxTableScanCollectVisible relies on the
+ * order.
+ */
+static inline bool
+PaxSelIsValid(const uint16 *sel, int n, int nrows)
+{
+	if (n < 0 || n > nrows || nrows > PAX_MAX_CAPACITY)
+		return false;
+	for (int k = 0; k < n; k++)
+		if (sel[k] >= nrows || (k > 0 && sel[k] <= sel[k - 1]))
+			return false;
+	return true;
+}
+#endif
+
+/* ----------------------------------------------------------------
+ * Externs
+ * ----------------------------------------------------------------
+ */
+
+/* pax_pushdown.c */
+extern bool pax_enable_pushdown;
+extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
+extern void PaxSplitClauses(List *clauses, Index relid, List **pushed,
+							List **rest);
+extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
+						  TupleDesc tupdesc, PlanState *ps, bool *secure);
+extern void PaxPredsStart(List *preds, ExprContext *econtext,
+						  MemoryContext mcxt);
+extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,
+							MemoryContext mcxt);
+
+/* pax_filter.c */
+extern bool pax_enable_zonemaps;
+extern bool PaxPredsRefutePage(List *preds, Page page,
+							   const PaxPageLayout *layout,
+							   TupleDesc tupdesc);
+extern int	PaxPredsFilter(List *preds, bool early, Page page,
+						   const PaxPageLayout *layout, TupleDesc tupdesc,
+						   uint16 *sel, int n, ExprContext *econtext,
+						   MemoryContext mcxt);
+
+#endif							/* PAX_PUSHDOWN_H */
