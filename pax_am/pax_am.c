@@ -23,32 +23,46 @@
 PG_MODULE_MAGIC;
 
 /*
- * PaxDefineGucs defines the module's GUCs, all under the "pax." prefix,
- * which it then reserves.
+ * The module's GUCs: all boolean switches, on by default, settable by any
+ * user, under the "pax." prefix.  Each variable lives in the file that
+ * reads it.
+ */
+typedef struct PaxBoolGuc
+{
+	const char *name;
+	const char *short_desc;
+	bool	   *variable;
+} PaxBoolGuc;
+
+static const PaxBoolGuc PaxBoolGucs[] = {
+	{"pax.enable_customscan",
+		"Enables the PaxScan custom scan of pax tables.",
+	&pax_enable_customscan},
+	{"pax.enable_pushdown",
+		"Lets PaxScan evaluate WHERE clauses on the minipages.",
+	&pax_enable_pushdown},
+	{"pax.enable_zonemaps",
+		"Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
+	&pax_enable_zonemaps},
+	{"pax.enable_aggpushdown",
+		"Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
+	&pax_enable_aggpushdown},
+	{"pax.enable_buffer_guessing",
+		"Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
+	&pax_enable_buffer_guessing},
+};
+
+/*
+ * PaxDefineGucs defines the module's GUCs, then reserves the "pax." prefix.
  */
 static void
 PaxDefineGucs(void)
 {
-	DefineCustomBoolVariable("pax.enable_customscan",
-							 "Enables the PaxScan custom scan of pax tables.",
-							 NULL, &pax_enable_customscan, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_pushdown",
-							 "Lets PaxScan evaluate WHERE clauses on the minipages.",
-							 NULL, &pax_enable_pushdown, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_zonemaps",
-							 "Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
-							 NULL, &pax_enable_zonemaps, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_aggpushdown",
-							 "Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
-							 NULL, &pax_enable_aggpushdown, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("pax.enable_buffer_guessing",
-							 "Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
-							 NULL, &pax_enable_buffer_guessing, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
+	for (int i = 0; i < lengthof(PaxBoolGucs); i++)
+		DefineCustomBoolVariable(PaxBoolGucs[i].name,
+								 PaxBoolGucs[i].short_desc,
+								 NULL, PaxBoolGucs[i].variable, true,
+								 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pax");
 }
 
