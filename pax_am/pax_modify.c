@@ -79,6 +79,7 @@ typedef struct PaxTarget
 static void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 							 uint16 infomask2, CommandId cid, bool iscombo,
 							 const ItemPointerData *ctid);
+static void PaxTargetPinVm(PaxTarget *t);
 
 /* ----------------------------------------------------------------
  * Targets: a row's page, pinned and locked
@@ -215,6 +216,13 @@ PaxLockUpdatedChain(Relation rel, uint16 prior_infomask,
 		hdr = t.tuple.t_data;
 retry:
 		CHECK_FOR_INTERRUPTS();
+
+		/*
+		 * The page may have become all-visible before we locked it, or while
+		 * we waited: pin its visibility map page now, before the checks,
+		 * for PaxTargetSetXmax may have to clear the bits.
+		 */
+		PaxTargetPinVm(&t);
 		if ((TransactionIdIsValid(prior_xmax) &&
 			 !TransactionIdEquals(HeapTupleHeaderGetXmin(hdr), prior_xmax)) ||
 			TransactionIdDidAbort(HeapTupleHeaderGetXmin(hdr)))
