@@ -24,7 +24,17 @@ REGRESS = \
 	pax_am_pushdown \
 	pax_am_aggregate \
 	pax_am_trust \
-	pax_am_mvcc \
+	pax_am_mvcc_delete \
+	pax_am_mvcc_update \
+	pax_am_mvcc_merge \
+	pax_am_mvcc_locks \
+	pax_am_mvcc_index \
+	pax_am_mvcc_unique \
+	pax_am_mvcc_fkey \
+	pax_am_mvcc_trigger \
+	pax_am_mvcc_toast \
+	pax_am_mvcc_rewrite \
+	pax_am_mvcc_stats \
 	pax_am_verify \
 	pax_am_heapmatch \
 	sjis_direct_basic \

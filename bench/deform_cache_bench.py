@@ -35,65 +35,38 @@ Stdlib only; the plot needs python3-matplotlib and is skipped without it.
 
 import argparse
 import os
-import re
-import statistics
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "bench", "results")
+from benchlib import (RESULTS, Cluster, am_extensions, md_table, median, prewarm_sql,
+                      timings, write_report)
+
 DBNAME = "deform_bench"
 NCOLS = 100
 
-# extension that provides a table access method, when it is not built in
-AM_EXTENSION = {"pax": "pax_am"}
-
-
-def lib_sh(command, stdin=None):
-    """Run a shell command with bin/lib.sh sourced; return its stdout."""
-    script = 'source "%s/bin/lib.sh"; PG_BINDIR=$("$PG_CONFIG" --bindir); %s' % (
-        ROOT, command)
-    res = subprocess.run(["bash", "-c", script], input=stdin, text=True,
-                         stdout=subprocess.PIPE)
-    if res.returncode != 0:
-        sys.exit("failed: %s" % command)
-    return res.stdout
-
-
-def psql(sql, db=DBNAME):
-    """Run an SQL script in one psql session; return its stdout."""
-    return lib_sh("as_pg psql -X -q -v ON_ERROR_STOP=1 -d %s -f -" % db, sql)
-
 
 def setup(ams, rows):
-    """Create the database, the extensions and one table per access method."""
-    lib_sh("cluster_start")
-    exists = lib_sh("as_pg psql -X -At -d postgres -c "
-                    "\"select 1 from pg_database where datname = '%s'\"" % DBNAME)
-    if not exists.strip():
-        lib_sh("as_pg createdb %s" % DBNAME)
-    sql = ["CREATE EXTENSION IF NOT EXISTS pg_prewarm;",
-           "CREATE EXTENSION IF NOT EXISTS deform_cache;"]
-    for am in ams:
-        if am in AM_EXTENSION:
-            sql.append("CREATE EXTENSION IF NOT EXISTS %s;" % AM_EXTENSION[am])
-    psql("\n".join(sql))
+    """Create the database, the extensions and one table per access method;
+    return the cluster."""
+    cl = Cluster(DBNAME)
+    cl.create_db(DBNAME)
+    cl.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm;\n"
+            "CREATE EXTENSION IF NOT EXISTS deform_cache;\n" + am_extensions(ams))
     cols = ", ".join("col%d text" % i for i in range(NCOLS))
     vals = ", ".join("'v%d_' || g" % i for i in range(NCOLS))
     for am in ams:
         tbl = table(am)
-        have = psql("\\pset tuples_only on\n\\pset format unaligned\n"
-                    "select count(*) from pg_class where relname = '%s';\n"
-                    "select case when to_regclass('%s') is null then -1 "
-                    "else (select reltuples::bigint from pg_class "
-                    "where relname = '%s') end;" % (tbl, tbl, tbl)).split()
+        have = cl.psql("select count(*) from pg_class where relname = '%s';\n"
+                       "select case when to_regclass('%s') is null then -1 "
+                       "else (select reltuples::bigint from pg_class "
+                       "where relname = '%s') end;" % (tbl, tbl, tbl)).split()
         if have[0] == "1" and int(have[1]) == rows:
             continue
         print("== creating %s (%d rows, %s)" % (tbl, rows, am), file=sys.stderr)
-        psql("DROP TABLE IF EXISTS %s;\n"
-             "CREATE TABLE %s (%s) USING %s;\n"
-             "INSERT INTO %s SELECT %s FROM generate_series(1, %d) g;\n"
-             "VACUUM ANALYZE %s;" % (tbl, tbl, cols, am, tbl, vals, rows, tbl))
+        cl.psql("DROP TABLE IF EXISTS %s;\n"
+                "CREATE TABLE %s (%s) USING %s;\n"
+                "INSERT INTO %s SELECT %s FROM generate_series(1, %d) g;\n"
+                "VACUUM ANALYZE %s;" % (tbl, tbl, cols, am, tbl, vals, rows, tbl))
+    return cl
 
 
 def table(am):
@@ -116,17 +89,16 @@ def queries(am, ks, mode):
     return out
 
 
-def run(am, ks, runs, mode):
+def run(cl, am, ks, runs, mode):
     """Time every query.
 
     Return {(test, K): (off_ms, on_ms, attrs, tuples, off_min_ms, on_min_ms)},
     times being medians unless said min.
     """
-    script = ["\\pset format unaligned", "\\pset tuples_only on",
-              "SET jit = off;", "SET max_parallel_workers_per_gather = 0;",
+    script = ["SET jit = off;", "SET max_parallel_workers_per_gather = 0;",
               "LOAD 'deform_cache';",
               "\\o /dev/null",
-              "SELECT pg_prewarm('%s');" % table(am),
+              prewarm_sql([table(am)]),
               "\\timing on"]
     qs = queries(am, ks, mode)
     for test, k, q in qs:
@@ -144,9 +116,9 @@ def run(am, ks, runs, mode):
                       "max(tuples_deformed) FROM deform_cache_last;" % (test, k))
         script.append("\\o /dev/null")
         script.append("\\timing on")
-    out = psql("\n".join(script) + "\n")
+    out = cl.psql("\n".join(script) + "\n")
 
-    times = [float(m) for m in re.findall(r"^Time: ([0-9.]+) ms", out, re.M)]
+    times = timings(out)
     counters = {}
     for line in out.splitlines():
         if line.startswith("COUNTERS|"):
@@ -162,23 +134,22 @@ def run(am, ks, runs, mode):
         off = [t[2 + 4 * r + 1] for r in range(runs)]
         on = [t[2 + 4 * r + 3] for r in range(runs)]
         attrs, tuples = counters[(test, k)]
-        res[(test, k)] = (statistics.median(off), statistics.median(on),
+        res[(test, k)] = (median(off), median(on),
                           attrs, tuples, min(off), min(on))
     return res
 
 
-def time_session(am, q, load):
+def time_session(cl, q, load):
     """Time q in a new session: the fastest of 3 runs after a warm-up."""
-    script = ["\\o /dev/null", "\\pset format unaligned",
+    script = ["\\o /dev/null",
               "SET jit = off;", "SET max_parallel_workers_per_gather = 0;"]
     if load:
         script += ["LOAD 'deform_cache';", "SET deform_cache.track = off;"]
     script += [q + ";", "\\timing on"] + [q + ";"] * 3
-    out = psql("\n".join(script) + "\n")
-    return min(float(t) for t in re.findall(r"^Time: ([0-9.]+) ms", out, re.M))
+    return min(timings(cl.psql("\n".join(script) + "\n")))
 
 
-def run_hooks_off(am, ks, runs, mode):
+def run_hooks_off(cl, am, ks, runs, mode):
     """Not loaded vs loaded with tracking off: {K: (unloaded_ms, off_ms)}."""
     res = {}
     for test, k, q in queries(am, ks, mode):
@@ -186,9 +157,9 @@ def run_hooks_off(am, ks, runs, mode):
             continue
         unloaded, off = [], []
         for _ in range(runs):
-            unloaded.append(time_session(am, q, False))
-            off.append(time_session(am, q, True))
-        res[k] = (statistics.median(unloaded), statistics.median(off))
+            unloaded.append(time_session(cl, q, False))
+            off.append(time_session(cl, q, True))
+        res[k] = (median(unloaded), median(off))
     return res
 
 
@@ -205,7 +176,6 @@ def loadavg():
 
 
 def report(all_res, hooks, ks, runs, rows, mode, output, load_before):
-    os.makedirs(RESULTS, exist_ok=True)
     lines = ["# deform_cache benchmark: the 2005 deform study (SEEDS.md 1c)", "",
              "Table: 100 text columns col0..col99, %d rows; jit = off, "
              "max_parallel_workers_per_gather = 0, after pg_prewarm. "
@@ -219,16 +189,15 @@ def report(all_res, hooks, ks, runs, rows, mode, output, load_before):
         for test in (1, 2):
             title = ("Test 1: `select colK from test_tbl`" if test == 1 else
                      "Test 2: `select col0, ..., colK from test_tbl`")
-            lines += ["## %s (%s)" % (title, am), "",
-                      "| K | off ms | on ms | on/off | off min ms | "
-                      "on min ms | min on/off | attrs/tuple |",
-                      "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            rows_md = []
             for k in ks:
                 off, on, attrs, tuples, off_min, on_min = res[(test, k)]
-                lines.append("| %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f "
-                             "| %.1f |" %
-                             (k, off, on, on / off, off_min, on_min,
-                              on_min / off_min, attrs / float(rows)))
+                rows_md.append(["%d" % k, "%.1f" % off, "%.1f" % on, "%.3f" % (on / off),
+                                "%.1f" % off_min, "%.1f" % on_min,
+                                "%.3f" % (on_min / off_min), "%.1f" % (attrs / float(rows))])
+            lines += ["## %s (%s)" % (title, am), ""] + md_table(
+                ["K", "off ms", "on ms", "on/off", "off min ms", "on min ms",
+                 "min on/off", "attrs/tuple"], "rrrrrrrr", rows_md)
             lines.append("")
         for label, i, j in (("medians", 0, 1), ("minima", 4, 5)):
             ratios = [v[j] / v[i] for v in res.values()]
@@ -238,17 +207,14 @@ def report(all_res, hooks, ks, runs, rows, mode, output, load_before):
                        max(ratios)), ""]
         lines += ["Cost of the hooks with tracking off (%s, Test 1; in each "
                   "of %d alternating sessions the fastest of 3 runs, median "
-                  "over the sessions):" % (am, runs), "",
-                  "| K | not loaded ms | loaded, off ms | off/not loaded |",
-                  "|---:|---:|---:|---:|"]
-        for k, (unloaded, off) in sorted(hooks[am].items()):
-            lines.append("| %d | %.1f | %.1f | %.3f |" %
-                         (k, unloaded, off, off / unloaded))
+                  "over the sessions):" % (am, runs), ""]
+        lines += md_table(
+            ["K", "not loaded ms", "loaded, off ms", "off/not loaded"], "rrrr",
+            [["%d" % k, "%.1f" % unloaded, "%.1f" % off, "%.3f" % (off / unloaded)]
+             for k, (unloaded, off) in sorted(hooks[am].items())])
         lines.append("")
     path = os.path.join(RESULTS, output + ".md")
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(path, lines)
     print("== wrote %s" % path, file=sys.stderr)
     plot(all_res, ks, rows, output)
 
@@ -304,14 +270,14 @@ def main():
     if ks[-1] != NCOLS - 1:
         ks.append(NCOLS - 1)
     ams = args.am.split(",")
-    setup(ams, args.rows)
+    cl = setup(ams, args.rows)
     load_before = loadavg()
     all_res, hooks = {}, {}
     for am in ams:
         print("== %s: %d queries x %d runs x 2" % (am, 2 * len(ks), args.runs),
               file=sys.stderr)
-        all_res[am] = run(am, ks, args.runs, args.mode)
-        hooks[am] = run_hooks_off(am, ks, args.runs, args.mode)
+        all_res[am] = run(cl, am, ks, args.runs, args.mode)
+        hooks[am] = run_hooks_off(cl, am, ks, args.runs, args.mode)
     report(all_res, hooks, ks, args.runs, args.rows, args.mode, args.output,
            load_before)
 

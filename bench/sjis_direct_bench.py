@@ -36,15 +36,15 @@ Standard library only.
 
 import argparse
 import os
-import platform
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchlib import (PAX_HOME, RESULTS, Cluster, md_table, median, prewarm_sql,
+                      ratio, summary, timings, write_report)
+
 DB = "sjis_bench"
 TABLES = ["pgbench_accounts", "jp_text", "jp_mixed"]
 # (name, client_encoding, search_path, session_preload_libraries)
@@ -78,33 +78,18 @@ copy_only(PG_FUNCTION_ARGS)
 RAW_BYTES = 32 * 1024 * 1024
 
 
-def as_pg(args, **kw):
-    """Run a command as the cluster's owner with libpq pointed at it (bin/lib.sh as_pg)."""
-    script = 'source "$0/bin/lib.sh"; PG_BINDIR=$("$PG_CONFIG" --bindir); as_pg "$@"'
-    return subprocess.run(["bash", "-c", script, ROOT] + args, check=True, **kw)
-
-
-def psql(sql, db=DB, quiet=True, preload=""):
-    """Run sql in a new session of db; preload: its session_preload_libraries."""
-    if preload:
-        db = "dbname=%s options='-c session_preload_libraries=%s'" % (db, preload)
-    out = as_pg(["psql", "-X", "-v", "ON_ERROR_STOP=1", "-q", "-A", "-t", "-d", db],
-                input=sql, capture_output=True, text=True)
-    return out.stdout.strip()
-
-
 def setup(scale):
-    subprocess.run([os.path.join(ROOT, "bin", "cluster"), "start"], check=True)
-    if psql("SELECT count(*) FROM pg_database WHERE datname = '%s'" % DB, db="postgres") == "0":
+    """Start the cluster, create and load the database once, build the
+    copy-only floor; return the cluster."""
+    cl = Cluster(DB)
+    if not cl.has_db(DB):
         print("== creating database %s (EUC_JP) and loading it" % DB, file=sys.stderr)
-        psql("CREATE DATABASE %s ENCODING 'EUC_JP' LC_COLLATE 'C' LC_CTYPE 'C' "
-             "TEMPLATE template0" % DB, db="postgres")
-        as_pg(["pgbench", "-i", "-q", "-s", str(scale), DB], capture_output=True)
-        psql(LOAD_SQL)
-    psql("CREATE EXTENSION IF NOT EXISTS sjis_direct; "
-         "CREATE EXTENSION IF NOT EXISTS pg_prewarm;")
-    home = os.environ.get("PAX_HOME", "/var/tmp/pax_am")
-    floor_dir = os.path.join(home, "bench_floor")
+        cl.create_db(DB, "ENCODING 'EUC_JP' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        cl.run(["pgbench", "-i", "-q", "-s", str(scale), DB])
+        cl.psql(LOAD_SQL)
+    cl.psql("CREATE EXTENSION IF NOT EXISTS sjis_direct; "
+            "CREATE EXTENSION IF NOT EXISTS pg_prewarm;")
+    floor_dir = os.path.join(PAX_HOME, "bench_floor")
     os.makedirs(floor_dir, exist_ok=True)
     with open(os.path.join(floor_dir, "copy_only.c"), "w") as f:
         f.write(FLOOR_C)
@@ -113,9 +98,9 @@ def setup(scale):
     subprocess.run(["cc", "-O2", "-fPIC", "-shared", "-I" + inc, "-o",
                     os.path.join(floor_dir, "copy_only.so"),
                     os.path.join(floor_dir, "copy_only.c")], check=True)
-    os.chmod(home, 0o755)
+    os.chmod(PAX_HOME, 0o755)
     os.chmod(floor_dir, 0o755)
-    psql("""DROP SCHEMA IF EXISTS sjis_bench_floor CASCADE;
+    cl.psql("""DROP SCHEMA IF EXISTS sjis_bench_floor CASCADE;
 CREATE SCHEMA sjis_bench_floor;
 CREATE FUNCTION sjis_bench_floor.copy_only(integer, integer, cstring, internal, integer, boolean)
 RETURNS integer AS '%s', 'copy_only' LANGUAGE C STRICT;
@@ -123,7 +108,8 @@ CREATE DEFAULT CONVERSION sjis_bench_floor.e2s FOR 'EUC_JP' TO 'SJIS' FROM sjis_
 CREATE DEFAULT CONVERSION sjis_bench_floor.s2e FOR 'SJIS' TO 'EUC_JP' FROM sjis_bench_floor.copy_only;
 """ % os.path.join(floor_dir, "copy_only.so"))
     # the raw-throughput inputs: ~32 MB of each table's text, as bytes
-    psql(RAW_SQL % {"bytes": RAW_BYTES})
+    cl.psql(RAW_SQL % {"bytes": RAW_BYTES})
+    return cl
 
 
 LOAD_SQL = r"""
@@ -181,7 +167,7 @@ UPDATE raw_input SET sjis = (sjis_direct.convert_with('pg_catalog.euc_jp_to_sjis
 """
 
 
-def timed_copy(table, client_encoding, search_path, preload=""):
+def timed_copy(cl, table, client_encoding, search_path, preload=""):
     """One COPY table TO STDOUT into /dev/null; returns (seconds, calls of sjis_direct)."""
     script = """SET search_path = %s;
 SET client_encoding = %s;
@@ -193,28 +179,27 @@ COPY %s TO STDOUT;
 \\o
 SELECT 'calls=' || calls FROM sjis_direct.status() WHERE source_encoding = 'EUC_JP';
 """ % (search_path, client_encoding, table)
-    out = psql(script, preload=preload)
-    ms = float(re.search(r"Time: ([0-9.]+) ms", out).group(1))
+    out = cl.psql(script, gucs={"session_preload_libraries": preload} if preload else None)
+    ms = timings(out)[0]
     calls = int(re.search(r"calls=(\d+)", out).group(1))
     return ms / 1000.0, calls
 
 
-def timed_sql(sql):
-    out = psql("\\timing on\n" + sql)
-    return float(re.findall(r"Time: ([0-9.]+) ms", out)[-1]) / 1000.0
+def timed_sql(cl, sql):
+    return cl.timed("\\timing on\n" + sql) / 1000.0
 
 
 RAW_REPEAT = 11
 
 
-def raw_conversion(name, proc, src, dst, column):
+def raw_conversion(cl, name, proc, src, dst, column):
     """Seconds one conversion of the input takes: (time of RAW_REPEAT
     conversions in one call - time of 1) / (RAW_REPEAT - 1), which leaves
     out fetching the input and allocating the output."""
     sql = ("SELECT (sjis_direct.convert_with('%s', '%s', '%s', %s, false, %%d)).converted "
            "FROM raw_input WHERE name = '%s';" % (proc, src, dst, column, name))
-    one = timed_sql(sql % 1)
-    many = timed_sql(sql % RAW_REPEAT)
+    one = timed_sql(cl, sql % 1)
+    many = timed_sql(cl, sql % RAW_REPEAT)
     return (many - one) / (RAW_REPEAT - 1)
 
 
@@ -224,24 +209,19 @@ def iconv_time(path, src, dst):
     return time.perf_counter() - t0
 
 
-def summary(xs):
-    return statistics.median(xs), min(xs), max(xs)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--scale", type=int, default=10)
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "sjis_direct.md"))
+    ap.add_argument("--out", default=os.path.join(RESULTS, "sjis_direct.md"))
     args = ap.parse_args()
 
-    setup(args.scale)
-    for t in TABLES + ["raw_input"]:
-        psql("SELECT pg_prewarm('%s');" % t)
-    sizes = dict(line.split("|") for line in psql(
+    cl = setup(args.scale)
+    cl.psql(prewarm_sql(TABLES + ["raw_input"]))
+    sizes = dict(line.split("|") for line in cl.psql(
         "SELECT relname, pg_size_pretty(pg_table_size(oid)) FROM pg_class "
         "WHERE relname IN ('pgbench_accounts', 'jp_text', 'jp_mixed');").splitlines())
-    rows = dict(line.split("|") for line in psql(
+    rows = dict(line.split("|") for line in cl.psql(
         "SELECT 'pgbench_accounts', count(*) FROM pgbench_accounts UNION ALL "
         "SELECT 'jp_text', count(*) FROM jp_text UNION ALL "
         "SELECT 'jp_mixed', count(*) FROM jp_mixed;").splitlines())
@@ -249,26 +229,26 @@ def main():
     # COPY TO STDOUT, variants alternating in rotated order
     copy = {(t, v[0]): [] for t in TABLES for v in VARIANTS}
     for t in TABLES:
-        timed_copy(t, "EUC_JP", '"$user", public')      # warm-up
+        timed_copy(cl, t, "EUC_JP", '"$user", public')      # warm-up
         for r in range(args.runs):
             order = VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]
             for name, enc, path, preload in order:
-                secs, calls = timed_copy(t, enc, path, preload)
+                secs, calls = timed_copy(cl, t, enc, path, preload)
                 if (name == "sjis_direct") != (calls > 0):
                     sys.exit("%s on %s: sjis_direct calls = %d" % (name, t, calls))
                 copy[(t, name)].append(secs)
             print("== %s run %d done" % (t, r + 1), file=sys.stderr)
 
     # raw throughput, same bytes for all three
-    nbytes = dict(line.split("|") for line in psql(
+    nbytes = dict(line.split("|") for line in cl.psql(
         "SELECT name, length(euc) || ',' || length(sjis) FROM raw_input;").splitlines())
     raw = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in TABLES:
             files = {}
             for col in ("euc", "sjis"):
-                hexdata = psql("SELECT encode(%s, 'hex') FROM raw_input WHERE name = '%s';"
-                               % (col, name))
+                hexdata = cl.psql("SELECT encode(%s, 'hex') FROM raw_input WHERE name = '%s';"
+                                  % (col, name)).strip()
                 files[col] = os.path.join(tmp, "%s.%s" % (name, col))
                 with open(files[col], "wb") as f:
                     f.write(bytes.fromhex(hexdata))
@@ -277,28 +257,28 @@ def main():
                 raw[(name, key)] = []
             for r in range(args.runs):
                 raw[(name, "builtin e2s")].append(raw_conversion(
-                    name, "pg_catalog.euc_jp_to_sjis", "EUC_JP", "SJIS", "euc"))
+                    cl, name, "pg_catalog.euc_jp_to_sjis", "EUC_JP", "SJIS", "euc"))
                 raw[(name, "direct e2s")].append(raw_conversion(
-                    name, "sjis_direct.sjis_direct_euc_jp_to_sjis", "EUC_JP", "SJIS", "euc"))
+                    cl, name, "sjis_direct.sjis_direct_euc_jp_to_sjis", "EUC_JP", "SJIS", "euc"))
                 raw[(name, "iconv e2s")].append(iconv_time(files["euc"], "EUC-JP", "SHIFT_JIS"))
                 raw[(name, "builtin s2e")].append(raw_conversion(
-                    name, "pg_catalog.sjis_to_euc_jp", "SJIS", "EUC_JP", "sjis"))
+                    cl, name, "pg_catalog.sjis_to_euc_jp", "SJIS", "EUC_JP", "sjis"))
                 raw[(name, "direct s2e")].append(raw_conversion(
-                    name, "sjis_direct.sjis_direct_sjis_to_euc_jp", "SJIS", "EUC_JP", "sjis"))
+                    cl, name, "sjis_direct.sjis_direct_sjis_to_euc_jp", "SJIS", "EUC_JP", "sjis"))
                 raw[(name, "iconv s2e")].append(iconv_time(files["sjis"], "SHIFT_JIS", "EUC-JP"))
             print("== raw %s done" % name, file=sys.stderr)
 
-    write_report(args, copy, raw, sizes, rows, nbytes)
+    report(cl, args, copy, raw, sizes, rows, nbytes)
 
 
-def write_report(args, copy, raw, sizes, rows, nbytes):
+def report(cl, args, copy, raw, sizes, rows, nbytes):
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
             cpu = re.search(r"model name\s*:\s*(.*)", f.read()).group(1)
     except (OSError, AttributeError):
         pass
-    version = psql("SHOW server_version;")
+    version = cl.psql("SHOW server_version;").strip()
     out = []
     out.append("# sjis_direct benchmark\n")
     out.append("`bench/sjis_direct_bench.py --runs %d --scale %d`, %s, %s, %d CPUs, "
@@ -310,11 +290,8 @@ def write_report(args, copy, raw, sizes, rows, nbytes):
                "PostgreSQL's per-value conversion call, output buffer and COPY's "
                "SJIS escaping loop cost whatever the conversion does.\n"
                % (args.runs, args.scale, time.strftime("%Y-%m-%d"), cpu, os.cpu_count(),
-                  version, psql("SHOW shared_buffers;"), args.runs))
-    out.append("| table | rows | size | no conversion s | built-in s | sjis_direct s "
-               "| copy-only floor s | built-in added | sjis_direct added | floor added "
-               "| direct / built-in added |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                  version, cl.psql("SHOW shared_buffers;").strip(), args.runs))
+    copy_rows = []
     verdicts = []
     for t in TABLES:
         med = {}
@@ -328,9 +305,9 @@ def write_report(args, copy, raw, sizes, rows, nbytes):
         d_add = med["sjis_direct"] - base
         share = d_add / b_add if b_add > 0 else float("nan")
         f_add = med["copy-only floor"] - base
-        out.append("| %s | %s | %s | %s | %+.1f%% | %+.1f%% | %+.1f%% | %.2f |"
-                   % (t, rows[t], sizes[t], " | ".join(cells),
-                      100 * b_add / base, 100 * d_add / base, 100 * f_add / base, share))
+        copy_rows.append([t, rows[t], sizes[t]] + cells + [
+            "%+.1f%%" % (100 * b_add / base), "%+.1f%%" % (100 * d_add / base),
+            "%+.1f%%" % (100 * f_add / base), "%.2f" % share])
         if t == "pgbench_accounts":
             verdicts.append("pgbench_accounts: sjis_direct adds %+.1f%% over no conversion "
                             "(target at most 3%%): %s"
@@ -339,6 +316,10 @@ def write_report(args, copy, raw, sizes, rows, nbytes):
             verdicts.append("jp_text: sjis_direct adds %.2f of the built-in's added time "
                             "(target at most 0.33): %s"
                             % (share, "met" if share <= 1 / 3 else "NOT met"))
+    out += md_table(["table", "rows", "size", "no conversion s", "built-in s",
+                     "sjis_direct s", "copy-only floor s", "built-in added",
+                     "sjis_direct added", "floor added", "direct / built-in added"],
+                    "lrrrrrrrrrr", copy_rows)
     out.append("")
     for v in verdicts:
         out.append("- " + v)
@@ -350,22 +331,19 @@ def write_report(args, copy, raw, sizes, rows, nbytes):
                "allocating the output do not count, and by `iconv` from a file "
                "(including its process start and reading the file).  MB/s of input, "
                "median of %d runs.\n" % (RAW_REPEAT, RAW_REPEAT - 1, args.runs))
-    out.append("| input | direction | bytes | built-in MB/s | sjis_direct MB/s | iconv MB/s "
-               "| sjis_direct / built-in |")
-    out.append("|---|---|---:|---:|---:|---:|---:|")
+    raw_rows = []
     for t in TABLES:
         euc_len, sjis_len = (int(x) for x in nbytes[t].split(","))
         for d, label, n in (("e2s", "EUC_JP -> SJIS", euc_len), ("s2e", "SJIS -> EUC_JP", sjis_len)):
-            mbs = {k: n / 1e6 / statistics.median(raw[(t, "%s %s" % (k, d))])
+            mbs = {k: n / 1e6 / median(raw[(t, "%s %s" % (k, d))])
                    for k in ("builtin", "direct", "iconv")}
-            out.append("| %s | %s | %d | %.0f | %.0f | %.0f | %.1fx |"
-                       % (t, label, n, mbs["builtin"], mbs["direct"], mbs["iconv"],
-                          mbs["direct"] / mbs["builtin"]))
+            raw_rows.append([t, label, "%d" % n] +
+                            ["%.0f" % mbs[k] for k in ("builtin", "direct", "iconv")] +
+                            ["%.1fx" % ratio(mbs["direct"], mbs["builtin"])])
+    out += md_table(["input", "direction", "bytes", "built-in MB/s", "sjis_direct MB/s",
+                     "iconv MB/s", "sjis_direct / built-in"], "llrrrrr", raw_rows)
     out.append("")
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        f.write("\n".join(out))
-    print("\n".join(out))
+    write_report(args.out, out)
 
 
 if __name__ == "__main__":

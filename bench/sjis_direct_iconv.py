@@ -12,16 +12,10 @@ iconv cannot convert at all, and how many it converts differently, with
 examples.  Standard library only.
 """
 
-import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def as_pg(args, **kw):
-    script = 'source "$0/bin/lib.sh"; PG_BINDIR=$("$PG_CONFIG" --bindir); as_pg "$@"'
-    return subprocess.run(["bash", "-c", script, ROOT] + args, check=True, **kw)
+from benchlib import Cluster, md_row, md_table
 
 
 def classes():
@@ -39,20 +33,19 @@ def classes():
 def main():
     chars = classes()
     data = b"\n".join(b for _, b in chars) + b"\n"
-    subprocess.run([os.path.join(ROOT, "bin", "cluster"), "start"], check=True)
+    cl = Cluster()
     sql = ("CREATE EXTENSION IF NOT EXISTS sjis_direct; "
            "SELECT encode((sjis_direct.convert_with('pg_catalog.euc_jp_to_sjis', "
            "'EUC_JP', 'SJIS', decode('%s', 'hex'))).result, 'hex');" % data.hex())
-    out = as_pg(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", "postgres"],
-                input=sql, capture_output=True, text=True).stdout
+    out = cl.psql(sql)
     pg = bytes.fromhex(out.strip().splitlines()[-1])
     pg_lines = pg.split(b"\n")
     for target in ("SHIFT_JIS", "CP932"):
         ic = subprocess.run(["iconv", "-c", "-f", "EUC-JP", "-t", target],
                             input=data, capture_output=True).stdout.split(b"\n")
         print("\n## iconv -f EUC-JP -t %s versus PostgreSQL\n" % target)
-        print("| class | chars | same | iconv cannot | iconv differs | examples (EUC: PG / iconv) |")
-        print("|---|---:|---:|---:|---:|---|")
+        print("\n".join(md_table(["class", "chars", "same", "iconv cannot", "iconv differs",
+                                   "examples (EUC: PG / iconv)"], "lrrrrl", [])))
         stats = {}
         for (cls, b), p, i in zip(chars, pg_lines, ic):
             s = stats.setdefault(cls, [0, 0, 0, 0, []])
@@ -66,7 +59,7 @@ def main():
                 if len(s[4]) < 4:
                     s[4].append("%s: %s / %s" % (b.hex(), p.hex(), i.hex()))
         for cls, (n, same, cannot, differs, ex) in stats.items():
-            print("| %s | %d | %d | %d | %d | %s |" % (cls, n, same, cannot, differs, ", ".join(ex)))
+            print(md_row([cls, n, same, cannot, differs, ", ".join(ex)]))
 
 
 if __name__ == "__main__":
