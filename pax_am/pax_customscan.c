@@ -237,7 +237,7 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
  * PaxSetRelPathlist adds PaxScan paths for pax relations.  It leaves the
  * relation alone when a system column other than ctid or tableoid is
  * needed (PaxScan forms virtual rows) or the scan samples the table.  The
- * partial path follows create_plain_partial_path() in allpaths.c,
+ * partial path follows create_plain_partial_paths() in allpaths.c,
  * PostgreSQL 15.
  */
 static void
