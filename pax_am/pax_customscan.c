@@ -13,18 +13,21 @@
  *
  * Executor side: for each page, the zone maps are checked first (a page
  * whose min/max refutes a pushed predicate is skipped without touching
- * its minipages); then the visible rows are collected, each pushed
- * predicate filters that selection vector over its column's minipage in a
- * tight typed loop (pax_filter.c), and only the rows left are materialised
- * into a virtual slot, with only the needed columns, for the remaining
- * quals and the projection.  The page loop (PaxScanNextPage) also serves
- * the aggregate mode of pax_aggscan.c.
+ * its minipages); then the early predicates (typed loops over fixed-width
+ * minipages, pax_filter.c) filter the selection vector of every stored
+ * row, only the rows left are checked for visibility, the late predicates
+ * filter the visible ones, and only the rows left are materialised into a
+ * virtual slot, with only the needed columns, for the remaining quals and
+ * the projection.  The page loop (PaxScanNextPage) also serves the
+ * aggregate mode of pax_aggscan.c.
  *
  * The constant side of a predicate may be any expression without Vars of
- * the scanned relation and without volatile functions: Params ($n of
- * prepared statements, nestloop parameters, initplans) and stable
- * functions are evaluated once per scan and again on rescan.  Parallel
- * scans share counters and a recent-buffer map (PaxScanShared).
+ * the scanned relation and without volatile functions.  Constants and
+ * parameters supplied from outside ($n of prepared statements) are
+ * evaluated at scan start and again on rescan; anything else (nestloop
+ * parameters, initplans, stable functions) when a visible row first
+ * reaches the predicate (pax_pushdown.c, PaxPredIsLazy).  Parallel scans
+ * share counters and a recent-buffer map (PaxScanShared).
  *
  * pax_am/pax_customscan.c
  *
@@ -234,7 +237,7 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
  * PaxSetRelPathlist adds PaxScan paths for pax relations.  It leaves the
  * relation alone when a system column other than ctid or tableoid is
  * needed (PaxScan forms virtual rows) or the scan samples the table.  The
- * partial path follows create_plain_partial_path() in allpaths.c,
+ * partial path follows create_plain_partial_paths() in allpaths.c,
  * PostgreSQL 15.
  */
 static void

@@ -21,25 +21,26 @@
  *	+----------------------------+  pd_upper
  *	| value area                 |  varlena/cstring values, growing down
  *	+----------------------------+  pd_special
- *	| PaxPageOpaqueData          |  magic, version
+ *	| PaxPageOpaqueData          |  magic, version, layout xid
  *	+----------------------------+  BLCKSZ
  *
- * Invariants:
- * - Everything that must survive lies outside the hole between pd_lower and
- *	 pd_upper: the minipages are sized for the page's whole capacity at
- *	 initialisation and pd_lower covers them, so generic WAL deltas,
+ * Invariants (numbered as in pax_am/README, which has a worked page):
+ * - 1: Everything that must survive lies outside the hole between pd_lower
+ *	 and pd_upper: the minipages are sized for the page's whole capacity
+ *	 at initialisation and pd_lower covers them, so generic WAL deltas,
  *	 full-page images and hint-bit images (which all skip the hole) keep
  *	 them.
- * - Only the header, the directory and the zone maps are stored; every
+ * - 2: Only the header, the directory and the zone maps are stored; every
  *	 offset is derived from them and from attlen/attalign of the tuple
  *	 descriptor, which survive DROP COLUMN.  ABSENT, NULLMAP and ZONE are
  *	 fixed when the page is initialised; HASNULL and ZONESET, the zone maps
  *	 and nrows change on every insert (under an exclusive buffer lock).
- * - A stored row's values never move or change while the row exists, so a
- *	 reader holding only a pin may read the values of rows it found
+ * - 3: A stored row's values never move or change while the row exists,
+ *	 so a reader holding only a pin may read the values of rows it found
  *	 visible under a share lock.  (VACUUM compacts the value area only
  *	 under a cleanup lock: pax_vacuum.c.)
- * - Row i has TID (block, i + 1).
+ * - 6: Row i has TID (block, i + 1); a slot below pp_nrows is a row or
+ *	 UNUSED, a slot at or above it is all zero.
  *
  * pax_am/pax_page.c
  *

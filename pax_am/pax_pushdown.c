@@ -2,8 +2,9 @@
  *
  * pax_pushdown.c
  *	  PaxScan's pushed-down selections: which clauses it evaluates itself,
- *	  the predicates they become, the typed loops that filter a page's
- *	  selection vector with them, and the zone-map checks that skip pages.
+ *	  the predicates they become, their comparison classes and their
+ *	  values.  The typed loops that run them on a page's selection vector,
+ *	  and the zone-map checks that skip pages, are pax_filter.c's.
  *
  * A pushable clause is "column op value" for a strict, non-volatile btree
  * comparison operator, an IN list (= ANY) or its negation (<> ALL), IS
@@ -21,8 +22,11 @@
  * over fixed-width minipages, safe on any bytes) may run before visibility
  * is checked; see "What PaxScan reads" in pax_am/README.
  *
- * Nothing here knows the executor node: pax_customscan.c and pax_aggscan.c
- * call PaxPredsInit and PaxPredsStart at the end of this file.
+ * Nothing here knows the executor node: pax_customscan.c calls
+ * PaxSplitClauses, PaxPredsInit and PaxPredsStart at the end of this file
+ * (for the aggregate mode too, through PaxScanBeginPreds and PaxScanStart),
+ * pax_aggscan.c PaxSplitClauses, and pax_filter.c PaxPredEvaluate for a
+ * lazy predicate's first use.
  *
  * pax_am/pax_pushdown.c
  *

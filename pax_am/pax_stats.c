@@ -7,7 +7,8 @@
  * bytes, metadata bytes); pax_page_columns(regclass, bigint) one row per
  * column of a page (minipage bytes, value bytes, null bitmap, zone map).
  * Both read each page under a share lock, verify it, and need SELECT
- * privilege on the relation.
+ * privilege on the relation; the extension script revokes EXECUTE from
+ * PUBLIC.
  *
  * pax_am/pax_stats.c
  *
