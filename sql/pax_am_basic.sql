@@ -1,7 +1,7 @@
 --
 -- pax_am_basic: the access method is registered; pax tables can be created
 -- (permanent, unlogged, temporary), filled, read, truncated, moved and
--- dropped; what is not built yet raises feature_not_supported (0A000).
+-- dropped.
 --
 CREATE EXTENSION pax_am;
 
