@@ -513,6 +513,12 @@ extern bool pax_enable_buffer_guessing;
 extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
 extern void PaxBufferGuessInit(PaxTableScanDesc scan);
 extern Buffer PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno);
+extern void PaxSharedBuffersInit(Relation rel, pg_atomic_uint32 *map,
+								 BlockNumber nbufs);
+extern void PaxSharedBuffersAttach(PaxTableScanDesc scan,
+								   pg_atomic_uint32 *map, BlockNumber nbufs);
+extern void PaxSharedBuffersAdopt(Relation rel, pg_atomic_uint32 *map,
+								  BlockNumber nbufs);
 
 /* pax_hio.c */
 extern Buffer PaxNewPage(Relation rel, struct BulkInsertStateData *bistate);

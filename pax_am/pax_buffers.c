@@ -13,7 +13,8 @@
  * tables read in order tend to (pg_prewarm, a load, a scan into free
  * buffers), while such guesses keep coming true.  Parallel participants
  * share what they find through a map in the parallel DSM (pax_customscan.c
- * sets it up).
+ * places it there; the PaxSharedBuffers* functions below fill, attach and
+ * adopt it).
  *
  * The guessing is a heuristic (provisional) and can be turned off with
  * pax.enable_buffer_guessing: every block then goes through
@@ -176,4 +177,59 @@ PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno)
 		cache->bufs[blkno] = buffer;
 	PaxShareBuffer(scan, blkno, buffer);
 	return buffer;
+}
+
+/* ----------------------------------------------------------------
+ * The shared map of a parallel scan
+ * ----------------------------------------------------------------
+ * A parallel PaxScan shares a map of block to buffer among its
+ * participants (see PaxScanShared in pax_customscan.h): nbufs entries of
+ * pg_atomic_uint32, each a Buffer or 0.  Entries are hints only, checked by
+ * ReadRecentBuffer, so they are read and written without locks.
+ */
+
+/*
+ * PaxSharedBuffersInit fills a new shared map from this backend's recent
+ * buffers of rel (the leader's), 0 where it knows none.
+ */
+void
+PaxSharedBuffersInit(Relation rel, pg_atomic_uint32 *map, BlockNumber nbufs)
+{
+	PaxRelCache *cache = (PaxRelCache *) rel->rd_amcache;
+	BlockNumber known = cache != NULL ? Min(cache->nbufs, nbufs) : 0;
+
+	for (BlockNumber b = 0; b < nbufs; b++)
+		pg_atomic_init_u32(&map[b], b < known ? (uint32) cache->bufs[b] : 0);
+}
+
+/*
+ * PaxSharedBuffersAttach points a scan at a shared map, so that
+ * PaxReadBuffer records there the buffers it finds; a NULL map detaches it.
+ */
+void
+PaxSharedBuffersAttach(PaxTableScanDesc scan, pg_atomic_uint32 *map,
+					   BlockNumber nbufs)
+{
+	scan->rs_sharedbufs = map;
+	scan->rs_nsharedbufs = map != NULL ? nbufs : 0;
+}
+
+/*
+ * PaxSharedBuffersAdopt copies the buffers a shared map knows into this
+ * backend's recent buffers of rel: a worker starts from the leader's, and
+ * the leader keeps what all participants found.
+ */
+void
+PaxSharedBuffersAdopt(Relation rel, pg_atomic_uint32 *map, BlockNumber nbufs)
+{
+	PaxRelCache *cache = PaxGetRelCache(rel, nbufs);
+	BlockNumber n = Min(cache->nbufs, nbufs);
+
+	for (BlockNumber b = 0; b < n; b++)
+	{
+		Buffer		buf = (Buffer) pg_atomic_read_u32(&map[b]);
+
+		if (BufferIsValid(buf))
+			cache->bufs[b] = buf;
+	}
 }

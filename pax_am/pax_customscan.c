@@ -403,12 +403,21 @@ PaxScanBeginPreds(PaxScanState *state, List *clauses, Index varno,
 	EState	   *estate = state->css.ss.ps.state;
 	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 	TupleDesc	tupdesc = RelationGetDescr(state->css.ss.ss_currentRelation);
+	ListCell   *lc;
 
 	state->predcxt = AllocSetContextCreate(estate->es_query_cxt,
 										   "PaxScan predicate values",
 										   ALLOCSET_SMALL_SIZES);
 	state->preds = PaxPredsInit(clauses, varno, zone_ok, tupdesc,
 								&state->css.ss.ps, &state->secure);
+	state->has_early = state->has_late = false;
+	foreach(lc, state->preds)
+	{
+		if (((PaxPred *) lfirst(lc))->early)
+			state->has_early = true;
+		else
+			state->has_late = true;
+	}
 	state->recheck = ExecInitQual(cscan->custom_exprs, &state->css.ss.ps);
 	PaxLayoutCacheInit(&state->lcache, tupdesc->natts, estate->es_query_cxt);
 	state->nsel = 0;
@@ -587,12 +596,15 @@ PaxScanPrefetchNext(PaxScanState *state)
 /*
  * PaxScanFilter applies the early (or the late) pushed predicates to the
  * selection vector sel[0..n) of the current page and returns how many rows
- * are left.
+ * are left.  It is called twice a page: it does not call out when there is
+ * nothing to do.
  */
 static inline int
 PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
 			  bool early)
 {
+	if (n == 0 || !(early ? state->has_early : state->has_late))
+		return n;
 	return PaxPredsFilter(state->preds, early, page, state->layout, tupdesc,
 						  state->sel, n, state->css.ss.ps.ps_ExprContext,
 						  state->predcxt);
@@ -985,34 +997,6 @@ PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
 }
 
 /*
- * PaxScanAdoptBufs copies the shared map's known buffers into this
- * backend's recent-buffer cache.
- */
-static void
-PaxScanAdoptBufs(Relation rel, PaxScanShared *shared)
-{
-	pg_atomic_uint32 *bufs = PaxScanSharedBufs(shared);
-	PaxRelCache *cache = PaxGetRelCache(rel, shared->nbufs);
-	BlockNumber n = Min(cache->nbufs, shared->nbufs);
-
-	for (BlockNumber b = 0; b < n; b++)
-	{
-		Buffer		buf = (Buffer) pg_atomic_read_u32(&bufs[b]);
-
-		if (BufferIsValid(buf))
-			cache->bufs[b] = buf;
-	}
-}
-
-/* PaxScanShareBufs points the scan at the shared recent-buffer map. */
-static void
-PaxScanShareBufs(PaxScanState *state, PaxScanShared *shared)
-{
-	state->scan->rs_sharedbufs = PaxScanSharedBufs(shared);
-	state->scan->rs_nsharedbufs = shared->nbufs;
-}
-
-/*
  * PaxScanInitializeDSM sets up the shared state of a parallel scan in the
  * leader: counters, the recent-buffer map seeded from this backend's, and
  * the table AM's parallel scan descriptor.
@@ -1024,26 +1008,20 @@ PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 	PaxScanState *state = (PaxScanState *) node;
 	PaxScanShared *shared = coordinate;
 	Relation	rel = node->ss.ss_currentRelation;
-	PaxRelCache *cache = (PaxRelCache *) rel->rd_amcache;
-	pg_atomic_uint32 *bufs;
-	BlockNumber known = 0;
 
 	pg_atomic_init_u64(&shared->rows_removed, 0);
 	pg_atomic_init_u64(&shared->pages_skipped, 0);
 	shared->bufs_offset = MAXALIGN(sizeof(PaxScanShared)) + PaxScanPscanSize(node);
 	shared->nbufs = state->dsm_nbufs;
 	Assert(shared->nbufs <= PAX_RECENT_BUFFERS_MAX);
-	bufs = PaxScanSharedBufs(shared);
-	if (cache != NULL)
-		known = Min(cache->nbufs, shared->nbufs);
-	for (BlockNumber b = 0; b < shared->nbufs; b++)
-		pg_atomic_init_u32(&bufs[b], b < known ? (uint32) cache->bufs[b] : 0);
+	PaxSharedBuffersInit(rel, PaxScanSharedBufs(shared), shared->nbufs);
 	table_parallelscan_initialize(rel, PaxScanSharedPscan(shared),
 								  node->ss.ps.state->es_snapshot);
 	state->shared = shared;
 	state->scan = (PaxTableScanDesc)
 		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
-	PaxScanShareBufs(state, shared);
+	PaxSharedBuffersAttach(state->scan, PaxScanSharedBufs(shared),
+						   shared->nbufs);
 }
 
 /* PaxScanReInitializeDSM resets the shared block allocator for a rescan. */
@@ -1070,9 +1048,10 @@ PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	state->shared = shared;
 	state->scan = (PaxTableScanDesc)
 		table_beginscan_parallel(rel, PaxScanSharedPscan(shared));
-	PaxScanShareBufs(state, shared);
+	PaxSharedBuffersAttach(state->scan, PaxScanSharedBufs(shared),
+						   shared->nbufs);
 	/* start this process's recent buffers from the leader's */
-	PaxScanAdoptBufs(rel, shared);
+	PaxSharedBuffersAdopt(rel, PaxScanSharedBufs(shared), shared->nbufs);
 }
 
 /*
@@ -1096,13 +1075,12 @@ PaxScanShutdown(CustomScanState *node)
 		state->rows_removed = pg_atomic_read_u64(&state->shared->rows_removed);
 		state->pages_skipped = pg_atomic_read_u64(&state->shared->pages_skipped);
 		/* keep the buffers the participants looked up */
-		PaxScanAdoptBufs(node->ss.ss_currentRelation, state->shared);
+		PaxSharedBuffersAdopt(node->ss.ss_currentRelation,
+							  PaxScanSharedBufs(state->shared),
+							  state->shared->nbufs);
 	}
 	if (state->scan)
-	{
-		state->scan->rs_sharedbufs = NULL;
-		state->scan->rs_nsharedbufs = 0;
-	}
+		PaxSharedBuffersAttach(state->scan, NULL, 0);
 	state->shared = NULL;
 }
 

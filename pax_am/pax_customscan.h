@@ -112,6 +112,8 @@ typedef struct PaxScanState
 	CustomScanState css;
 
 	List	   *preds;			/* PaxPred * */
+	bool		has_early;		/* some of them are early (PaxPred.early) */
+	bool		has_late;		/* some are not */
 	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
 	int		   *projected;		/* zero-based columns to read, ascending */
 	int			nprojected;
