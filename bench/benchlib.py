@@ -25,8 +25,6 @@ import subprocess
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(HERE, "results")
-PAX_HOME = os.environ.get("PAX_HOME", "/var/tmp/pax_am")
-PAX_PORT = os.environ.get("PAX_PORT", "5499")
 
 # the extension that provides a table access method, when it is not built in
 AM_EXTENSION = {"pax": "pax_am"}
@@ -41,12 +39,26 @@ class BenchError(RuntimeError):
 def lib_sh(command):
     """lib_sh runs a shell command with bin/lib.sh sourced (PG_BINDIR set)
     and returns its stdout, stripped."""
-    script = 'source "%s/bin/lib.sh"; PG_BINDIR=$("$PG_CONFIG" --bindir); %s' % (
-        ROOT, command)
+    script = ('source "%s/bin/lib.sh"; select_pg; PG_BINDIR=$("$PG_CONFIG" --bindir); %s'
+              % (ROOT, command))
     res = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
     if res.returncode != 0:
         raise BenchError("failed: %s\n%s" % (command, res.stderr))
     return res.stdout.strip()
+
+
+def _select_pg():
+    """The cluster of bin/lib.sh's select_pg (PAX_PG, PAX_PG_FLAVOR, PG_CONFIG,
+    PAX_HOME, PAX_PORT), exported so that bin/cluster and every client this
+    process starts agree on it."""
+    names = ("PAX_PG", "PG_CONFIG", "PAX_HOME", "PAX_PORT")
+    out = lib_sh("select_pg; " + "; ".join('echo "$%s"' % n for n in names))
+    for name, value in zip(names, out.splitlines()):
+        os.environ[name] = value
+    return os.environ["PAX_HOME"], os.environ["PAX_PORT"]
+
+
+PAX_HOME, PAX_PORT = _select_pg()
 
 
 class Cluster:

@@ -14,6 +14,7 @@
 # Writes bench/results/deform_cache_callgrind.md.  Needs valgrind.
 
 source "$(dirname "$0")/../bin/lib.sh"
+select_pg
 PG_BINDIR=$("$PG_CONFIG" --bindir)
 
 rows=${1:-100000}

@@ -3,22 +3,63 @@
 # The private cluster: owned by the postgres OS user (when we can become it),
 # on its own port and data directory, never the system cluster on 5432.
 #
-#   PAX_HOME   where the cluster, its socket and logs live  (/var/tmp/pax_am)
-#   PAX_PORT   its port                                     (5499)
-#   PG_CONFIG  which PostgreSQL to build against            (pg_config)
+#   PAX_PG     the PostgreSQL major version to use: 15 is Debian's packages,
+#              any other is built from Debian's source package by bin/pgbuild
+#              (flavor PAX_PG_FLAVOR: assert, the default, or release);
+#              scripts also take it as --pg N                (15)
+#   PG_CONFIG  which PostgreSQL to build against; overrides PAX_PG
+#   PAX_HOME   where the cluster, its socket and logs live
+#              (/var/tmp/pax_am for 15, /var/tmp/pax_amN for N)
+#              (/var/tmp/pax_amNr for a release build)
+#   PAX_PORT   its port     (5499 for 15, 5400+N for N, 5420+N for release)
 #   PAX_HUGEPAGES  reserve huge pages for shared memory       (1; 0 = no)
 #
-# Source it; it defines functions and variables, and runs nothing.
+# Source it; it defines functions and variables, and runs nothing but
+# select_pg, which resolves the variables above (cheap unless PAX_PG names a
+# version not built yet).
 
 set -euo pipefail
 
 PAX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PAX_HOME=${PAX_HOME:-/var/tmp/pax_am}
-PAX_PORT=${PAX_PORT:-5499}
-PG_CONFIG=${PG_CONFIG:-pg_config}
-PAX_DATA=$PAX_HOME/data
-PAX_SOCK=$PAX_HOME/run
-PAX_LOG=$PAX_HOME/server.log
+PAX_DEBIAN_PG=15
+
+# select_pg: resolve PG_CONFIG, PAX_HOME, PAX_PORT and the cluster's paths
+# from PAX_PG (or an explicit PG_CONFIG).  Scripts that take --pg N set
+# PAX_PG from it before calling this.
+select_pg() {
+	local major
+	if [ -z "${PG_CONFIG:-}" ]; then
+		major=${PAX_PG:-$PAX_DEBIAN_PG}
+		if [ "$major" = "$PAX_DEBIAN_PG" ]; then
+			PG_CONFIG=/usr/lib/postgresql/$PAX_DEBIAN_PG/bin/pg_config
+			[ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config
+		else
+			PG_CONFIG=$("$PAX_ROOT/bin/pgbuild" "$major" "${PAX_PG_FLAVOR:-assert}")
+		fi
+	fi
+	if [ -z "${major:-}" ]; then
+		major=$("$PG_CONFIG" --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/') ||
+			major=$PAX_DEBIAN_PG
+	fi
+	PAX_PG=$major
+	if [ "$major" = "$PAX_DEBIAN_PG" ]; then
+		PAX_HOME=${PAX_HOME:-/var/tmp/pax_am}
+		PAX_PORT=${PAX_PORT:-5499}
+	elif [ "${PAX_PG_FLAVOR:-assert}" = release ]; then
+		# a release build for timing: a cluster of its own
+		PAX_HOME=${PAX_HOME:-/var/tmp/pax_am${major}r}
+		PAX_PORT=${PAX_PORT:-$((5420 + major))}
+	else
+		PAX_HOME=${PAX_HOME:-/var/tmp/pax_am$major}
+		PAX_PORT=${PAX_PORT:-$((5400 + major))}
+	fi
+	PAX_DATA=$PAX_HOME/data
+	PAX_SOCK=$PAX_HOME/run
+	PAX_LOG=$PAX_HOME/server.log
+	export PAX_PG PG_CONFIG PAX_HOME PAX_PORT
+	[ -n "${PAX_PG_FLAVOR:-}" ] && export PAX_PG_FLAVOR
+	return 0
+}
 
 # Debian packages a build and a test run need.
 PAX_PACKAGES="postgresql-15 postgresql-contrib postgresql-server-dev-15 clang-14 llvm-14 \
@@ -88,7 +129,13 @@ ensure_packages() {
 # build_install: build the bundle with the compiler flags of PostgreSQL's own
 # build (plus COPT, -Werror by default) and install it.
 build_install() {
-	say "building and installing the bundle"
+	local stamp=$PAX_ROOT/.pg_config_built
+	say "building and installing the bundle against $("$PG_CONFIG" --version)"
+	# objects built against another PostgreSQL must not be linked in
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$PG_CONFIG" ]; then
+		make -C "$PAX_ROOT" -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
+		echo "$PG_CONFIG" >"$stamp"
+	fi
 	make -C "$PAX_ROOT" -s PG_CONFIG="$PG_CONFIG" COPT="${COPT--Werror}" all
 	as_root make -C "$PAX_ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 }

@@ -74,7 +74,11 @@
 #include "deform_cache_private.h"
 #include "pax_am_hooks.h"
 
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "deform_cache", .version = "1.0");
+#else
 PG_MODULE_MAGIC;
+#endif
 
 /* columns of the SQL functions (the Asserts check the 1.0 script agrees) */
 #define DC_LAST_COLS_V1_0		17
@@ -142,8 +146,16 @@ static PaxAmHooks *dc_pax_hooks = NULL;
 void		_PG_init(void);
 
 static void dc_ExecutorStart(QueryDesc *queryDesc, int eflags);
-static void dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction,
-						   uint64 count, bool execute_once);
+/* ExecutorRun lost its execute_once argument in 18 */
+#if PG_VERSION_NUM >= 180000
+#define DC_RUN_ARGS QueryDesc *queryDesc, ScanDirection direction, uint64 count
+#define DC_RUN_PASS(a) queryDesc, (a)->direction, (a)->count
+#else
+#define DC_RUN_ARGS QueryDesc *queryDesc, ScanDirection direction, uint64 count, \
+	bool execute_once
+#define DC_RUN_PASS(a) queryDesc, (a)->direction, (a)->count, (a)->execute_once
+#endif
+static void dc_ExecutorRun(DC_RUN_ARGS);
 static void dc_ExecutorFinish(QueryDesc *queryDesc);
 static void dc_ExecutorEnd(QueryDesc *queryDesc);
 static void dc_xact_callback(XactEvent event, void *arg);
@@ -430,7 +442,9 @@ typedef struct DCRunArgs
 {
 	ScanDirection direction;
 	uint64		count;
+#if PG_VERSION_NUM < 180000
 	bool		execute_once;
+#endif
 } DCRunArgs;
 
 /* dc_call_step calls the previous hook of step, or the standard routine. */
@@ -440,11 +454,9 @@ dc_call_step(DCStep step, QueryDesc *queryDesc, const DCRunArgs *args)
 	if (step == DC_STEP_RUN)
 	{
 		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, args->direction, args->count,
-							 args->execute_once);
+			prev_ExecutorRun(DC_RUN_PASS(args));
 		else
-			standard_ExecutorRun(queryDesc, args->direction, args->count,
-								 args->execute_once);
+			standard_ExecutorRun(DC_RUN_PASS(args));
 	}
 	else if (prev_ExecutorFinish)
 		prev_ExecutorFinish(queryDesc);
@@ -500,10 +512,13 @@ dc_nested_step(DCStep step, QueryDesc *queryDesc, const DCRunArgs *args)
  * instrumented statement's DestReceiver proxied (dc_nested_step).
  */
 static void
-dc_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
-			   bool execute_once)
+dc_ExecutorRun(DC_RUN_ARGS)
 {
+#if PG_VERSION_NUM >= 180000
+	DCRunArgs	args = {direction, count};
+#else
 	DCRunArgs	args = {direction, count, execute_once};
+#endif
 
 	dc_nested_step(DC_STEP_RUN, queryDesc, &args);
 }

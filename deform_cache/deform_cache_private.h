@@ -26,6 +26,8 @@
 #include "nodes/execnodes.h"
 #include "nodes/memnodes.h"
 
+#include "pg_compat.h"
+
 /* expression context slots an expression can fetch from: scan, outer, inner */
 #define DC_MAX_EXPR_SLOTS		3
 

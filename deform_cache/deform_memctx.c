@@ -17,6 +17,12 @@
  * relies on MemoryContextReset() and MemoryContextDeleteChildren() in
  * mcxt.c, PostgreSQL 15.
  *
+ * From PostgreSQL 16 on, pfree and repalloc no longer go through the
+ * context's methods: mcxt.c dispatches them by the method id in each
+ * chunk's header, through its own fixed table.  palloc, reset and delete
+ * still use the context's methods, so they are counted as before; a
+ * repalloc is not seen (README: "Limits").
+ *
  * Nothing global is modified: the context's methods pointer is redirected
  * to the DCContext, which lives in es_query_cxt, and restored by
  * DCUnwrapContext (ExecutorEnd, abort) or by dc_cxt_delete when the context
@@ -30,21 +36,52 @@
 
 #include "nodes/memnodes.h"
 #include "utils/memutils.h"
+#if PG_VERSION_NUM >= 160000
+#include "utils/memutils_internal.h"
+#endif
 
 #include "deform_cache_private.h"
 
-static void *dc_cxt_alloc(MemoryContext context, Size size);
-static void *dc_cxt_realloc(MemoryContext context, void *pointer, Size size);
+/*
+ * The method signatures changed twice: 16 dropped the context argument of
+ * the chunk methods (free_p, realloc, get_chunk_space, and the new
+ * get_chunk_context), 17 added allocation flags to alloc and realloc.
+ */
+#if PG_VERSION_NUM >= 170000
+#define DC_ALLOC_ARGS MemoryContext context, Size size, int flags
+#define DC_ALLOC_PASS context, size, flags
+#define DC_REALLOC_ARGS void *pointer, Size size, int flags
+#elif PG_VERSION_NUM >= 160000
+#define DC_ALLOC_ARGS MemoryContext context, Size size
+#define DC_ALLOC_PASS context, size
+#define DC_REALLOC_ARGS void *pointer, Size size
+#else
+#define DC_ALLOC_ARGS MemoryContext context, Size size
+#define DC_ALLOC_PASS context, size
+#define DC_REALLOC_ARGS MemoryContext context, void *pointer, Size size
+#endif
+#if PG_VERSION_NUM >= 160000
+#define DC_CHUNK_ARGS void *pointer
+#else
+#define DC_CHUNK_ARGS MemoryContext context, void *pointer
+#endif
+
+static void *dc_cxt_alloc(DC_ALLOC_ARGS);
+#if PG_VERSION_NUM < 160000
+static void *dc_cxt_realloc(DC_REALLOC_ARGS);
+#endif
 static void dc_cxt_reset(MemoryContext context);
 static void dc_cxt_delete(MemoryContext context);
 
-static void *dc_sentinel_alloc(MemoryContext context, Size size);
-static void dc_sentinel_free(MemoryContext context, void *pointer);
-static void *dc_sentinel_realloc(MemoryContext context, void *pointer,
-								 Size size);
+static void *dc_sentinel_alloc(DC_ALLOC_ARGS);
+static void dc_sentinel_free(DC_CHUNK_ARGS);
+static void *dc_sentinel_realloc(DC_REALLOC_ARGS);
 static void dc_sentinel_reset(MemoryContext context);
 static void dc_sentinel_delete(MemoryContext context);
-static Size dc_sentinel_chunk_space(MemoryContext context, void *pointer);
+#if PG_VERSION_NUM >= 160000
+static MemoryContext dc_sentinel_chunk_context(DC_CHUNK_ARGS);
+#endif
+static Size dc_sentinel_chunk_space(DC_CHUNK_ARGS);
 static bool dc_sentinel_is_empty(MemoryContext context);
 static void dc_sentinel_stats(MemoryContext context,
 							  MemoryStatsPrintFunc printfunc, void *passthru,
@@ -55,16 +92,19 @@ static void dc_sentinel_check(MemoryContext context);
 #endif
 
 static const MemoryContextMethods dc_sentinel_methods = {
-	dc_sentinel_alloc,
-	dc_sentinel_free,
-	dc_sentinel_realloc,
-	dc_sentinel_reset,
-	dc_sentinel_delete,
-	dc_sentinel_chunk_space,
-	dc_sentinel_is_empty,
-	dc_sentinel_stats
+	.alloc = dc_sentinel_alloc,
+	.free_p = dc_sentinel_free,
+	.realloc = dc_sentinel_realloc,
+	.reset = dc_sentinel_reset,
+	.delete_context = dc_sentinel_delete,
+#if PG_VERSION_NUM >= 160000
+	.get_chunk_context = dc_sentinel_chunk_context,
+#endif
+	.get_chunk_space = dc_sentinel_chunk_space,
+	.is_empty = dc_sentinel_is_empty,
+	.stats = dc_sentinel_stats,
 #ifdef MEMORY_CONTEXT_CHECKING
-	,dc_sentinel_check
+	.check = dc_sentinel_check,
 #endif
 };
 
@@ -97,23 +137,25 @@ dc_count_alloc(DCContext *w, Size size)
 
 /* dc_cxt_alloc counts, then allocates through the original method. */
 static void *
-dc_cxt_alloc(MemoryContext context, Size size)
+dc_cxt_alloc(DC_ALLOC_ARGS)
 {
 	DCContext  *w = dc_context_of(context);
 
 	dc_count_alloc(w, size);
-	return w->orig->alloc(context, size);
+	return w->orig->alloc(DC_ALLOC_PASS);
 }
 
+#if PG_VERSION_NUM < 160000
 /* dc_cxt_realloc counts, then reallocates through the original method. */
 static void *
-dc_cxt_realloc(MemoryContext context, void *pointer, Size size)
+dc_cxt_realloc(DC_REALLOC_ARGS)
 {
 	DCContext  *w = dc_context_of(context);
 
 	dc_count_alloc(w, size);
 	return w->orig->realloc(context, pointer, size);
 }
+#endif
 
 /*
  * dc_cxt_reset counts a reset; does the real reset only if something was
@@ -179,32 +221,40 @@ dc_sentinel_delete(MemoryContext context)
 }
 
 /* dc_sentinel_misuse reports a call no caller can make: nothing lives in it */
-static pg_attribute_noreturn() void
+pg_noreturn static void
 dc_sentinel_misuse(const char *what)
 {
 	elog(ERROR, "cannot %s in the deform_cache sentinel context", what);
 }
 
 static void *
-dc_sentinel_alloc(MemoryContext context, Size size)
+dc_sentinel_alloc(DC_ALLOC_ARGS)
 {
 	dc_sentinel_misuse("allocate");
 }
 
 static void
-dc_sentinel_free(MemoryContext context, void *pointer)
+dc_sentinel_free(DC_CHUNK_ARGS)
 {
 	dc_sentinel_misuse("free");
 }
 
 static void *
-dc_sentinel_realloc(MemoryContext context, void *pointer, Size size)
+dc_sentinel_realloc(DC_REALLOC_ARGS)
 {
 	dc_sentinel_misuse("reallocate");
 }
 
+#if PG_VERSION_NUM >= 160000
+static MemoryContext
+dc_sentinel_chunk_context(DC_CHUNK_ARGS)
+{
+	dc_sentinel_misuse("find a chunk's context");
+}
+#endif
+
 static Size
-dc_sentinel_chunk_space(MemoryContext context, void *pointer)
+dc_sentinel_chunk_space(DC_CHUNK_ARGS)
 {
 	dc_sentinel_misuse("measure a chunk");
 }
@@ -264,15 +314,25 @@ DCWrapContext(DCStatement *stmt, DCNode *node)
 	w = palloc0(sizeof(DCContext));
 	w->methods = *cxt->methods;
 	w->methods.alloc = dc_cxt_alloc;
+#if PG_VERSION_NUM < 160000
 	w->methods.realloc = dc_cxt_realloc;
+#endif
 	w->methods.reset = dc_cxt_reset;
 	w->methods.delete_context = dc_cxt_delete;
 	w->orig = cxt->methods;
 	w->cxt = cxt;
 	w->node = node;
 	w->dirty = !cxt->isReset;
+#if PG_VERSION_NUM >= 160000
+	/* created as an aset by id (nothing is ever allocated in it), then given
+	 * its own methods */
+	MemoryContextCreate(&w->sentinel, T_AllocSetContext, MCTX_ASET_ID,
+						cxt, "deform_cache sentinel");
+	w->sentinel.methods = &dc_sentinel_methods;
+#else
 	MemoryContextCreate(&w->sentinel, T_AllocSetContext, &dc_sentinel_methods,
 						cxt, "deform_cache sentinel");
+#endif
 	w->sentinel_attached = true;
 	cxt->methods = &w->methods;
 	cxt->isReset = false;

@@ -496,7 +496,7 @@ typedef struct DCNodeExpr
  * for each node type, as set up by the ExecInit<Node>() functions of
  * nodeNestloop.c, nodeMergejoin.c, nodeHashjoin.c, nodeHash.c,
  * nodeIndexscan.c, nodeIndexonlyscan.c, nodeBitmapHeapscan.c, nodeResult.c,
- * nodeGroup.c, nodeUnique.c and nodeWindowAgg.c, PostgreSQL 15.  An
+ * nodeGroup.c, nodeUnique.c and nodeWindowAgg.c, PostgreSQL 15 and 18.  An
  * aggregate's per-phase transition expressions are handled apart.
  */
 static const DCNodeExpr dc_node_exprs[] = {
@@ -504,8 +504,14 @@ static const DCNodeExpr dc_node_exprs[] = {
 	{T_MergeJoinState, offsetof(JoinState, joinqual), false},
 	{T_HashJoinState, offsetof(JoinState, joinqual), false},
 	{T_HashJoinState, offsetof(HashJoinState, hashclauses), false},
+#if PG_VERSION_NUM >= 180000
+	/* 18 hashes the keys with one ExprState per side */
+	{T_HashJoinState, offsetof(HashJoinState, hj_OuterHash), false},
+	{T_HashState, offsetof(HashState, hash_expr), false},
+#else
 	{T_HashJoinState, offsetof(HashJoinState, hj_OuterHashKeys), true},
 	{T_HashState, offsetof(HashState, hashkeys), true},
+#endif
 	{T_IndexScanState, offsetof(IndexScanState, indexqualorig), false},
 	{T_IndexOnlyScanState, offsetof(IndexOnlyScanState, recheckqual), false},
 	{T_BitmapHeapScanState, offsetof(BitmapHeapScanState, bitmapqualorig),

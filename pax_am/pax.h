@@ -28,6 +28,22 @@
 #include "storage/lmgr.h"
 #include "utils/rel.h"
 
+#include "pg_compat.h"
+
+/*
+ * What an UPDATE tells the executor about index entries: a bool until 15,
+ * TU_UpdateIndexes (none, all, summarizing only) from 16 on.  A pax UPDATE
+ * always writes a new row version with a new TID, so every index needs an
+ * entry.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef TU_UpdateIndexes PaxUpdateIndexes;
+#define PAX_UPDATE_ALL_INDEXES TU_All
+#else
+typedef bool PaxUpdateIndexes;
+#define PAX_UPDATE_ALL_INDEXES true
+#endif
+
 /* ----------------------------------------------------------------
  * Constants
  * ----------------------------------------------------------------
@@ -553,18 +569,30 @@ extern bool pax_fetch_row_version(Relation relation, ItemPointer tid,
 extern bool pax_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
 extern bool pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 										 Snapshot snapshot);
+#if PG_VERSION_NUM >= 170000
+extern bool pax_scan_analyze_next_block(TableScanDesc scan,
+										struct ReadStream *stream);
+#else
 extern bool pax_scan_analyze_next_block(TableScanDesc scan,
 										BlockNumber blockno,
 										BufferAccessStrategy bstrategy);
+#endif
 extern bool pax_scan_analyze_next_tuple(TableScanDesc scan,
 										TransactionId OldestXmin,
 										double *liverows, double *deadrows,
 										TupleTableSlot *slot);
+#if PG_VERSION_NUM >= 180000
+extern bool pax_scan_bitmap_next_tuple(TableScanDesc scan,
+									   TupleTableSlot *slot, bool *recheck,
+									   uint64 *lossy_pages,
+									   uint64 *exact_pages);
+#else
 extern bool pax_scan_bitmap_next_block(TableScanDesc scan,
 									   struct TBMIterateResult *tbmres);
 extern bool pax_scan_bitmap_next_tuple(TableScanDesc scan,
 									   struct TBMIterateResult *tbmres,
 									   TupleTableSlot *slot);
+#endif
 extern bool pax_scan_sample_next_block(TableScanDesc scan,
 									   struct SampleScanState *scanstate);
 extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
@@ -606,7 +634,7 @@ extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
 								  Snapshot snapshot, Snapshot crosscheck,
 								  bool wait, TM_FailureData *tmfd,
 								  LockTupleMode *lockmode,
-								  bool *update_indexes);
+								  PaxUpdateIndexes *update_indexes);
 extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
 								Snapshot snapshot, TupleTableSlot *slot,
 								CommandId cid, LockTupleMode mode,

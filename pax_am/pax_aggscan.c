@@ -28,6 +28,9 @@
 #include "access/tableam.h"
 #include "catalog/pg_aggregate_d.h"
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"
+#endif
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"

@@ -20,7 +20,11 @@
 #include "pax.h"
 #include "pax_customscan.h"
 
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "pax_am", .version = "1.0");
+#else
 PG_MODULE_MAGIC;
+#endif
 
 /*
  * The module's GUCs: all boolean switches, on by default, settable by any

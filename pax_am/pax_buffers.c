@@ -154,7 +154,7 @@ PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno)
 	cache = PaxGetRelCache(rel, scan->rs_nblocks);
 	guess = PaxGuessBuffer(scan, cache, blkno, &guessed);
 	if (BufferIsValid(guess) &&
-		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, guess))
+		ReadRecentBuffer(PaxRelationFile(rel), MAIN_FORKNUM, blkno, guess))
 	{
 		/* the per-relation counters ReadBufferExtended would have kept */
 		pgstat_count_buffer_read(rel);

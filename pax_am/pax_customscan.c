@@ -40,6 +40,9 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"
+#endif
 #include "executor/executor.h"
 #include "executor/nodeCustom.h"
 #include "miscadmin.h"
@@ -625,7 +628,7 @@ PaxCountRead(PaxScanState *state, int n)
 	Relation	rel = state->scan->rs_base.rs_rd;
 
 	if (n > 0 && pgstat_should_count_relation(rel))
-		rel->pgstat_info->t_counts.t_tuples_returned += n;
+		PaxCountTuplesReturned(rel, n);
 }
 
 /*

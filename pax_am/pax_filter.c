@@ -49,7 +49,7 @@ PaxCmpDouble(double a, double b)
 
 /*
  * PaxStrategyHolds tells whether a three-way comparison result satisfies a
- * btree strategy (or ROWCOMPARE_NE).
+ * btree strategy (or PAX_STRATEGY_NE).
  */
 static inline bool
 PaxStrategyHolds(int strategy, int cmp)
@@ -66,7 +66,7 @@ PaxStrategyHolds(int strategy, int cmp)
 			return cmp >= 0;
 		case BTGreaterStrategyNumber:
 			return cmp > 0;
-		default:				/* ROWCOMPARE_NE */
+		default:				/* PAX_STRATEGY_NE */
 			return cmp != 0;
 	}
 }
@@ -415,7 +415,7 @@ PaxRangeRefutes(int strategy, int cmplo, int cmphi)
 			return cmphi > 0;	/* greatest < c */
 		case BTGreaterStrategyNumber:
 			return cmphi >= 0;	/* greatest <= c */
-		default:				/* ROWCOMPARE_NE: all values equal c */
+		default:				/* PAX_STRATEGY_NE: all values equal c */
 			return cmplo == 0 && cmphi == 0;
 	}
 }

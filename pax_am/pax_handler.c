@@ -67,7 +67,7 @@ pax_slot_callbacks(Relation relation)
  */
 static void
 pax_relation_set_new_filenode(Relation rel,
-							  const RelFileNode *newrnode,
+							  const PaxFileLocator *newrnode,
 							  char persistence,
 							  TransactionId *freezeXid,
 							  MultiXactId *minmulti)
@@ -82,8 +82,8 @@ pax_relation_set_new_filenode(Relation rel,
 
 	/*
 	 * An unlogged relation needs an init fork so that it is reset on
-	 * restart; it is WAL-logged and synced at once, since it does not go
-	 * through shared buffers.
+	 * restart; it is WAL-logged (and, before 17, synced at once: 17's
+	 * smgrcreate registers the fork for the next checkpoint's sync).
 	 */
 	if (persistence == RELPERSISTENCE_UNLOGGED)
 	{
@@ -92,7 +92,9 @@ pax_relation_set_new_filenode(Relation rel,
 			   rel->rd_rel->relkind == RELKIND_TOASTVALUE);
 		smgrcreate(srel, INIT_FORKNUM, false);
 		log_smgrcreate(newrnode, INIT_FORKNUM);
+#if PG_VERSION_NUM < 170000
 		smgrimmedsync(srel, INIT_FORKNUM);
+#endif
 	}
 
 	smgrclose(srel);
@@ -116,17 +118,15 @@ pax_relation_nontransactional_truncate(Relation rel)
  * heapam_relation_copy_data() in heapam_handler.c, PostgreSQL 15.
  */
 static void
-pax_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+pax_relation_copy_data(Relation rel, const PaxFileLocator *newrnode)
 {
 	SMgrRelation dstrel;
 	char		persistence = rel->rd_rel->relpersistence;
 
-	dstrel = smgropen(*newrnode, rel->rd_backend);
-
 	/* The copy reads the files, so the buffers must be on disk first. */
 	FlushRelationBuffers(rel);
 
-	RelationCreateStorage(*newrnode, persistence, true);
+	dstrel = RelationCreateStorage(*newrnode, persistence, true);
 	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
 						persistence);
 
@@ -264,7 +264,11 @@ static const TableAmRoutine pax_methods = {
 	.tuple_satisfies_snapshot = pax_tuple_satisfies_snapshot,
 	.index_delete_tuples = pax_index_delete_tuples,
 
+#if PG_VERSION_NUM >= 160000
+	.relation_set_new_filelocator = pax_relation_set_new_filenode,
+#else
 	.relation_set_new_filenode = pax_relation_set_new_filenode,
+#endif
 	.relation_nontransactional_truncate = pax_relation_nontransactional_truncate,
 	.relation_copy_data = pax_relation_copy_data,
 	.relation_copy_for_cluster = pax_relation_copy_for_cluster,
@@ -281,7 +285,9 @@ static const TableAmRoutine pax_methods = {
 
 	.relation_estimate_size = pax_relation_estimate_size,
 
+#if PG_VERSION_NUM < 180000
 	.scan_bitmap_next_block = pax_scan_bitmap_next_block,
+#endif
 	.scan_bitmap_next_tuple = pax_scan_bitmap_next_tuple,
 
 	.scan_sample_next_block = pax_scan_sample_next_block,

@@ -216,7 +216,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 			continue;
 		status->knowndeletable = true;
 		final = i + 1;
-		HeapTupleHeaderAdvanceLatestRemovedXid(tp.t_data, &latest);
+		PaxAdvanceConflictHorizon(tp.t_data, &latest);
 	}
 	if (BufferIsValid(buffer))
 		UnlockReleaseBuffer(buffer);
@@ -517,7 +517,7 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 				Datum		ts_val;
 				bool		ts_isnull;
 
-				have_index = tuplesort_getdatum(state->tuplesort, true,
+				have_index = PaxTuplesortGetDatum(state->tuplesort, true,
 												&ts_val, &ts_isnull, NULL);
 				if (!have_index)
 				{

@@ -200,10 +200,10 @@ PaxLogicalWarnSlots(Relation rel)
 	char		slotname[NAMEDATALEN];
 	bool		found = false;
 
-	if (pax_logical_warned || MyProc->lxid == pax_logical_checked_lxid ||
+	if (pax_logical_warned || PaxMyLocalXid() == pax_logical_checked_lxid ||
 		!RelationIsLogicallyLogged(rel))
 		return;
-	pax_logical_checked_lxid = MyProc->lxid;
+	pax_logical_checked_lxid = PaxMyLocalXid();
 	if (ReplicationSlotCtl == NULL || max_replication_slots == 0)
 		return;
 

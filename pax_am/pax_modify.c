@@ -153,7 +153,7 @@ PaxTargetTuplock(PaxTarget *t, LockTupleMode mode, LockWaitPolicy wait_policy)
 		return true;
 	if (wait_policy == LockWaitBlock)
 		LockTuple(t->rel, &t->tuple.t_self, hw);
-	else if (!ConditionalLockTuple(t->rel, &t->tuple.t_self, hw))
+	else if (!PaxConditionalLockTuple(t->rel, &t->tuple.t_self, hw))
 		return PaxNoLock(t->rel, wait_policy);
 	t->have_tuple_lock = true;
 	t->tuplock_mode = mode;
@@ -792,7 +792,7 @@ TM_Result
 pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
 				 bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
-				 bool *update_indexes)
+				 PaxUpdateIndexes *update_indexes)
 {
 	TransactionId xid = GetCurrentTransactionId();
 	PaxTarget	t;
@@ -874,8 +874,8 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 	PaxTargetClose(&t);
 
-	pgstat_count_heap_update(relation, false);
-	*update_indexes = true;
+	PaxCountUpdate(relation);
+	*update_indexes = PAX_UPDATE_ALL_INDEXES;
 	return TM_Ok;
 }
 

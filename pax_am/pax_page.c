@@ -268,8 +268,8 @@ PaxPageLayoutUsable(Page page)
 	return PaxPageLayoutStatus(page) == PAX_LAYOUT_VALID;
 }
 
-static void PaxPageCorrupted(Relation rel, BlockNumber blkno,
-							 const char *detail) pg_attribute_noreturn();
+pg_noreturn static void PaxPageCorrupted(Relation rel, BlockNumber blkno,
+										 const char *detail);
 
 static void
 PaxPageCorrupted(Relation rel, BlockNumber blkno, const char *detail)
@@ -427,7 +427,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 }
 
 
-static void PaxValueCorrupted(Page page, int attnum, int row) pg_attribute_noreturn();
+pg_noreturn static void PaxValueCorrupted(Page page, int attnum, int row);
 
 static void
 PaxValueCorrupted(Page page, int attnum, int row)

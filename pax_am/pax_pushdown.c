@@ -37,6 +37,7 @@
 #include <math.h>
 
 #include "access/nbtree.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_proc_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/executor.h"
@@ -91,19 +92,47 @@ PaxValueSideOk(Node *expr, Index varno)
 
 /*
  * PaxBtreeStrategy finds the btree strategy of an operator (or
- * ROWCOMPARE_NE for a negated equality) and its operator family.
+ * PAX_STRATEGY_NE for a negated equality) and its btree operator family.
+ * 18 generalised the lookup to every index AM that translates its
+ * strategies: only a btree family's interpretation is taken.
  */
 static bool
 PaxBtreeStrategy(Oid opno, int *strategy, Oid *opfamily)
 {
+	bool		found = false;
+#if PG_VERSION_NUM >= 180000
+	List	   *interps = get_op_index_interpretation(opno);
+	ListCell   *lc;
+
+	StaticAssertStmt((int) COMPARE_NE == PAX_STRATEGY_NE &&
+					 (int) COMPARE_GT == BTGreaterStrategyNumber,
+					 "CompareType no longer matches btree strategy numbers");
+	foreach(lc, interps)
+	{
+		OpIndexInterpretation *interp = lfirst(lc);
+
+		if (get_opfamily_method(interp->opfamily_id) != BTREE_AM_OID ||
+			interp->cmptype < COMPARE_LT || interp->cmptype > COMPARE_NE)
+			continue;
+		*strategy = (int) interp->cmptype;
+		*opfamily = interp->opfamily_id;
+		found = true;
+		break;
+	}
+#else
 	List	   *interps = get_op_btree_interpretation(opno);
 
-	if (interps == NIL)
-		return false;
-	*strategy = ((OpBtreeInterpretation *) linitial(interps))->strategy;
-	*opfamily = ((OpBtreeInterpretation *) linitial(interps))->opfamily_id;
+	StaticAssertStmt((int) ROWCOMPARE_NE == PAX_STRATEGY_NE,
+					 "RowCompareType no longer matches btree strategy numbers");
+	if (interps != NIL)
+	{
+		*strategy = ((OpBtreeInterpretation *) linitial(interps))->strategy;
+		*opfamily = ((OpBtreeInterpretation *) linitial(interps))->opfamily_id;
+		found = true;
+	}
+#endif
 	list_free_deep(interps);
-	return true;
+	return found;
 }
 
 /*
@@ -168,7 +197,7 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 		return true;
 
 	/* the strategy as seen from the column's side */
-	if (!varonleft && strategy != ROWCOMPARE_NE)
+	if (!varonleft && strategy != PAX_STRATEGY_NE)
 		strategy = BTCommuteStrategyNumber(strategy);
 	PaxPredSetOperator(pred, PAX_PRED_CMP, attno - 1, strategy, opfamily,
 					   op->inputcollid, op->opfuncid);
@@ -194,7 +223,7 @@ PaxAnalyzeArrayOp(ScalarArrayOpExpr *saop, Index varno, PaxPred *pred)
 		!PaxCheckOperator(saop->opno, saop->opfuncid, &strategy, &opfamily))
 		return false;
 	if (saop->useOr ? strategy != BTEqualStrategyNumber :
-		strategy != ROWCOMPARE_NE)
+		strategy != PAX_STRATEGY_NE)
 		return false;
 	if (pred == NULL)
 		return true;
@@ -390,9 +419,9 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 			/* bytewise: in C order, or equality under a deterministic one */
 			if ((valtype == TEXTOID || valtype == VARCHAROID) &&
 				OidIsValid(pred->collation) &&
-				(lc_collate_is_c(pred->collation) ||
+				(PaxCollateIsC(pred->collation) ||
 				 ((pred->strategy == BTEqualStrategyNumber ||
-				   pred->strategy == ROWCOMPARE_NE) &&
+				   pred->strategy == PAX_STRATEGY_NE) &&
 				  get_collation_isdeterministic(pred->collation))))
 				pred->vclass = PAX_VC_BYTES;
 			break;

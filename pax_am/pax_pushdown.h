@@ -15,6 +15,7 @@
 #ifndef PAX_PUSHDOWN_H
 #define PAX_PUSHDOWN_H
 
+#include "access/stratnum.h"
 #include "catalog/pg_type_d.h"
 #include "nodes/execnodes.h"
 
@@ -40,11 +41,18 @@ typedef enum PaxValClass
 	PAX_VC_FMGR					/* anything else: the operator's function */
 } PaxValClass;
 
+/*
+ * The strategy of a negated btree equality (<>), which btree has no number
+ * for: ROWCOMPARE_NE of 15's RowCompareType, COMPARE_NE of 18's CompareType,
+ * both 6, one past the btree strategies.
+ */
+#define PAX_STRATEGY_NE (BTMaxStrategyNumber + 1)
+
 typedef struct PaxPred
 {
 	PaxPredKind kind;
 	int			attno;			/* zero-based column */
-	int			strategy;		/* BT*StrategyNumber or ROWCOMPARE_NE */
+	int			strategy;		/* BT*StrategyNumber or PAX_STRATEGY_NE */
 	Oid			opfamily;		/* btree family of the operator */
 	PaxValClass vclass;
 	bool		varonleft;		/* FMGR: column is the operator's left arg */

@@ -184,7 +184,7 @@ static void
 PaxRewriteByIndex(PaxRewriteState *rs, Relation OldIndex, PaxRewrite *rw)
 {
 	TupleTableSlot *slot = rs->slot;
-	IndexScanDesc iscan = index_beginscan(rs->old_rel, OldIndex, SnapshotAny,
+	IndexScanDesc iscan = PaxIndexBeginScan(rs->old_rel, OldIndex, SnapshotAny,
 										  0, 0);
 
 	index_rescan(iscan, NULL, 0, NULL, 0);

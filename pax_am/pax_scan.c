@@ -38,6 +38,10 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#if PG_VERSION_NUM >= 170000
+#include "storage/read_stream.h"
+#endif
+
 #include "pax.h"
 
 /*
@@ -450,8 +454,8 @@ pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
 	BlockNumber startblk = ItemPointerGetBlockNumberNoCheck(mintid);
 	BlockNumber endblk = ItemPointerGetBlockNumberNoCheck(maxtid);
 
-	sscan->rs_mintid = *mintid;
-	sscan->rs_maxtid = *maxtid;
+	PaxScanMinTid(sscan) = *mintid;
+	PaxScanMaxTid(sscan) = *maxtid;
 	PaxTableScanInitBlocks(scan, false);
 	if (ItemPointerCompare(mintid, maxtid) > 0 || startblk >= scan->rs_nblocks)
 	{
@@ -475,8 +479,8 @@ pax_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
 
 	while (PaxTableScanNextRow(scan, direction, slot))
 	{
-		if (ItemPointerCompare(&slot->tts_tid, &sscan->rs_mintid) < 0 ||
-			ItemPointerCompare(&slot->tts_tid, &sscan->rs_maxtid) > 0)
+		if (ItemPointerCompare(&slot->tts_tid, &PaxScanMinTid(sscan)) < 0 ||
+			ItemPointerCompare(&slot->tts_tid, &PaxScanMaxTid(sscan)) > 0)
 			continue;
 		pgstat_count_heap_getnext(sscan->rs_rd);
 		return true;
@@ -595,16 +599,17 @@ pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
  */
 
 /*
- * pax_scan_bitmap_next_block collects the visible rows of the bitmap's next
- * page among those it names (all of a lossy page), as heap does; the
- * executor rechecks the quals where the bitmap says so.  Adapted from
- * heapam_scan_bitmap_next_block() in heapam_handler.c, PostgreSQL 15.
+ * PaxBitmapPage collects the visible rows of one page of the bitmap among
+ * the offsets it names (all of a lossy page: noffsets < 0), as heap does;
+ * the executor rechecks the quals where the bitmap says so.  Returns
+ * whether the page has any.  Adapted from heapam_scan_bitmap_next_block()
+ * in heapam_handler.c, PostgreSQL 15.
  */
-bool
-pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
+static bool
+PaxBitmapPage(PaxTableScanDesc scan, BlockNumber blkno,
+			  const OffsetNumber *offsets, int noffsets)
 {
-	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
-	BlockNumber blkno = tbmres->blockno;
+	TableScanDesc sscan = &scan->rs_base;
 	Page		page;
 	uint16		rowhdrs;
 	uint16		cand[PAX_MAX_CAPACITY];
@@ -622,11 +627,11 @@ pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 		return false;
 	rowhdrs = PaxPageRowHeaders(sscan->rs_rd, page, blkno);
 	nrows = PaxPageGetHeader(page)->pp_nrows;
-	if (tbmres->ntuples >= 0)
+	if (noffsets >= 0)
 	{
-		for (int i = 0; i < tbmres->ntuples; i++)
+		for (int i = 0; i < noffsets; i++)
 		{
-			int			row = tbmres->offsets[i] - 1;
+			int			row = offsets[i] - 1;
 
 			if (row < nrows &&
 				!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
@@ -655,6 +660,66 @@ pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 	return scan->rs_nvis > 0;
 }
 
+#if PG_VERSION_NUM >= 180000
+
+/*
+ * pax_scan_bitmap_next_tuple stores the next visible row of the bitmap in
+ * the slot, reading the bitmap's pages in its order from the iterator the
+ * executor placed in the scan (18 moved the page loop into the table AM).
+ * Pax reads each page as it comes rather than through a read stream.
+ * Adapted from heapam_scan_bitmap_next_tuple() and
+ * BitmapHeapScanNextBlock() in heapam_handler.c, PostgreSQL 18.
+ */
+bool
+pax_scan_bitmap_next_tuple(TableScanDesc sscan, TupleTableSlot *slot,
+						   bool *recheck, uint64 *lossy_pages,
+						   uint64 *exact_pages)
+{
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
+
+	for (;;)
+	{
+		TBMIterateResult tbmres;
+		OffsetNumber offsets[TBM_MAX_TUPLES_PER_PAGE];
+		int			noffsets = -1;
+
+		if (PaxTableScanStoreNext(scan, true, slot))
+		{
+			pgstat_count_heap_fetch(sscan->rs_rd);
+			return true;
+		}
+
+		CHECK_FOR_INTERRUPTS();
+		if (!tbm_iterate(&sscan->st.rs_tbmiterator, &tbmres))
+			return false;
+		if (!tbmres.lossy)
+			noffsets = tbm_extract_page_tuple(&tbmres, offsets,
+											  TBM_MAX_TUPLES_PER_PAGE);
+		*recheck = tbmres.recheck;
+		if (tbmres.blockno < scan->rs_nblocks)
+		{
+			if (tbmres.lossy)
+				(*lossy_pages)++;
+			else
+				(*exact_pages)++;
+		}
+		(void) PaxBitmapPage(scan, tbmres.blockno, offsets, noffsets);
+	}
+}
+
+#else
+
+/*
+ * pax_scan_bitmap_next_block collects the visible rows of the bitmap's next
+ * page (PaxBitmapPage).
+ */
+bool
+pax_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
+{
+	return PaxBitmapPage((PaxTableScanDesc) sscan, tbmres->blockno,
+						 tbmres->offsets, tbmres->ntuples);
+}
+
 /*
  * pax_scan_bitmap_next_tuple stores the next visible row of the bitmap's
  * page in the slot.  Adapted from heapam_scan_bitmap_next_tuple() in
@@ -670,10 +735,36 @@ pax_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
 	return true;
 }
 
+#endif
+
 /* ------------------------------------------------------------------------
  * ANALYZE
  * ------------------------------------------------------------------------
  */
+
+#if PG_VERSION_NUM >= 170000
+
+/*
+ * pax_scan_analyze_next_block takes ANALYZE's next sample block, pinned, from
+ * its read stream (17) and keeps it share-locked for
+ * pax_scan_analyze_next_tuple.  Adapted from
+ * heapam_scan_analyze_next_block() in heapam_handler.c, PostgreSQL 18.
+ */
+bool
+pax_scan_analyze_next_block(TableScanDesc sscan, ReadStream *stream)
+{
+	PaxTableScanDesc scan = (PaxTableScanDesc) sscan;
+
+	scan->rs_cbuf = read_stream_next_buffer(stream, NULL);
+	if (!BufferIsValid(scan->rs_cbuf))
+		return false;
+	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_SHARE);
+	scan->rs_cblock = BufferGetBlockNumber(scan->rs_cbuf);
+	scan->rs_cindex = 0;
+	return true;
+}
+
+#else
 
 /*
  * pax_scan_analyze_next_block reads block blockno for ANALYZE and keeps it
@@ -693,6 +784,8 @@ pax_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
 	LockBuffer(scan->rs_cbuf, BUFFER_LOCK_SHARE);
 	return true;
 }
+
+#endif
 
 /*
  * pax_scan_analyze_next_tuple returns the next row of the block that

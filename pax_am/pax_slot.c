@@ -249,14 +249,44 @@ tts_pax_copy_heap_tuple(TupleTableSlot *slot)
 	return tuple;
 }
 
+/* 18 asks for extra bytes ahead of the tuple; earlier versions never do */
+#if PG_VERSION_NUM >= 180000
+static MinimalTuple
+tts_pax_copy_minimal_tuple(TupleTableSlot *slot, Size extra)
+#else
 static MinimalTuple
 tts_pax_copy_minimal_tuple(TupleTableSlot *slot)
+#endif
 {
+#if PG_VERSION_NUM < 180000
+	Size		extra = 0;
+#endif
+
 	Assert(!TTS_EMPTY(slot));
 	slot_getallattrs(slot);
-	return heap_form_minimal_tuple(slot->tts_tupleDescriptor,
-								   slot->tts_values, slot->tts_isnull);
+	return PaxFormMinimalTuple(slot->tts_tupleDescriptor,
+							   slot->tts_values, slot->tts_isnull, extra);
 }
+
+#if PG_VERSION_NUM >= 170000
+/*
+ * tts_pax_is_current_xact_tuple tells whether this transaction inserted the
+ * row (17; RI triggers ask).  Heap's slot errors without a stored tuple; a
+ * pax slot reads the xmin of its page's row, or of the header copied when
+ * it was materialised, as getsysattr does.  Adapted from
+ * tts_buffer_is_current_xact_tuple() in execTuples.c, PostgreSQL 18.
+ */
+static bool
+tts_pax_is_current_xact_tuple(TupleTableSlot *slot)
+{
+	bool		isnull;
+	Datum		xmin;
+
+	Assert(!TTS_EMPTY(slot));
+	xmin = tts_pax_getsysattr(slot, MinTransactionIdAttributeNumber, &isnull);
+	return !isnull && TransactionIdIsCurrentTransactionId(DatumGetTransactionId(xmin));
+}
+#endif
 
 const TupleTableSlotOps TTSOpsPaxTuple = {
 	.base_slot_size = sizeof(PaxTupleTableSlot),
@@ -267,6 +297,9 @@ const TupleTableSlotOps TTSOpsPaxTuple = {
 	.getsysattr = tts_pax_getsysattr,
 	.materialize = tts_pax_materialize,
 	.copyslot = tts_pax_copyslot,
+#if PG_VERSION_NUM >= 170000
+	.is_current_xact_tuple = tts_pax_is_current_xact_tuple,
+#endif
 
 	/* a pax slot never holds a heap or minimal tuple it could lend out */
 	.get_heap_tuple = NULL,

@@ -253,7 +253,7 @@ PaxWaitXact(Relation rel, ItemPointer tid, TransactionId xid,
 		XactLockTableWait(xid, rel, tid, oper);
 		return true;
 	}
-	return ConditionalXactLockTableWait(xid) || PaxNoLock(rel, wait_policy);
+	return PaxConditionalXactLockTableWait(xid) || PaxNoLock(rel, wait_policy);
 }
 
 /*

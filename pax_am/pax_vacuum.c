@@ -86,6 +86,33 @@
 #define PAX_TRUNCATE_WAIT_INTERVAL	50	/* ms */
 #define PAX_TRUNCATE_TIMEOUT		5000	/* ms */
 
+/*
+ * A row's freeze plan: what heap_prepare_freeze_tuple decides and
+ * heap_execute_freeze_tuple carries out.  16 renamed the struct and made
+ * the decision per page (see PaxVacDecideFreeze).
+ */
+#if PG_VERSION_NUM >= 160000
+typedef HeapTupleFreeze PaxFreezePlan;
+#else
+typedef xl_heap_freeze_tuple PaxFreezePlan;
+#endif
+
+/*
+ * The dead TIDs collected for index vacuuming and reclaim, sorted.  Ours
+ * rather than vacuum.h's (VacDeadItems until 16, a TidStore from 17): the
+ * reclaim pass walks them a page at a time, and index AMs are called with
+ * our own callback (PaxVacTidReaped), so every version uses one array.
+ */
+typedef struct PaxDeadItems
+{
+	int			max_items;
+	int			num_items;
+	ItemPointerData items[FLEXIBLE_ARRAY_MEMBER];
+} PaxDeadItems;
+
+#define PAX_MAX_DEAD_ITEMS(size) \
+	((int64) (((size) - offsetof(PaxDeadItems, items)) / sizeof(ItemPointerData)))
+
 /* What VACUUM decided for one row in the scan. */
 typedef enum PaxVacAction
 {
@@ -112,6 +139,9 @@ typedef struct PaxVacState
 	bool		aggressive;		/* must advance relfrozenxid to freeze_limit */
 
 	/* cutoffs and what the relation's new ones may be */
+#if PG_VERSION_NUM >= 160000
+	struct VacuumCutoffs cutoffs;	/* what the fields below come from */
+#endif
 	TransactionId oldest_xmin;
 	TransactionId freeze_limit;
 	MultiXactId multi_cutoff;
@@ -120,7 +150,7 @@ typedef struct PaxVacState
 	MultiXactId new_min_mxid;
 
 	/* dead TIDs, sorted, waiting for index vacuuming and reclaim */
-	VacDeadItems *dead_items;
+	PaxDeadItems *dead_items;
 
 	PaxLayoutCache lcache;
 	Buffer		vmbuffer;
@@ -139,13 +169,29 @@ typedef struct PaxVacState
 	double		frozen;
 	double		invalidated;
 	int64		bytes_freed;
+	TimestampTz starttime;
 } PaxVacState;
+
+/*
+ * PaxOldSnapshotsOff: truncation is off while old_snapshot_threshold is set
+ * (15; the feature is gone from 17 on), as in heap's
+ * should_attempt_truncation().
+ */
+static inline bool
+PaxOldSnapshotsOff(void)
+{
+#if PG_VERSION_NUM >= 170000
+	return true;
+#else
+	return old_snapshot_threshold < 0;
+#endif
+}
 
 /* PaxVacWorkMem is the work memory of this VACUUM, in kB. */
 static int
 PaxVacWorkMem(void)
 {
-	if (IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1)
+	if (PaxIsAutoVacuumWorker() && autovacuum_work_mem != -1)
 		return autovacuum_work_mem;
 	return maintenance_work_mem;
 }
@@ -157,22 +203,23 @@ PaxVacWorkMem(void)
  * dead_items_alloc() and dead_items_max_items() in vacuumlazy.c,
  * PostgreSQL 15 (serial only: no parallel index vacuuming).
  */
-static VacDeadItems *
+static PaxDeadItems *
 PaxDeadItemsAlloc(PaxVacState *vs)
 {
 	int64		max_items;
-	VacDeadItems *items;
+	PaxDeadItems *items;
 
 	if (vs->nindexes == 0)
 		max_items = PAX_MAX_CAPACITY;
 	else
 	{
 		max_items = (int64) PaxVacWorkMem() * 1024 / sizeof(ItemPointerData);
-		max_items = Min(max_items, MAXDEADITEMS(MaxAllocSize));
+		max_items = Min(max_items, PAX_MAX_DEAD_ITEMS(MaxAllocSize));
 		max_items = Min(max_items, (int64) Max(vs->rel_pages, 1) * PAX_MAX_CAPACITY);
 		max_items = Max(max_items, PAX_MAX_CAPACITY);
 	}
-	items = palloc(vac_max_items_to_alloc_size((int) max_items));
+	items = palloc(offsetof(PaxDeadItems, items) +
+				   sizeof(ItemPointerData) * max_items);
 	items->max_items = (int) max_items;
 	items->num_items = 0;
 	return items;
@@ -209,7 +256,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	int			maplen = PaxDirMapLen(layout->natts);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
-	PGAlignedBlock scratch;
+	PaxIOBlock scratch;
 	int			nrows = hdr->pp_nrows;
 	int			upper = phdr->pd_special;
 	int			old_upper = phdr->pd_upper;
@@ -349,8 +396,12 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 	{
 		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, rows[k] - 1);
 
+#if PG_VERSION_NUM >= 160000
+		if (heap_tuple_should_freeze(hdr, &vs->cutoffs, &frozen_xid, &min_mxid))
+#else
 		if (heap_tuple_would_freeze(hdr, vs->freeze_limit, vs->multi_cutoff,
 									&frozen_xid, &min_mxid))
+#endif
 			must_wait |= vs->aggressive;
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
@@ -456,6 +507,31 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	vs->pages_reclaimed++;
 }
 
+/* PaxTidCmp: ItemPointerCompare for bsearch */
+static int
+PaxTidCmp(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/*
+ * PaxVacTidReaped tells an index AM's bulk delete whether a TID is one of
+ * the dead ones.  Adapted from vac_tid_reaped() in vacuum.c,
+ * PostgreSQL 15.
+ */
+static bool
+PaxVacTidReaped(ItemPointer itemptr, void *state)
+{
+	PaxDeadItems *dead = (PaxDeadItems *) state;
+
+	if (dead->num_items == 0 ||
+		ItemPointerCompare(itemptr, &dead->items[0]) < 0 ||
+		ItemPointerCompare(itemptr, &dead->items[dead->num_items - 1]) > 0)
+		return false;
+	return bsearch(itemptr, dead->items, dead->num_items,
+				   sizeof(ItemPointerData), PaxTidCmp) != NULL;
+}
+
 /*
  * PaxVacIndexInfo fills in *ivinfo what index AM i is told about this
  * VACUUM: estimated_count, and the table's row count num_heap_tuples.
@@ -464,7 +540,11 @@ static void
 PaxVacIndexInfo(PaxVacState *vs, int i, bool estimated_count,
 				double num_heap_tuples, IndexVacuumInfo *ivinfo)
 {
+	MemSet(ivinfo, 0, sizeof(*ivinfo));
 	ivinfo->index = vs->indrels[i];
+#if PG_VERSION_NUM >= 160000
+	ivinfo->heaprel = vs->rel;
+#endif
 	ivinfo->analyze_only = false;
 	ivinfo->report_progress = false;
 	ivinfo->estimated_count = estimated_count;
@@ -489,9 +569,12 @@ PaxVacCleanupIndexes(PaxVacState *vs)
 		vs->indstats[i] = vac_cleanup_one_index(&ivinfo, vs->indstats[i]);
 		if (vs->indstats[i] != NULL && !vs->indstats[i]->estimated_count)
 			vac_update_relstats(vs->indrels[i], vs->indstats[i]->num_pages,
-								vs->indstats[i]->num_index_tuples, 0, false,
-								InvalidTransactionId, InvalidMultiXactId,
-								NULL, NULL, false);
+								vs->indstats[i]->num_index_tuples, 0,
+#if PG_VERSION_NUM >= 180000
+								0,
+#endif
+								false, InvalidTransactionId,
+								InvalidMultiXactId, NULL, NULL, false);
 	}
 }
 
@@ -505,7 +588,7 @@ PaxVacCleanupIndexes(PaxVacState *vs)
 static void
 PaxVacIndexesAndReclaim(PaxVacState *vs)
 {
-	VacDeadItems *dead = vs->dead_items;
+	PaxDeadItems *dead = vs->dead_items;
 	int			k = 0;
 
 	if (dead->num_items == 0)
@@ -518,8 +601,13 @@ PaxVacIndexesAndReclaim(PaxVacState *vs)
 			IndexVacuumInfo ivinfo;
 
 			PaxVacIndexInfo(vs, i, true, vs->rel->rd_rel->reltuples, &ivinfo);
-			vs->indstats[i] = vac_bulkdel_one_index(&ivinfo, vs->indstats[i],
-													dead);
+			/* as vac_bulkdel_one_index() in vacuum.c, PostgreSQL 15 */
+			vs->indstats[i] = index_bulk_delete(&ivinfo, vs->indstats[i],
+												PaxVacTidReaped, dead);
+			ereport(ivinfo.message_level,
+					(errmsg("scanned index \"%s\" to remove %d row versions",
+							RelationGetRelationName(ivinfo.index),
+							dead->num_items)));
 		}
 		vs->num_index_scans++;
 	}
@@ -534,7 +622,7 @@ PaxVacIndexesAndReclaim(PaxVacState *vs)
 		while (end < dead->num_items &&
 			   ItemPointerGetBlockNumber(&dead->items[end]) == blkno)
 			end++;
-		vacuum_delay_point();
+		PaxVacuumDelayPoint();
 		buffer = ReadBufferExtended(vs->rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 									vs->bstrategy);
 		PaxVacReclaimPage(vs, buffer, &dead->items[k], end - k);
@@ -591,11 +679,16 @@ typedef struct PaxVacPage
 	int			nleft;			/* rows that stay (not UNUSED, not reclaimed) */
 	bool		all_visible;	/* every row left visible to everyone */
 	bool		all_frozen;		/* ... and frozen */
-	bool		changes;		/* some row header or the layout xid changes */
+	bool		changes;		/* a row is invalidated or the layout xid
+								 * cleared (freezing is counted in nfreeze) */
 	bool		clear_layout_xid;
+	int			nfreeze;		/* rows with a PAX_VAC_FREEZE plan */
 	TransactionId visibility_cutoff;	/* newest xmin of the rows left */
+#if PG_VERSION_NUM >= 160000
+	HeapPageFreeze pagefrz;		/* the page's freeze decision so far */
+#endif
 	PaxVacAction actions[PAX_MAX_CAPACITY];
-	xl_heap_freeze_tuple frz[PAX_MAX_CAPACITY];
+	PaxFreezePlan frz[PAX_MAX_CAPACITY];
 } PaxVacPage;
 
 /*
@@ -630,21 +723,27 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	 * Rows that stay: heap's own freeze planning on their header (xmin, and
 	 * xmax: lockers and aborted updaters gone, old multixacts replaced),
 	 * which also keeps relfrozenxid / relminmxid at or below every xid and
-	 * multixact left.
+	 * multixact left (directly until 15, through the page's trackers from
+	 * 16 on: PaxVacDecideFreeze).
 	 */
 	if (htsv != HEAPTUPLE_DEAD)
 	{
 		bool		totally_frozen;
 
+#if PG_VERSION_NUM >= 160000
+		if (heap_prepare_freeze_tuple(hdr, &vs->cutoffs, &vp->pagefrz,
+									  &vp->frz[r], &totally_frozen))
+#else
 		if (heap_prepare_freeze_tuple(hdr, rel->rd_rel->relfrozenxid,
 									  rel->rd_rel->relminmxid,
 									  vs->freeze_limit, vs->multi_cutoff,
 									  &vp->frz[r], &totally_frozen,
 									  &vs->new_frozen_xid,
 									  &vs->new_min_mxid))
+#endif
 		{
 			vp->actions[r] = PAX_VAC_FREEZE;
-			vp->changes = true;
+			vp->nfreeze++;
 		}
 		if (!totally_frozen)
 			vp->all_frozen = false;
@@ -656,9 +755,13 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 			vs->live += 1;
 			vp->nleft++;
 			xmin = HeapTupleHeaderGetXmin(hdr);
-			if (HeapTupleHeaderXminFrozen(hdr) ||
-				(vp->actions[r] == PAX_VAC_FREEZE &&
-				 (vp->frz[r].t_infomask & HEAP_XMIN_FROZEN) == HEAP_XMIN_FROZEN))
+
+			/*
+			 * The newest xmin is the page's conflict horizon even when the
+			 * row's freeze plan would freeze it: from 16 on the plan may not
+			 * be carried out, and a newer horizon is always safe.
+			 */
+			if (HeapTupleHeaderXminFrozen(hdr))
 				break;
 			if (!TransactionIdPrecedes(xmin, vs->oldest_xmin))
 				vp->all_visible = false;
@@ -670,7 +773,7 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 			vp->all_visible = vp->all_frozen = false;
 			if (vs->nindexes == 0 || vs->do_index_vacuuming)
 			{
-				VacDeadItems *dead = vs->dead_items;
+				PaxDeadItems *dead = vs->dead_items;
 
 				Assert(dead->num_items < dead->max_items);
 				ItemPointerSet(&dead->items[dead->num_items], vp->blkno, r + 1);
@@ -704,6 +807,100 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 			vp->all_visible = vp->all_frozen = false;
 			break;
 	}
+}
+
+/*
+ * PaxVacDecideFreeze decides, once every row of the page is judged, whether
+ * the rows' freeze plans are carried out, and how far back the page keeps
+ * relfrozenxid and relminmxid.
+ *
+ * Until 15, heap_prepare_freeze_tuple plans to freeze exactly the xids and
+ * multixacts older than the freeze limits, and each plan is carried out: the
+ * trackers were kept by the call itself.
+ *
+ * From 16 on, the plans cover every xid older than OldestXmin, and the page
+ * is frozen whole or not at all.  Adapted from the freeze decision of
+ * heap_page_prune_and_freeze() in pruneheap.c, PostgreSQL 18:
+ *  - freezing is required when some xid or multixact is older than
+ *    FreezeLimit / MultiXactCutoff (pagefrz.freeze_required), since
+ *    relfrozenxid must be able to reach them;
+ *  - otherwise the page is frozen opportunistically only when that makes it
+ *    all-frozen and its WAL record carries a full-page image anyway (the
+ *    first change of the page since the last checkpoint, in a WAL-logged
+ *    relation), heap's approximation of "freezing is nearly free now".
+ * Frozen or not, the page's lowest unfrozen xid and multixact come from the
+ * matching pair of trackers; those only move back from where the page
+ * started, and rows kept dead (PaxVacKeepXid) may have moved the VACUUM's
+ * values back further, so the older of the two is kept.
+ *
+ * Before a freeze is written, the plans' pg_xact checks run (xmin committed,
+ * a frozen-away xmax not committed): adapted from heap_pre_freeze_checks()
+ * in heapam.c, PostgreSQL 18.
+ */
+static void
+PaxVacDecideFreeze(PaxVacState *vs, PaxVacPage *vp)
+{
+#if PG_VERSION_NUM >= 160000
+	HeapPageFreeze *pagefrz = &vp->pagefrz;
+	bool		do_freeze;
+	TransactionId frozen_xid;
+	MultiXactId min_mxid;
+
+	if (pagefrz->freeze_required)
+		do_freeze = true;
+	else
+		do_freeze = vp->nfreeze > 0 && vp->all_visible && vp->all_frozen &&
+			RelationNeedsWAL(vs->rel) &&
+			XLogCheckBufferNeedsBackup(vp->buffer);
+
+	if (do_freeze)
+	{
+		for (int r = 0; r < vp->nrows; r++)
+		{
+			HeapTupleHeader hdr;
+
+			if (vp->actions[r] != PAX_VAC_FREEZE)
+				continue;
+			hdr = PaxRowHeader(vp->page, vp->rowhdrs, r);
+			if ((vp->frz[r].checkflags & HEAP_FREEZE_CHECK_XMIN_COMMITTED) &&
+				unlikely(!TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(hdr))))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("uncommitted xmin %u needs to be frozen",
+										 HeapTupleHeaderGetRawXmin(hdr))));
+			if ((vp->frz[r].checkflags & HEAP_FREEZE_CHECK_XMAX_ABORTED) &&
+				unlikely(TransactionIdDidCommit(HeapTupleHeaderGetRawXmax(hdr))))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("cannot freeze committed xmax %u",
+										 HeapTupleHeaderGetRawXmax(hdr))));
+		}
+		frozen_xid = pagefrz->FreezePageRelfrozenXid;
+		min_mxid = pagefrz->FreezePageRelminMxid;
+	}
+	else
+	{
+		if (vp->nfreeze > 0)
+		{
+			/* plans not carried out: the page is not all-frozen */
+			for (int r = 0; r < vp->nrows; r++)
+				if (vp->actions[r] == PAX_VAC_FREEZE)
+					vp->actions[r] = PAX_VAC_NONE;
+			vp->nfreeze = 0;
+			vp->all_frozen = false;
+		}
+		frozen_xid = pagefrz->NoFreezePageRelfrozenXid;
+		min_mxid = pagefrz->NoFreezePageRelminMxid;
+	}
+	if (TransactionIdPrecedes(frozen_xid, vs->new_frozen_xid))
+		vs->new_frozen_xid = frozen_xid;
+	if (MultiXactIdPrecedes(min_mxid, vs->new_min_mxid))
+		vs->new_min_mxid = min_mxid;
+#else
+	/* every plan is carried out; the trackers were kept by the planning */
+	(void) vs;
+	(void) vp;
+#endif
 }
 
 /*
@@ -812,13 +1009,22 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 	vp.nleft = 0;
 	vp.all_visible = vp.all_frozen = true;
 	vp.changes = vp.clear_layout_xid = false;
+	vp.nfreeze = 0;
 	vp.visibility_cutoff = InvalidTransactionId;
+#if PG_VERSION_NUM >= 160000
+	vp.pagefrz.freeze_required = false;
+	vp.pagefrz.FreezePageRelfrozenXid = vs->new_frozen_xid;
+	vp.pagefrz.FreezePageRelminMxid = vs->new_min_mxid;
+	vp.pagefrz.NoFreezePageRelfrozenXid = vs->new_frozen_xid;
+	vp.pagefrz.NoFreezePageRelminMxid = vs->new_min_mxid;
+#endif
 
 	for (int r = 0; r < vp.nrows; r++)
 		PaxVacJudgeRow(vs, &vp, r);
 	PaxVacLayoutXid(vs, &vp);
+	PaxVacDecideFreeze(vs, &vp);
 
-	if (vp.changes ||
+	if (vp.changes || vp.nfreeze > 0 ||
 		(vp.all_visible && vp.nrows > 0 && !PageIsAllVisible(vp.page)))
 		PaxVacApplyChanges(vs, &vp);
 
@@ -950,6 +1156,14 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	vs.elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
 	vs.vmbuffer = InvalidBuffer;
 
+	vs.starttime = GetCurrentTimestamp();
+#if PG_VERSION_NUM >= 160000
+	vs.aggressive = vacuum_get_cutoffs(rel, params, &vs.cutoffs);
+	vs.oldest_xmin = vs.cutoffs.OldestXmin;
+	vs.oldest_mxact = vs.cutoffs.OldestMxact;
+	vs.freeze_limit = vs.cutoffs.FreezeLimit;
+	vs.multi_cutoff = vs.cutoffs.MultiXactCutoff;
+#else
 	vs.aggressive = vacuum_set_xid_limits(rel,
 								 params->freeze_min_age,
 								 params->freeze_table_age,
@@ -957,6 +1171,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 								 params->multixact_freeze_table_age,
 								 &vs.oldest_xmin, &vs.oldest_mxact,
 								 &vs.freeze_limit, &vs.multi_cutoff);
+#endif
 	if (params->options & VACOPT_DISABLE_PAGE_SKIPPING)
 		vs.aggressive = true;
 
@@ -1002,7 +1217,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	/* phase 1, with phases 2 and 3 whenever the dead TIDs fill the array */
 	for (BlockNumber blkno = 0; blkno < vs.rel_pages; blkno++)
 	{
-		vacuum_delay_point();
+		PaxVacuumDelayPoint();
 		if (vs.dead_items->max_items - vs.dead_items->num_items < PAX_MAX_CAPACITY)
 			PaxVacIndexesAndReclaim(&vs);
 		PaxVacScanPage(&vs, blkno);
@@ -1023,11 +1238,29 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 
 	/* empty pages at the end, as heap's should_attempt_truncation */
 	freeable = vs.rel_pages - vs.nonempty_pages;
-	if (vs.do_truncate && old_snapshot_threshold < 0 && freeable > 0 &&
+	if (vs.do_truncate && PaxOldSnapshotsOff() && freeable > 0 &&
 		(freeable >= PAX_TRUNCATE_MINIMUM ||
 		 freeable >= vs.rel_pages / PAX_TRUNCATE_FRACTION))
 		PaxVacTruncate(&vs);
 
+#if PG_VERSION_NUM >= 180000
+	{
+		BlockNumber all_visible;
+		BlockNumber all_frozen;
+
+		/* 18 also records the all-frozen pages: the map has them */
+		visibilitymap_count(rel, &all_visible, &all_frozen);
+		vac_update_relstats(rel, vs.rel_pages, vs.live,
+							Min(vs.all_visible_pages, vs.rel_pages),
+							Min(all_frozen, vs.rel_pages), vs.nindexes > 0,
+							vs.new_frozen_xid, vs.new_min_mxid,
+							&frozenxid_updated, &minmulti_updated, false);
+	}
+	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
+						 (PgStat_Counter) vs.live,
+						 (PgStat_Counter) (vs.recently_dead + vs.dead_kept),
+						 vs.starttime);
+#else
 	vac_update_relstats(rel, vs.rel_pages, vs.live,
 						Min(vs.all_visible_pages, vs.rel_pages), vs.nindexes > 0,
 						vs.new_frozen_xid, vs.new_min_mxid,
@@ -1035,6 +1268,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) vs.live,
 						 (PgStat_Counter) (vs.recently_dead + vs.dead_kept));
+#endif
 
 	ereport(vs.elevel,
 			(errmsg("finished vacuuming \"%s.%s.%s\": index scans: %d",

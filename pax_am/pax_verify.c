@@ -117,7 +117,7 @@ typedef struct PaxVerifyContext
 	int			attnum;			/* zero-based column, -1 for none */
 
 	int64		nproblems;		/* rows reported so far */
-	PGAlignedBlock copy;		/* a block read around the buffer manager */
+	PaxIOBlock copy;		/* a block read around the buffer manager */
 	ReturnSetInfo *rsinfo;
 } PaxVerifyContext;
 
@@ -199,8 +199,8 @@ PaxVerifyReadXidRange(PaxVerifyContext *ctx)
 	TransactionId oldest;
 
 	LWLockAcquire(XidGenLock, LW_SHARED);
-	ctx->next_fxid = ShmemVariableCache->nextXid;
-	oldest = ShmemVariableCache->oldestXid;
+	ctx->next_fxid = PaxTransamVariables->nextXid;
+	oldest = PaxTransamVariables->oldestXid;
 	LWLockRelease(XidGenLock);
 
 	ctx->next_xid = XidFromFullTransactionId(ctx->next_fxid);
@@ -870,7 +870,7 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
  */
 static Buffer
 PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
-					PGAlignedBlock *copy)
+					PaxIOBlock *copy)
 {
 	for (int attempt = 0; attempt < 2; attempt++)
 	{
@@ -878,11 +878,11 @@ PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
 													 blkno);
 
 		if (BufferIsValid(recent.recent_buffer) &&
-			ReadRecentBuffer(ctx->rel->rd_node, MAIN_FORKNUM, blkno,
+			ReadRecentBuffer(PaxRelationFile(ctx->rel), MAIN_FORKNUM, blkno,
 							 recent.recent_buffer))
 			return recent.recent_buffer;
 		smgrread(RelationGetSmgr(ctx->rel), MAIN_FORKNUM, blkno, copy->data);
-		if (PageIsVerifiedExtended((Page) copy->data, blkno, 0))
+		if (PaxPageIsVerified((Page) copy->data, blkno))
 			return ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno,
 									  RBM_NORMAL, ctx->bstrategy);
 	}
@@ -1000,7 +1000,7 @@ PaxVerifyIndexes(PaxVerifyContext *ctx)
 			continue;
 		}
 
-		scan = index_beginscan(ctx->rel, index, SnapshotAny, 0, 0);
+		scan = PaxIndexBeginScan(ctx->rel, index, SnapshotAny, 0, 0);
 		index_rescan(scan, NULL, 0, NULL, 0);
 		while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
 		{

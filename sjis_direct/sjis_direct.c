@@ -61,7 +61,11 @@
 
 #include "sjis_direct.h"
 
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "sjis_direct", .version = "1.0");
+#else
 PG_MODULE_MAGIC;
+#endif
 
 /* which counter: one per direction */
 typedef enum SjisDirectDirection
@@ -113,7 +117,8 @@ void		_PG_init(void);
 
 static Oid	SjisDirectSchema(void);
 static bool SjisDirectAppliesTo(int client_encoding);
-static void SjisDirectPushLookupPath(Oid nspid);
+static int	SjisDirectPushLookupPath(Oid nspid);
+static void SjisDirectPopLookupPath(int level);
 static bool sjis_direct_check_client_encoding(char **newval, void **extra,
 											  GucSource source);
 static void SjisDirectActivateSession(void);
@@ -186,12 +191,28 @@ SjisDirectAppliesTo(int client_encoding)
 
 /*
  * SjisDirectPushLookupPath makes "nspid, pg_catalog" the active search path
- * until the matching PopOverrideSearchPath(), which the caller must do at
- * the same transaction nesting level, also on error.
+ * until the matching SjisDirectPopLookupPath(level), which the caller must
+ * do at the same transaction nesting level, also on error.
+ *
+ * Until 16 this is an override search path.  17 removed those: the path is
+ * then set as the search_path GUC, saved in a GUC nest level of its own
+ * (as a function's SET clause is), and restored when the level is popped;
+ * pg_temp, which the override path left out, is searched last.
  */
-static void
+static int
 SjisDirectPushLookupPath(Oid nspid)
 {
+#if PG_VERSION_NUM >= 170000
+	int			level = NewGUCNestLevel();
+	char	   *path;
+
+	path = psprintf("%s, pg_catalog, pg_temp",
+					quote_identifier(get_namespace_name(nspid)));
+	(void) set_config_option("search_path", path, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	pfree(path);
+	return level;
+#else
 	OverrideSearchPath path;
 
 	path.schemas = list_make2_oid(nspid, PG_CATALOG_NAMESPACE);
@@ -200,6 +221,20 @@ SjisDirectPushLookupPath(Oid nspid)
 	path.generation = 0;
 	PushOverrideSearchPath(&path);
 	list_free(path.schemas);
+	return 0;
+#endif
+}
+
+/* SjisDirectPopLookupPath restores the search path SjisDirectPushLookupPath replaced. */
+static void
+SjisDirectPopLookupPath(int level)
+{
+#if PG_VERSION_NUM >= 170000
+	AtEOXact_GUC(true, level);
+#else
+	(void) level;
+	PopOverrideSearchPath();
+#endif
 }
 
 /*
@@ -219,6 +254,7 @@ sjis_direct_check_client_encoding(char **newval, void **extra,
 {
 	Oid			nspid = InvalidOid;
 	bool		result;
+	int			level;
 
 	if (*newval != NULL && IsTransactionState() &&
 		SjisDirectAppliesTo(pg_valid_client_encoding(*newval)))
@@ -227,14 +263,14 @@ sjis_direct_check_client_encoding(char **newval, void **extra,
 	if (!OidIsValid(nspid))
 		return prev_check_client_encoding(newval, extra, source);
 
-	SjisDirectPushLookupPath(nspid);
+	level = SjisDirectPushLookupPath(nspid);
 	PG_TRY();
 	{
 		result = prev_check_client_encoding(newval, extra, source);
 	}
 	PG_FINALLY();
 	{
-		PopOverrideSearchPath();
+		SjisDirectPopLookupPath(level);
 	}
 	PG_END_TRY();
 
@@ -253,8 +289,13 @@ sjis_direct_check_client_encoding(char **newval, void **extra,
 static void
 SjisDirectActivateSession(void)
 {
+#if PG_VERSION_NUM >= 160000
+	int			nguc;
+	struct config_generic **gucs = get_guc_variables(&nguc);
+#else
 	struct config_generic **gucs = get_guc_variables();
 	int			nguc = GetNumConfigOptions();
+#endif
 	int			i;
 
 	for (i = 0; i < nguc; i++)
@@ -289,6 +330,7 @@ sjis_direct_xact_callback(XactEvent event, void *arg)
 {
 	int			encoding;
 	Oid			nspid;
+	int			level;
 
 	if (!startup_lookup_pending)
 		return;
@@ -307,7 +349,7 @@ sjis_direct_xact_callback(XactEvent event, void *arg)
 	if (!OidIsValid(nspid))
 		return;
 
-	SjisDirectPushLookupPath(nspid);
+	level = SjisDirectPushLookupPath(nspid);
 	PG_TRY();
 	{
 		/* on failure the conversion chosen at startup stays in use */
@@ -316,7 +358,7 @@ sjis_direct_xact_callback(XactEvent event, void *arg)
 	}
 	PG_FINALLY();
 	{
-		PopOverrideSearchPath();
+		SjisDirectPopLookupPath(level);
 	}
 	PG_END_TRY();
 }
@@ -428,9 +470,10 @@ sjis_direct_status(PG_FUNCTION_ARGS)
 		/* look up as SET client_encoding would (an error ends the xact) */
 		if (OidIsValid(nspid))
 		{
-			SjisDirectPushLookupPath(nspid);
+			int			level = SjisDirectPushLookupPath(nspid);
+
 			proc = FindDefaultConversionProc(src, dst);
-			PopOverrideSearchPath();
+			SjisDirectPopLookupPath(level);
 		}
 		else
 			proc = FindDefaultConversionProc(src, dst);
@@ -548,7 +591,11 @@ sjis_direct_convert_with(PG_FUNCTION_ARGS)
 				 errmsg("function %s is not a conversion function",
 						format_procedure(proc)),
 				 errhint("A conversion function takes (integer, integer, cstring, internal, integer, boolean) and returns integer.")));
+#if PG_VERSION_NUM >= 160000
+	aclresult = object_aclcheck(ProcedureRelationId, proc, GetUserId(), ACL_EXECUTE);
+#else
 	aclresult = pg_proc_aclcheck(proc, GetUserId(), ACL_EXECUTE);
+#endif
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_FUNCTION, get_func_name(proc));
 
