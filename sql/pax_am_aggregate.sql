@@ -5,6 +5,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 SET max_parallel_workers_per_gather = 0;
 
 CREATE TABLE ag_heap (id int, s int2, i int4, b int8, d date, ts timestamp,
@@ -112,8 +115,7 @@ SELECT c.m = (SELECT max(d) FROM ag_heap) AS same FROM c;
 CREATE TABLE ag_sorted (a int, b int) USING pax;
 INSERT INTO ag_sorted SELECT g, g % 10 FROM generate_series(1, 50000) g;
 VACUUM ANALYZE ag_sorted;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
+SELECT explain_analyze($$SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999$$);
 SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 
 -- the aggregate scan reads the whole table, as a sequential scan does:

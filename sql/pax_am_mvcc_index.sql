@@ -12,6 +12,8 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloom;
 RESET client_min_messages;
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 CREATE TABLE ix_pax (id int, k int, r int4range, p point, a int[], ts tsvector, t text)
 	USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE ix_heap (id int, k int, r int4range, p point, a int[], ts tsvector, t text)
@@ -116,8 +118,8 @@ VACUUM ix_heap;
 SET enable_seqscan = off;
 SET pax.enable_customscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM ix_pax WHERE id BETWEEN 1 AND 1000;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM ix_heap WHERE id BETWEEN 1 AND 1000;
+SELECT explain_analyze($$SELECT id FROM ix_pax WHERE id BETWEEN 1 AND 1000$$);
+SELECT explain_analyze($$SELECT id FROM ix_heap WHERE id BETWEEN 1 AND 1000$$);
 RESET enable_bitmapscan;
 RESET pax.enable_customscan;
 RESET enable_seqscan;

@@ -8,6 +8,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 SET max_parallel_workers_per_gather = 0;
 -- enable_seqscan = off (used below to favour PaxScan) adds disable_cost, which would JIT every query
 SET jit = off;
@@ -35,10 +38,10 @@ EXPLAIN (COSTS OFF) SELECT xmin FROM pd WHERE age = 1;
 EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = (random() * 0)::int;
 
 -- counters under EXPLAIN ANALYZE: zone maps skip pages of the sorted id
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM pd WHERE age = 20 AND id < 300;
+SELECT explain_analyze($$SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099$$);
+SELECT explain_analyze($$SELECT id FROM pd WHERE age = 20 AND id < 300$$);
 SET pax.enable_zonemaps = off;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+SELECT explain_analyze($$SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099$$);
 RESET pax.enable_zonemaps;
 SET pax.enable_pushdown = off;
 EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
@@ -78,7 +81,7 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM pd WHERE age < 50;
 SELECT count(*), sum(id) FROM pd WHERE age < 50;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099;
+SELECT explain_analyze($$SELECT count(*) FROM pd WHERE id BETWEEN 1000 AND 1099$$);
 -- workers alone: each claims its next block one page early and records the
 -- buffers it reads for the leader; still every row exactly once, and the
 -- same again with the leader's recent buffers handed to the workers

@@ -6,6 +6,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 
@@ -214,20 +217,16 @@ EXPLAIN (COSTS OFF) SELECT owner, secret FROM rls_p WHERE secret === 3;
 SELECT owner, secret FROM rls_p WHERE secret === 3;
 SELECT owner, secret FROM rls_h WHERE secret === 3;
 -- leakproof int4 comparisons are pushed, but count with the other quals
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT owner, secret FROM rls_p WHERE secret = 42;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT owner, secret FROM rls_h WHERE secret = 42;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT owner, secret FROM rls_p WHERE secret < 4;
+SELECT explain_analyze($$SELECT owner, secret FROM rls_p WHERE secret = 42$$);
+SELECT explain_analyze($$SELECT owner, secret FROM rls_h WHERE secret = 42$$);
+SELECT explain_analyze($$SELECT owner, secret FROM rls_p WHERE secret < 4$$);
 SELECT count(*) FROM rls_p WHERE secret < 100;
 RESET ROLE;
 -- deleted rows are not counted either
 CREATE TABLE del_p (a int) USING pax;
 INSERT INTO del_p SELECT g FROM generate_series(1, 1000) g;
 DELETE FROM del_p WHERE a > 10;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT * FROM del_p WHERE a > 5;
+SELECT explain_analyze($$SELECT * FROM del_p WHERE a > 5$$);
 DROP TABLE rls_p, rls_h, del_p;
 DROP ROLE regress_pax_rls;
 DROP OPERATOR CLASS pax_leak_int_ops USING btree;

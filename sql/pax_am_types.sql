@@ -6,6 +6,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 SET extra_float_digits = 3;
 
 CREATE TYPE pax_mood AS ENUM ('sad', 'ok', 'happy');
