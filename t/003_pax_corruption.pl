@@ -11,7 +11,7 @@ use lib $FindBin::RealBin;
 use PaxTAP;
 
 my $node = PostgreSQL::Test::Cluster->new('main');
-$node->init;
+$node->init(extra => [without_checksums($node)]);
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;

@@ -11,7 +11,7 @@ use warnings;
 use Exporter 'import';
 use Test::More;
 
-our @EXPORT = qw(standby_matches overwrite_blocks restore_file);
+our @EXPORT = qw(standby_matches overwrite_blocks restore_file without_checksums);
 
 # standby_matches($primary, $standby, $what, $width, @queries): once the
 # standby has caught up, each query returns on it what it returns on the
@@ -27,6 +27,16 @@ sub standby_matches
 		is($s, $p, "standby equals primary after $what: " . substr($q, 0, $width));
 	}
 	return;
+}
+
+# without_checksums($node): initdb options for a cluster without data
+# checksums, which 18's initdb turns on by default: tests of pax's own page
+# verification corrupt pages on purpose, and with checksums on the buffer
+# manager would refuse them first.
+sub without_checksums
+{
+	my ($node) = @_;
+	return $node->pg_version >= 18 ? ('--no-data-checksums') : ();
 }
 
 # overwrite_blocks($node, $file, $block, [$offset, $bytes], ...): with the
