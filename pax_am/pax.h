@@ -452,6 +452,9 @@ extern bool PaxPageHasFreeSlot(Page page);
 extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
+extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
+						   TupleDesc tupdesc, const OffsetNumber *rows,
+						   int nrows_dead, BlockNumber blkno, Relation rel);
 #ifdef USE_ASSERT_CHECKING
 extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
 #endif

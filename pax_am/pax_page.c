@@ -2,7 +2,7 @@
  *
  * pax_page.c
  *	  The PAX page layout: initialisation, layout derivation, verification,
- *	  value access, zone maps and row slots.
+ *	  value access, zone maps, row slots and compaction (VACUUM's reclaim).
  *
  * One page holds one group of rows, split into one minipage per column:
  *
@@ -739,3 +739,130 @@ PaxBufferLockedByMe(Buffer buffer, bool exclusive)
 		LWLockHeldByMe(lock);
 }
 #endif
+
+/*
+ * PaxPageReclaim turns the dead rows of a page (a PaxChange copy, with
+ * the buffer cleanup-locked) into UNUSED slots, lowers pp_nrows past
+ * trailing UNUSED slots, compacts the value area and recomputes HASNULL,
+ * ZONESET and the zone maps from the rows left.  rows holds the dead rows'
+ * TID offsets (row index + 1).  Returns the value-area bytes freed.
+ *
+ * The compaction is one linear pass without a sort: the page is copied to
+ * a scratch block, then the values of the rows left are copied back in
+ * row order, growing down from pd_special, and their offsets rewritten.
+ * Everything that must survive stays outside the hole between pd_lower
+ * and pd_upper (README, invariant 1): slots, headers and minipages below
+ * pd_lower, values above the new pd_upper.  The compaction plays the part
+ * of PageRepairFragmentation() (bufpage.c) in lazy_vacuum_heap_page()
+ * (vacuumlazy.c), PostgreSQL 15.
+ */
+int
+PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			   const OffsetNumber *rows, int nrows_dead, BlockNumber blkno,
+			   Relation rel)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PageHeader	phdr = (PageHeader) page;
+	int			maplen = PaxDirMapLen(layout->natts);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	PaxIOBlock scratch;
+	int			nrows = hdr->pp_nrows;
+	int			upper = phdr->pd_special;
+	int			old_upper = phdr->pd_upper;
+	bool		any_unused = false;
+
+	for (int k = 0; k < nrows_dead; k++)
+	{
+		int			r = rows[k] - 1;
+
+		if (r < 0 || r >= nrows ||
+			PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
+				 blkno, r + 1, RelationGetRelationName(rel));
+		PaxRowClear(page, layout, r, true);
+	}
+	while (nrows > 0 && PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, nrows - 1)))
+		PaxRowClear(page, layout, --nrows, false);
+	hdr->pp_nrows = nrows;
+
+	/* the rows left: values back from the scratch copy, maps recomputed */
+	memcpy(scratch.data, page, BLCKSZ);
+	memset(hasnull, 0, maplen);
+	memset(zoneset, 0, maplen);
+	for (int r = 0; r < nrows; r++)
+	{
+		if (PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+		{
+			any_unused = true;
+			continue;
+		}
+		for (int i = 0; i < layout->natts; i++)
+		{
+			const PaxColumnLayout *col = &layout->cols[i];
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+			uint16	   *offs;
+			char	   *src;
+			int			size;
+			int			align = 1;
+
+			if (col->data == 0)
+				continue;
+			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
+			{
+				PaxBitSet(hasnull, i);
+				continue;
+			}
+			if (col->attlen > 0)
+			{
+				if (col->zone >= 0 && !col->dropped)
+					PaxZoneUpdate(page, layout, att, i,
+								  fetch_att(page + col->data + r * col->attlen,
+											col->byval, col->attlen));
+				continue;
+			}
+
+			offs = (uint16 *) (page + col->data);
+			if (offs[r] < old_upper || offs[r] >= phdr->pd_special)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
+								blkno, i + 1, r + 1)));
+			src = scratch.data + offs[r];
+			if (col->attlen == -2)
+				size = strnlen(src, phdr->pd_special - offs[r]) + 1;
+			else
+			{
+				size = VARSIZE_ANY(src);
+				if (!VARATT_IS_SHORT(src))
+					align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+						att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+						att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+			}
+			if (offs[r] + size > phdr->pd_special)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("invalid value length in pax page: block %u, column %d, row %d",
+								blkno, i + 1, r + 1)));
+			upper = (upper - size) & ~(align - 1);
+			if (upper < phdr->pd_lower)
+			{
+				/* padding outgrew what was freed: keep the values in place */
+				memcpy(page, scratch.data, BLCKSZ);
+				hdr = PaxPageGetHeader(page);
+				upper = old_upper;
+				goto done;
+			}
+			memcpy(page + upper, src, size);
+			offs[r] = (uint16) upper;
+		}
+	}
+	phdr->pd_upper = upper;
+
+done:
+	if (any_unused)
+		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	return upper - old_upper;
+}
