@@ -532,6 +532,7 @@ extern bool pax_enable_buffer_guessing;
 extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);
 extern void PaxBufferGuessInit(PaxTableScanDesc scan);
 extern Buffer PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno);
+extern void PaxPrefetchBufferHeader(PaxTableScanDesc scan, BlockNumber blkno);
 extern void PaxSharedBuffersInit(Relation rel, pg_atomic_uint32 *map,
 								 BlockNumber nbufs);
 extern void PaxSharedBuffersAttach(PaxTableScanDesc scan,

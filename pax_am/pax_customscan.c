@@ -567,6 +567,8 @@ PaxScanPrefetchNext(PaxScanState *state)
 	if (next == InvalidBlockNumber)
 		return;
 	page = PaxTableScanPinAhead(state->scan, next);
+	if (state->scan->rs_base.rs_parallel == NULL)
+		PaxPrefetchBufferHeader(state->scan, next + 1);
 	PaxPrefetchRange(page, 0, layout->rowhdrs);
 	/* the special space, whose magic number verification reads */
 	__builtin_prefetch(page + PAX_SPECIAL_START);
