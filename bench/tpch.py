@@ -1,0 +1,210 @@
+#!/usr/bin/python3
+"""bench/tpch.py: TPC-H, heap against pax, answers checked against heap.
+
+Usage: bench/tpch.py [--sf 1] [--runs 3] [--variants serial,jit,workers,jit+workers]
+                     [--queries Q01,Q06] [--reload] [--pg N]
+   (also: bench/run tpch ...)
+
+The data is generated once with the tpchgen-cli PyPI package (installed
+when missing) as CSV under $PAX_HOME/tpch_sfN, and loaded with COPY into
+schema tpch_heap and schema tpch_pax of database pax_tpch (the load of each
+is timed), with the primary keys and foreign-key indexes of a usual
+PostgreSQL setup, then VACUUM (FREEZE, ANALYZE).  Every query of
+bench/tpch_queries.py then runs for each access method in alternation,
+`runs` times, each in a new session after pg_prewarm of the schema's tables
+(with search_path pointing at the schema), under each variant:
+
+  serial       jit off, max_parallel_workers_per_gather 0
+  jit          jit on (jit_above_cost as configured), no workers
+  workers      jit off, 2 workers
+  jit+workers  jit on, 2 workers
+
+The first run of each query and access method also records the result:
+pax's must equal heap's row for row (each query orders its result totally);
+a difference is reported and makes the command fail.  Medians, pax/heap
+ratios and their geometric mean per variant go to
+bench/results/tpch.md (bench/results/pgN/tpch.md for another PostgreSQL)
+and .json.
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+if "--pg" in sys.argv[1:-1]:
+    os.environ["PAX_PG"] = sys.argv[sys.argv.index("--pg") + 1]
+    os.environ.setdefault("PAX_PG_FLAVOR", "release")
+    os.environ.pop("PG_CONFIG", None)
+from benchlib import (PAX_HOME, BenchError, Cluster, md_table,  # noqa: E402
+                      median, write_report)
+from tpch_queries import INDEXES, QUERIES, SCHEMA, TABLES  # noqa: E402
+
+DB = "pax_tpch"
+AMS = ["heap", "pax"]
+VARIANTS = {
+    "serial": {"jit": "off", "max_parallel_workers_per_gather": "0"},
+    "jit": {"jit": "on", "max_parallel_workers_per_gather": "0"},
+    "workers": {"jit": "off", "max_parallel_workers_per_gather": "2"},
+    "jit+workers": {"jit": "on", "max_parallel_workers_per_gather": "2"},
+}
+
+
+def generate(sf):
+    """The CSV files of scale factor sf, generated once."""
+    out = os.path.join(PAX_HOME, f"tpch_sf{sf}")
+    done = os.path.join(out, ".complete")
+    if os.path.exists(done):
+        return out
+    if shutil.which("tpchgen-cli") is None:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "tpchgen-cli"],
+                       check=True)
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["tpchgen-cli", "csv", "-s", str(sf), f"--output-dir={out}"],
+                   check=True)
+    for name in os.listdir(out):
+        os.chmod(os.path.join(out, name), 0o644)
+    os.chmod(out, 0o755)
+    open(done, "w").close()
+    return out
+
+
+def load(cl, am, sf, data, reload):
+    """Schema tpch_<am> with the data of scale factor sf, once; returns
+    (load ms, bytes of the tables)."""
+    schema = f"tpch_{am}"
+    have = cl.psql(f"SELECT obj_description('{schema}'::regnamespace) "
+                   f"FROM pg_namespace WHERE nspname = '{schema}'").strip()
+    if have == f"sf={sf}" and not reload:
+        ms = float(cl.psql(f"SELECT load_ms FROM {schema}.tpch_meta") or 0)
+    else:
+        ext = "CREATE EXTENSION IF NOT EXISTS pax_am;" if am == "pax" else ""
+        cl.psql(f"""{ext} CREATE EXTENSION IF NOT EXISTS pg_prewarm;
+DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+SET search_path = {schema}; {SCHEMA.format(am=am)}""")
+        copies = "\n".join(
+            f"COPY {t} FROM '{data}/{t}.csv' WITH (FORMAT csv, HEADER true);"
+            for t in TABLES)
+        t0 = time.time()
+        cl.psql(f"SET search_path = {schema};\nBEGIN;\n{copies}\nCOMMIT;")
+        ms = (time.time() - t0) * 1000
+        cl.psql(f"SET search_path = {schema};\n{INDEXES}")
+        for t in TABLES:
+            cl.psql(f"VACUUM (FREEZE, ANALYZE) {schema}.{t}")
+        cl.psql(f"CREATE TABLE {schema}.tpch_meta AS SELECT {ms}::float8 AS load_ms;"
+                f"COMMENT ON SCHEMA {schema} IS 'sf={sf}'")
+    size = int(cl.psql(
+        "SELECT sum(pg_table_size(c.oid)) FROM pg_class c "
+        f"JOIN pg_namespace n ON n.oid = c.relnamespace "
+        f"WHERE n.nspname = '{schema}' AND c.relname IN "
+        f"({', '.join(repr(t) for t in TABLES)})").strip())
+    return ms, size
+
+
+def run_query(cl, am, sql, gucs, keep):
+    """One timed run in a new session; returns (ms, md5 of the result or None)."""
+    schema = f"tpch_{am}"
+    prewarm = "\n".join(f"SELECT pg_prewarm('{schema}.{t}') \\g /dev/null" for t in TABLES)
+    script = (f"SET search_path = {schema}, public;\n{prewarm}\n"
+              f"EXPLAIN {sql} \\g /dev/null\n\\timing on\n{sql};\n")
+    out = cl.psql(script, gucs=gucs)
+    lines = out.splitlines()
+    ms = float([ln for ln in lines if ln.startswith("Time: ")][-1].split()[1])
+    if not keep:
+        return ms, None
+    rows = [ln for ln in lines if not ln.startswith("Time: ")]
+    return ms, (hashlib.md5("\n".join(rows).encode()).hexdigest(), len(rows))
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sf", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--variants", default="serial,jit,workers,jit+workers")
+    ap.add_argument("--queries", default=",".join(QUERIES))
+    ap.add_argument("--reload", action="store_true")
+    ap.add_argument("--pg", help="PostgreSQL major version (see bench/run)")
+    ap.add_argument("--out", help="results folder")
+    a = ap.parse_args(argv)
+    major = os.environ.get("PAX_PG", "15")
+    out = a.out or os.path.join(HERE, "results", *([] if major == "15" else ["pg" + major]))
+    queries = a.queries.split(",")
+    variants = a.variants.split(",")
+
+    data = generate(a.sf)
+    cl = Cluster(DB)
+    cl.create_db(DB)
+    loads = {am: load(cl, am, a.sf, data, a.reload) for am in AMS}
+    version = cl.psql("SELECT current_setting('server_version')").strip()
+
+    results = []
+    wrong = []
+    for v in variants:
+        for q in queries:
+            times = {am: [] for am in AMS}
+            answers = {}
+            for r in range(a.runs):
+                for am in AMS:
+                    ms, ans = run_query(cl, am, QUERIES[q], VARIANTS[v], r == 0)
+                    times[am].append(ms)
+                    if ans:
+                        answers[am] = ans
+            same = answers["pax"] == answers["heap"]
+            if not same:
+                wrong.append((v, q))
+            results.append({"variant": v, "query": q, "times": times, "same": same,
+                            "rows": answers["heap"][1]})
+            print(f"{v:12} {q}  heap {median(times['heap']):9.1f} ms  "
+                  f"pax {median(times['pax']):9.1f} ms  "
+                  f"{'same' if same else 'DIFFERENT'} ({answers['heap'][1]} rows)",
+                  flush=True)
+
+    lines = ["# tpch", "",
+             f"TPC-H scale factor {a.sf} (tpchgen-cli), heap against pax, "
+             f"PostgreSQL {version}. Medians of {a.runs} runs, each in a new session "
+             "after pg_prewarm of the schema's tables and an EXPLAIN of the query; "
+             "access methods in alternation; times in ms. Answers: pax's result "
+             "against heap's, row for row. Generated by `bench/tpch.py "
+             f"--sf {a.sf} --runs {a.runs} --variants {a.variants}` on "
+             f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores.", "",
+             "## Load and size", ""]
+    lines += md_table(["am", "load ms", "size MB", "size / heap"], "lrrr",
+                      [[am, f"{loads[am][0]:,.0f}", f"{loads[am][1] / 1048576:,.1f}",
+                        f"{loads[am][1] / loads['heap'][1]:.2f}"] for am in AMS])
+    for v in variants:
+        rows = [r for r in results if r["variant"] == v]
+        ratios = [median(r["times"]["pax"]) / median(r["times"]["heap"]) for r in rows]
+        lines += ["", f"## {v} ({', '.join(f'{k}={x}' for k, x in VARIANTS[v].items())})",
+                  ""]
+        lines += md_table(
+            ["query", "heap ms", "pax ms", "pax / heap", "answer"], "lrrrl",
+            [[r["query"], f"{median(r['times']['heap']):,.1f}",
+              f"{median(r['times']['pax']):,.1f}", f"{x:.2f}",
+              "same" if r["same"] else "**DIFFERENT**"] for r, x in zip(rows, ratios)])
+        lines += ["", f"Geometric mean of pax / heap: **{geomean(ratios):.2f}** "
+                  f"({len(rows)} queries; < 1 means pax is faster)."]
+    write_report(os.path.join(out, "tpch.md"), lines, "\n")
+    with open(os.path.join(out, "tpch.json"), "w") as f:
+        json.dump({"sf": a.sf, "runs": a.runs, "version": version, "loads": loads,
+                   "results": results}, f, indent=1)
+    if wrong:
+        sys.exit("answers differ from heap's: %s" % ", ".join(f"{v} {q}" for v, q in wrong))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BenchError as e:
+        sys.exit(str(e))
