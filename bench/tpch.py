@@ -80,7 +80,7 @@ def load(cl, am, sf, data, reload):
     """Schema tpch_<am> with the data of scale factor sf, once; returns
     (load ms, bytes of the tables)."""
     schema = f"tpch_{am}"
-    have = cl.psql(f"SELECT obj_description('{schema}'::regnamespace) "
+    have = cl.psql("SELECT obj_description(oid, 'pg_namespace') "
                    f"FROM pg_namespace WHERE nspname = '{schema}'").strip()
     if have == f"sf={sf}" and not reload:
         ms = float(cl.psql(f"SELECT load_ms FROM {schema}.tpch_meta") or 0)
