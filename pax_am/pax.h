@@ -256,16 +256,28 @@ typedef struct PaxPageLayout
 	(offsetof(PaxPageLayout, cols) + (natts) * sizeof(PaxColumnLayout))
 
 /*
- * PaxLayoutCache keeps the layout of the last page seen, and the column
- * directory bitmaps it was computed from, so pages of the same shape skip
- * the computation.
+ * PaxLayoutCache keeps the layouts of the last few page shapes seen (up to
+ * PAX_LAYOUT_CACHE_ENTRIES), with the column directory bitmaps each was
+ * computed from, so pages of a shape seen recently skip the computation:
+ * the pages of a table of variable-width rows alternate between a few
+ * capacities (TPC-H's lineitem: 9, 98% of its pages in three).
  */
+#define PAX_LAYOUT_CACHE_ENTRIES	4
+
+typedef struct PaxLayoutCacheEntry
+{
+	PaxPageLayout *layout;		/* sized for the relation's natts, or NULL */
+	bits8	   *dirmaps;		/* copy of the page's directory bitmaps */
+	bool		valid;
+} PaxLayoutCacheEntry;
+
 typedef struct PaxLayoutCache
 {
-	PaxPageLayout *layout;		/* sized for the relation's natts */
+	PaxPageLayout *layout;		/* the layout PaxPageGetLayout returned last */
 	int			maxatts;
-	bits8	   *dirmaps;		/* copy of the directory bitmaps */
-	bool		valid;
+	MemoryContext mcxt;			/* where entries are allocated, on first use */
+	int			victim;			/* the entry the next miss replaces */
+	PaxLayoutCacheEntry entries[PAX_LAYOUT_CACHE_ENTRIES];
 } PaxLayoutCache;
 
 /*

@@ -284,23 +284,27 @@ PaxPageCorrupted(Relation rel, BlockNumber blkno, const char *detail)
 void
 PaxLayoutCacheInit(PaxLayoutCache *cache, int natts, MemoryContext mcxt)
 {
+	memset(cache, 0, sizeof(PaxLayoutCache));
 	cache->maxatts = natts;
-	cache->layout = MemoryContextAlloc(mcxt, SizeOfPaxPageLayout(Max(natts, 1)));
-	cache->dirmaps = MemoryContextAllocZero(mcxt,
-											3 * PaxDirMapLen(Max(natts, 1)));
-	cache->valid = false;
+	cache->mcxt = mcxt;
 }
 
 void
 PaxLayoutCacheFree(PaxLayoutCache *cache)
 {
-	if (cache->layout)
-		pfree(cache->layout);
-	if (cache->dirmaps)
-		pfree(cache->dirmaps);
+	for (int i = 0; i < PAX_LAYOUT_CACHE_ENTRIES; i++)
+	{
+		PaxLayoutCacheEntry *e = &cache->entries[i];
+
+		if (e->layout)
+			pfree(e->layout);
+		if (e->dirmaps)
+			pfree(e->dirmaps);
+		e->layout = NULL;
+		e->dirmaps = NULL;
+		e->valid = false;
+	}
 	cache->layout = NULL;
-	cache->dirmaps = NULL;
-	cache->valid = false;
 }
 
 /*
@@ -378,12 +382,12 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 }
 
 /*
- * PaxPageGetLayout verifies a page's header and returns its layout,
- * computed into the cache unless the cached one has the same shape (then
- * the page's pd_lower must still match it).  The caller holds at least a
- * pin; the fields the layout depends on never change after
- * initialisation.  A page that fails verification raises
- * ERRCODE_DATA_CORRUPTED naming the block.
+ * PaxPageGetLayout verifies a page's header and returns its layout, from
+ * the cache when one of its entries has the same shape (then the page's
+ * pd_lower must still match it), else computed into an entry (the oldest
+ * when all are used).  The caller holds at least a pin; the fields the
+ * layout depends on never change after initialisation.  The layout stays
+ * valid until the PAX_LAYOUT_CACHE_ENTRIES-th next miss on this cache.
  */
 PaxPageLayout *
 PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
@@ -392,6 +396,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	PageHeader	phdr = (PageHeader) page;
 	PaxPageHeader hdr;
 	PaxPageShape shape;
+	PaxLayoutCacheEntry *e;
 	int			maplen;
 	bits8	   *maps;
 
@@ -402,14 +407,29 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 
 	maplen = PaxDirMapLen(hdr->pp_natts);
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
-	if (cache->valid &&
-		cache->layout->natts == hdr->pp_natts &&
-		cache->layout->capacity == hdr->pp_capacity &&
-		memcmp(cache->dirmaps, maps, 3 * maplen) == 0)
+	for (int i = 0; i < PAX_LAYOUT_CACHE_ENTRIES; i++)
 	{
-		if (unlikely(cache->layout->lower != phdr->pd_lower))
-			PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
-		return cache->layout;
+		e = &cache->entries[i];
+		if (e->valid &&
+			e->layout->natts == hdr->pp_natts &&
+			e->layout->capacity == hdr->pp_capacity &&
+			memcmp(e->dirmaps, maps, 3 * maplen) == 0)
+		{
+			if (unlikely(e->layout->lower != phdr->pd_lower))
+				PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
+			cache->layout = e->layout;
+			return e->layout;
+		}
+	}
+
+	e = &cache->entries[cache->victim];
+	cache->victim = (cache->victim + 1) % PAX_LAYOUT_CACHE_ENTRIES;
+	if (e->layout == NULL)
+	{
+		e->layout = MemoryContextAlloc(cache->mcxt,
+									   SizeOfPaxPageLayout(Max(cache->maxatts, 1)));
+		e->dirmaps = MemoryContextAllocZero(cache->mcxt,
+											3 * PaxDirMapLen(Max(cache->maxatts, 1)));
 	}
 
 	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
@@ -418,12 +438,13 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	shape.absent = maps;
 	shape.nullmap = maps + maplen;
 	shape.zone = maps + 2 * maplen;
-	cache->valid = false;
-	if (PaxLayoutSize(tupdesc, &shape, cache->layout) != phdr->pd_lower)
+	e->valid = false;			/* until the layout is whole */
+	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
 		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
-	memcpy(cache->dirmaps, maps, 3 * maplen);
-	cache->valid = true;
-	return cache->layout;
+	memcpy(e->dirmaps, maps, 3 * maplen);
+	e->valid = true;
+	cache->layout = e->layout;
+	return e->layout;
 }
 
 
