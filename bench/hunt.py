@@ -114,7 +114,7 @@ def differential(a):
             lines += [f"### {os.path.basename(f)}", "", "```sql", open(f).read().strip(), "```", ""]
     for c in crash:
         lines += ["## Server log", "", "```", c, "```", ""]
-    write_report(os.path.join(RESULTS, "differential.md"), lines, end="\n")
+    write_report(os.path.join(_results(), "differential.md"), lines, end="\n")
     return 0 if r.returncode == 0 and not crash else 1
 
 
@@ -260,8 +260,14 @@ def sqlsmith(a):
     lines += ["", "## All errors by message (top 40)", ""]
     lines += md_table(["count", "message"], "rl",
                       [[v, f"`{k.replace('|', '/')}`"] for k, v in errors.most_common(40)])
-    write_report(os.path.join(RESULTS, "sqlsmith.md"), lines, end="\n")
+    write_report(os.path.join(_results(), "sqlsmith.md"), lines, end="\n")
     return 1 if crash else 0
+
+
+def _results():
+    """bench/results, or bench/results/pgN for a PostgreSQL other than 15."""
+    major = os.environ.get("PAX_PG", "15")
+    return RESULTS if major == "15" else os.path.join(RESULTS, "pg" + major)
 
 
 def main(argv):
@@ -272,6 +278,7 @@ def main(argv):
     ap.add_argument("--skip-known", action="store_true")
     ap.add_argument("--skip", default="")
     ap.add_argument("--chunk", type=int, default=2000)
+    ap.add_argument("--pg", help="PostgreSQL major version (see bench/run)")
     a = ap.parse_args(argv)
     return differential(a) if a.hunt == "differential" else sqlsmith(a)
 
