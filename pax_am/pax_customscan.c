@@ -500,6 +500,7 @@ PaxScanStart(PaxScanState *state)
 	MemoryContextReset(state->predcxt);
 	PaxPredsStart(state->preds, state->css.ss.ps.ps_ExprContext,
 				  state->predcxt);
+	state->lazy_pending = PaxPredsLazyPending(state->preds);
 }
 
 /* PaxPrefetchRange hints the CPU to load bytes [off, off + len) of a page. */
@@ -817,7 +818,22 @@ PaxScanNextPage(PaxScanState *state)
 		ncand = n;
 		if (exact)
 			n = PaxScanFilter(state, page, tupdesc, n, true);
+		if (n > 0 && state->lazy_pending)
+		{
+			/*
+			 * A lazy predicate computes its value when a row first reaches
+			 * it, and may raise an error there, as heap's qual does on that
+			 * row: count the visible rows heap's scan has read by then, the
+			 * seq_tup_read of a statement that fails there.
+			 */
+			PaxCountReturned(state,
+							 ScanDirectionIsForward(state->dir) ?
+							 state->sel[0] : state->sel[n - 1],
+							 ScanDirectionIsForward(state->dir));
+		}
 		n = PaxScanFilter(state, page, tupdesc, n, false);
+		if (state->lazy_pending)
+			state->lazy_pending = PaxPredsLazyPending(state->preds);
 		if (exact && !state->secure)
 			state->rows_removed += ncand - n;
 		else if (exact)

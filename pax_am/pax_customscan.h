@@ -114,6 +114,7 @@ typedef struct PaxScanState
 	List	   *preds;			/* PaxPred * */
 	bool		has_early;		/* some of them are early (PaxPred.early) */
 	bool		has_late;		/* some are not */
+	bool		lazy_pending;	/* a lazy predicate has no value yet */
 	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
 	int		   *projected;		/* zero-based columns to read, ascending */
 	int			nprojected;

@@ -737,6 +737,26 @@ PaxPredsInit(List *clauses, Index varno, List *zone_ok, TupleDesc tupdesc,
 }
 
 /*
+ * PaxPredsLazyPending tells whether some lazy predicate (or lazy member of
+ * an OR) has not computed its value yet in this scan.
+ */
+bool
+PaxPredsLazyPending(List *preds)
+{
+	ListCell   *lc;
+
+	foreach(lc, preds)
+	{
+		PaxPred    *pred = lfirst(lc);
+
+		if (pred->kind == PAX_PRED_OR ? PaxPredsLazyPending(pred->args) :
+			(pred->lazy && !pred->evaluated))
+			return true;
+	}
+	return false;
+}
+
+/*
  * PaxPredsStart evaluates the value sides of the predicates that are not
  * lazy, in mcxt, which the caller has just reset: at scan start and rescan.
  */

@@ -154,6 +154,7 @@ extern void PaxSplitClauses(List *clauses, Index relid, List **pushed,
 							List **rest);
 extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
 						  TupleDesc tupdesc, PlanState *ps, bool *secure);
+extern bool PaxPredsLazyPending(List *preds);
 extern void PaxPredsStart(List *preds, ExprContext *econtext,
 						  MemoryContext mcxt);
 extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,

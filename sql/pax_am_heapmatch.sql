@@ -101,6 +101,25 @@ SELECT * FROM generate_series(1, 3) g, hm_sp WHERE hm_sp.a = g AND hm_sp.b = 1;
 SELECT * FROM generate_series(1, 3) g, hm_sh WHERE hm_sh.a = g AND hm_sh.b = 1;
 \o
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
+-- a statement that fails where a pushed value is first computed (a domain's
+-- check, an InitPlan's division by zero): heap has read the rows up to the
+-- first one its qual ran on, and so has pax
+CREATE DOMAIN hm_dint AS int CHECK (VALUE > -100000);
+CREATE FUNCTION hm_fail(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLERRM;
+END $$;
+SELECT hm_fail(format('SELECT count(*) FROM %s WHERE b = ANY (ARRAY[1, -2147483648]::hm_dint[])', t))
+  FROM (VALUES ('hm_sp'), ('hm_sh')) v(t);
+SELECT hm_fail(format('SELECT count(*) FROM %s WHERE a > 1500 AND b = (SELECT 1 / 0)', t))
+  FROM (VALUES ('hm_sp'), ('hm_sh')) v(t);
+SELECT pg_stat_force_next_flush();
+SELECT hm_reads();
+DROP FUNCTION hm_fail(text);
+DROP DOMAIN hm_dint;
 -- PaxScan's parallel mode
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
