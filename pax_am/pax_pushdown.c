@@ -648,6 +648,7 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	int			n = list_length(clauses);
 	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
 	Index		min_rest = UINT_MAX;
+	bool		any_rest = false;
 	ListCell   *lc;
 
 	foreach(lc, clauses)
@@ -671,6 +672,31 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 
 		if (push[i] && ri->security_level > min_rest && !ri->leakproof)
 			push[i] = false;
+	}
+
+	/*
+	 * A lazy predicate computes its value when a row first reaches it, and
+	 * that may raise an error (a domain's check, an InitPlan's division by
+	 * zero).  Pushed, it runs before the executor's quals, on rows heap
+	 * would have filtered out first and never computed it for: with any
+	 * clause left to the executor, lazy clauses stay there too, and all run
+	 * in heap's order.
+	 */
+	for (int i = 0; i < n; i++)
+		any_rest |= !push[i];
+	if (any_rest)
+	{
+		foreach(lc, clauses)
+		{
+			int			i = foreach_current_index(lc);
+			PaxPred		pred;
+
+			if (push[i] &&
+				PaxAnalyzeClause((Node *) lfirst_node(RestrictInfo, lc)->clause,
+								 relid, &pred) &&
+				PaxPredIsLazy(&pred))
+				push[i] = false;
+		}
 	}
 
 	*pushed = *rest = NIL;
