@@ -182,8 +182,9 @@ PaxReadBuffer(PaxTableScanDesc scan, BlockNumber blkno)
 
 /*
  * PaxPrefetchBufferHeader asks the CPU to start loading the buffer
- * descriptor that pinning block blkno will take (the recent buffer, or the
- * one after the previous block's), a page before the pin: pinning locks
+ * descriptor that pinning block blkno will try (PaxGuessBuffer's: the
+ * recent buffer, or the one after the previous block's), a page before the
+ * pin: pinning locks
  * the descriptor's state word, and with pushdown done, that cache miss was
  * a good part of a scan's time per page (PostgreSQL 18's ReadRecentBuffer
  * locks the header before it pins).  A prefetch of a stale guess is
@@ -194,12 +195,11 @@ PaxPrefetchBufferHeader(PaxTableScanDesc scan, BlockNumber blkno)
 {
 	PaxRelCache *cache = (PaxRelCache *) scan->rs_base.rs_rd->rd_amcache;
 	Buffer		buffer;
+	bool		guessed;
 
-	if (!pax_enable_buffer_guessing || cache == NULL || blkno >= cache->nbufs)
+	if (!pax_enable_buffer_guessing || cache == NULL)
 		return;
-	buffer = cache->bufs[blkno];
-	if (!BufferIsValid(buffer) && blkno > 0 && BufferIsValid(cache->bufs[blkno - 1]))
-		buffer = cache->bufs[blkno - 1] + 1;
+	buffer = PaxGuessBuffer(scan, cache, blkno, &guessed);
 	if (buffer > 0 && buffer <= NBuffers)
 		__builtin_prefetch(GetBufferDescriptor(buffer - 1), 1);
 }
