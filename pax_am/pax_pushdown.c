@@ -647,6 +647,7 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 {
 	int			n = list_length(clauses);
 	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
+	bool	   *lazy = palloc(sizeof(bool) * Max(n, 1));
 	Index		min_rest = UINT_MAX;
 	bool		any_rest = false;
 	ListCell   *lc;
@@ -655,9 +656,11 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 		int			i = foreach_current_index(lc);
+		PaxPred		pred;
 
 		push[i] = pax_enable_pushdown && !ri->pseudoconstant &&
-			PaxAnalyzeClause((Node *) ri->clause, relid, NULL);
+			PaxAnalyzeClause((Node *) ri->clause, relid, &pred);
+		lazy[i] = push[i] && PaxPredIsLazy(&pred);
 		if (!push[i])
 			min_rest = Min(min_rest, ri->security_level);
 	}
@@ -684,20 +687,8 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	 */
 	for (int i = 0; i < n; i++)
 		any_rest |= !push[i];
-	if (any_rest)
-	{
-		foreach(lc, clauses)
-		{
-			int			i = foreach_current_index(lc);
-			PaxPred		pred;
-
-			if (push[i] &&
-				PaxAnalyzeClause((Node *) lfirst_node(RestrictInfo, lc)->clause,
-								 relid, &pred) &&
-				PaxPredIsLazy(&pred))
-				push[i] = false;
-		}
-	}
+	for (int i = 0; any_rest && i < n; i++)
+		push[i] &= !lazy[i];
 
 	*pushed = *rest = NIL;
 	foreach(lc, clauses)
@@ -708,6 +699,7 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 			*rest = lappend(*rest, lfirst(lc));
 	}
 	pfree(push);
+	pfree(lazy);
 }
 
 /* ----------------------------------------------------------------
