@@ -51,6 +51,9 @@ static const PaxBoolGuc PaxBoolGucs[] = {
 	{"pax.enable_aggpushdown",
 		"Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
 	&pax_enable_aggpushdown},
+	{"pax.enable_joinfilter",
+		"Lets a hash join's built table filter the rows of a PaxScan on its probe side.",
+	&pax_enable_joinfilter},
 	{"pax.enable_buffer_guessing",
 		"Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
 	&pax_enable_buffer_guessing},
@@ -81,6 +84,7 @@ _PG_init(void)
 	PaxDefineGucs();
 	PaxCustomScanInit();
 	PaxAggScanInit();
+	PaxJoinFilterInit();
 	PaxLogicalInit();
 	PaxHooksInit();
 }

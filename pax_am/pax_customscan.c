@@ -48,6 +48,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -311,7 +312,9 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 /*
  * PaxScanPlan makes the CustomScan: pushed clauses in custom_exprs, the
- * others in the qual, and in custom_private the columns to read.
+ * others in the qual, and in custom_private the columns to read, per
+ * pushed clause whether zone maps may skip pages for it, and whether the
+ * scan may take runtime join filters (a one-element integer list).
  */
 static Plan *
 PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
@@ -324,6 +327,7 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	List	   *projected = NIL;
 	List	   *zone_ok = NIL;
 	Index		min_level;
+	bool		joinfilter_ok;
 	ListCell   *lc;
 	int			natts;
 
@@ -360,7 +364,19 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 			bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
 			projected = lappend_int(projected, attno);
 	}
-	cscan->custom_private = list_make2(projected, zone_ok);
+
+	/*
+	 * Runtime join filters (pax_joinfilter.c) drop rows before the quals
+	 * left to the executor see them: only where those cannot raise an error
+	 * on a row (leakproof), and never under security quals, whose hidden
+	 * rows a filter's counter would show.
+	 */
+	joinfilter_ok = !contain_leaked_vars((Node *) cscan->scan.plan.qual);
+	foreach(lc, clauses)
+		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
+			joinfilter_ok = false;
+	cscan->custom_private = list_make3(projected, zone_ok,
+									   list_make1_int(joinfilter_ok));
 
 	/* create_customscan_plan turns outer Vars into nestloop Params */
 	return &cscan->scan.plan;
@@ -443,7 +459,7 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 	int			i = 0;
 
 	Assert(cscan->scan.scanrelid != 0 &&
-		   list_length(cscan->custom_private) == 2);
+		   list_length(cscan->custom_private) == 3);
 
 	/*
 	 * An EvalPlanQual recheck hands the scan a row in a pax slot, not in our
@@ -838,6 +854,8 @@ PaxScanNextPage(PaxScanState *state)
 			state->rows_removed += ncand - n;
 		else if (exact)
 			InstrCountFiltered1(&state->css.ss.ps, ncand - n);
+		if (state->joinfilters != NIL && n > 0)
+			n = PaxJoinFiltersApply(state, page, tupdesc, n);
 		if (n == 0)
 			continue;
 		Assert(PaxSelIsValid(state->sel, n, PaxPageGetHeader(page)->pp_nrows));
@@ -947,7 +965,8 @@ PaxScanAccumulate(PaxScanState *state)
 	{
 		pg_atomic_fetch_add_u64(&state->shared->rows_removed, state->rows_removed);
 		pg_atomic_fetch_add_u64(&state->shared->pages_skipped, state->pages_skipped);
-		state->rows_removed = state->pages_skipped = 0;
+		pg_atomic_fetch_add_u64(&state->shared->join_removed, state->join_removed);
+		state->rows_removed = state->pages_skipped = state->join_removed = 0;
 	}
 }
 
@@ -985,6 +1004,8 @@ PaxScanReScan(CustomScanState *node)
 	state->cur = -1;
 	state->nallvis = 0;
 	state->allvis_pos = -1;
+	/* the joins above may build new hash tables */
+	PaxJoinFiltersReset(state);
 }
 
 /* ----------------------------------------------------------------
@@ -1036,6 +1057,7 @@ PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 
 	pg_atomic_init_u64(&shared->rows_removed, 0);
 	pg_atomic_init_u64(&shared->pages_skipped, 0);
+	pg_atomic_init_u64(&shared->join_removed, 0);
 	shared->bufs_offset = MAXALIGN(sizeof(PaxScanShared)) + PaxScanPscanSize(node);
 	shared->nbufs = state->dsm_nbufs;
 	Assert(shared->nbufs <= PAX_RECENT_BUFFERS_MAX);
@@ -1099,6 +1121,7 @@ PaxScanShutdown(CustomScanState *node)
 	{
 		state->rows_removed = pg_atomic_read_u64(&state->shared->rows_removed);
 		state->pages_skipped = pg_atomic_read_u64(&state->shared->pages_skipped);
+		state->join_removed = pg_atomic_read_u64(&state->shared->join_removed);
 		/* keep the buffers the participants looked up */
 		PaxSharedBuffersAdopt(node->ss.ss_currentRelation,
 							  PaxScanSharedBufs(state->shared),
@@ -1153,6 +1176,9 @@ PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 						 quote_identifier(NameStr(TupleDescAttr(tupdesc, state->projected[i])->attname)));
 	ExplainPropertyText("Pax Projected Columns",
 						state->nprojected > 0 ? cols.data : "(none)", es);
+	if (state->joinfilters != NIL)
+		ExplainPropertyText("Pax Join Filter",
+							PaxJoinFiltersDescribe(state, tupdesc), es);
 
 	if (es->analyze)
 	{
@@ -1162,6 +1188,9 @@ PaxScanExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 									state->rows_removed, es);
 		ExplainPropertyUInteger("Pages Skipped by Zone Maps", NULL,
 								state->pages_skipped, es);
+		if (state->joinfilters != NIL)
+			ExplainPropertyUInteger("Rows Removed by Pax Join Filter", NULL,
+									state->join_removed, es);
 	}
 }
 

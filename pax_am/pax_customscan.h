@@ -6,8 +6,10 @@
  *
  * Dependency direction inside the layer: pax_pushdown.c and pax_filter.c
  * (predicates and their kernels, pax_pushdown.h: no executor node) <-
- * pax_customscan.c (the plain scan, which also drives the page loop) <-
- * pax_aggscan.c (the aggregate mode, which reuses that page loop).  The
+ * pax_joinfilter.c (runtime join filters: attached at ExecutorStart,
+ * applied by the page loop) <- pax_customscan.c (the plain scan, which
+ * also drives the page loop) <- pax_aggscan.c (the aggregate mode, which
+ * reuses that page loop).  The
  * plain scan reaches the aggregate mode only through PaxScanCreateUpper,
  * which pax_aggscan.c sets.  Nothing here is visible to the table AM.
  *
@@ -91,6 +93,7 @@ typedef struct PaxScanShared
 {
 	pg_atomic_uint64 rows_removed;
 	pg_atomic_uint64 pages_skipped;
+	pg_atomic_uint64 join_removed;
 	Size		bufs_offset;	/* of the map, from the struct's start */
 	BlockNumber nbufs;			/* map entries (pg_atomic_uint32 each) */
 	/* ParallelBlockTableScanDescData follows, at a MAXALIGN'd offset */
@@ -133,6 +136,9 @@ typedef struct PaxScanState
 	int			nsel;
 	int			cur;			/* index into sel of the last row returned */
 	ScanDirection dir;
+
+	List	   *joinfilters;	/* PaxJoinFilter * (pax_joinfilter.c) */
+	uint64		join_removed;	/* rows they removed */
 
 	int			max_attno;		/* highest column read, one-based */
 	PaxReportReadHook report;	/* an observer's (pax_am_hooks.h), or NULL */
@@ -191,6 +197,14 @@ extern void PaxScanEnd(CustomScanState *node);
 extern void PaxScanReScan(CustomScanState *node);
 extern void PaxExplainFilter(CustomScanState *node, List *clauses,
 							 List *ancestors, struct ExplainState *es);
+
+/* pax_joinfilter.c */
+extern bool pax_enable_joinfilter;
+extern int	PaxJoinFiltersApply(PaxScanState *state, Page page,
+								TupleDesc tupdesc, int n);
+extern void PaxJoinFiltersReset(PaxScanState *state);
+extern char *PaxJoinFiltersDescribe(PaxScanState *state, TupleDesc tupdesc);
+extern void PaxJoinFilterInit(void);
 
 /* pax_aggscan.c */
 extern bool pax_enable_aggpushdown;

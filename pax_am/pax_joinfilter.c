@@ -1,0 +1,655 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_joinfilter.c
+ *	  Runtime join filters: a hash join's built hash table, summarised as a
+ *	  Bloom filter of its hash values, drops rows of a PaxScan on its probe
+ *	  side column-at-a-time, before any row is formed.
+ *
+ * At ExecutorStart the plan state tree is searched for hash joins whose
+ * unmatched outer rows contribute nothing (inner, semi, right joins, and
+ * 16+'s right anti and 18's right semi joins) and whose every outer hash
+ * key is a column of one plain PaxScan, reached through the outer sides
+ * of joins that only pass that column up.  The PaxScan gets a filter that
+ * refers to the join.  Once the join has built its hash table (one batch;
+ * shared or private), the first page the scan reads after that summarises
+ * the table's hash values into a Bloom filter; from then on each page's
+ * selected rows are hashed the way the join hashes its outer keys (the
+ * outer hash functions, combined by rotating as ExecHashGetHashValue in
+ * nodeHash.c does in PostgreSQL 15 and ExecBuildHash32Expr's steps in 18)
+ * and rows whose hash the table cannot hold, or whose key is NULL (hash
+ * join operators are strict), are dropped.  A Bloom filter has false
+ * positives but no false negatives: the join still matches each row that
+ * passes, so results are exact.
+ *
+ * Heap is the oracle for errors: a dropped row must not be one on which
+ * heap's plan would have raised an error or whose count shows.  So a
+ * filter is attached only where everything the row passes on the way to
+ * the join is leakproof (the scan's remaining quals and target list, and
+ * each intermediate join's clauses and target list), and never to a scan
+ * under security quals (PaxScanPlan's verdict on its quals is
+ * custom_private's third item; the target list is checked here).
+ *
+ * A filter that removes few rows costs more than it saves: after
+ * PAX_JF_TRIAL_ROWS rows, it stops when it removed less than
+ * 1/PAX_JF_MIN_REMOVED_SHARE of them.
+ *
+ * pax_am/pax_joinfilter.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "executor/executor.h"
+#include "executor/hashjoin.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "port/pg_bitutils.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "pax_customscan.h"
+
+/* Bloom filter bits per hash value of the table, and the filter's bounds. */
+#define PAX_JF_BITS_PER_VALUE	16
+#define PAX_JF_MIN_WORDS		8
+#define PAX_JF_MAX_WORDS		(1 << 21)	/* 16 MB */
+
+/* Trial: rows tested before the filter's worth is judged, and the bar. */
+#define PAX_JF_TRIAL_ROWS		32768
+#define PAX_JF_MIN_REMOVED_SHARE	16
+
+/* How a key column's hash is computed (PaxJoinKey.how). */
+typedef enum PaxJfHash
+{
+	PAX_JF_HASH_INT2,			/* hashint2 */
+	PAX_JF_HASH_INT4,			/* hashint4, hashoid, hashchar-free 4 bytes */
+	PAX_JF_HASH_INT8,			/* hashint8 */
+	PAX_JF_HASH_CALL			/* call the hash function */
+} PaxJfHash;
+
+typedef struct PaxJoinKey
+{
+	int			attno;			/* zero-based column of the scan relation */
+	PaxJfHash	how;
+	FmgrInfo	flinfo;			/* the join's outer hash function */
+	Oid			collation;
+} PaxJoinKey;
+
+/* One runtime filter of a PaxScan. */
+typedef struct PaxJoinFilter
+{
+	HashJoinState *hj;			/* the join whose hash table it summarises */
+	int			nkeys;
+	PaxJoinKey *keys;
+	bool		ready;			/* built from the join's table */
+	bool		off;			/* unusable (batches) or not worth it */
+	bool		judged;			/* its trial is over */
+	uint64	   *words;			/* the Bloom filter */
+	uint32		wordshift;		/* 32 - log2(number of words) */
+	uint64		tested;			/* rows tested since the last rescan */
+	uint64		removed;
+} PaxJoinFilter;
+
+/* GUC pax.enable_joinfilter, defined in _PG_init */
+bool		pax_enable_joinfilter = true;
+
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+
+/* ----------------------------------------------------------------
+ * Attaching filters (ExecutorStart)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxJfTlistLeaky tells whether an entry of a target list could raise an
+ * error that depends on the row (contain_leaked_vars takes expressions,
+ * not target entries).
+ */
+static bool
+PaxJfTlistLeaky(List *tlist)
+{
+	ListCell   *lc;
+
+	foreach(lc, tlist)
+		if (contain_leaked_vars((Node *) lfirst_node(TargetEntry, lc)->expr))
+			return true;
+	return false;
+}
+
+/*
+ * PaxJfIsPlainScan tells whether a plan state is a plain PaxScan that may
+ * take join filters (PaxScanPlan's verdict, custom_private's third item);
+ * the aggregate mode has no scan relation.
+ */
+static bool
+PaxJfIsPlainScan(PlanState *ps)
+{
+	CustomScan *cscan;
+
+	if (!IsA(ps, CustomScanState))
+		return false;
+	cscan = (CustomScan *) ps->plan;
+	/*
+	 * The target list is checked here, not by PaxScanPlan: a projection the
+	 * planner puts on the scan later replaces it.
+	 */
+	return strcmp(cscan->methods->CustomName, PAX_SCAN_NAME) == 0 &&
+		cscan->scan.scanrelid != 0 &&
+		list_length(cscan->custom_private) >= 3 &&
+		linitial_int(lthird(cscan->custom_private)) != 0 &&
+		!PaxJfTlistLeaky(cscan->scan.plan.targetlist);
+}
+
+/*
+ * PaxJfPassesThrough tells whether a join may lie between the scan and
+ * the filtering join, the column coming up from its outer side: every row
+ * it drops would only have produced rows with the same key (dropped above)
+ * or, where the row was an inner match, null-extended rows (whose NULL key
+ * the strict join above drops too), and nothing on the way can raise an
+ * error on a row heap's plan would have sent through.
+ */
+static bool
+PaxJfPassesThrough(PlanState *ps)
+{
+	Join	   *join;
+	Node	   *clauses = NULL;
+
+	switch (nodeTag(ps))
+	{
+		case T_HashJoinState:
+			clauses = (Node *) ((HashJoin *) ps->plan)->hashclauses;
+			break;
+		case T_MergeJoinState:
+			clauses = (Node *) ((MergeJoin *) ps->plan)->mergeclauses;
+			break;
+		case T_NestLoopState:
+			break;
+		default:
+			return false;
+	}
+	join = (Join *) ps->plan;
+	return !contain_leaked_vars(clauses) &&
+		!contain_leaked_vars((Node *) join->joinqual) &&
+		!contain_leaked_vars((Node *) join->plan.qual) &&
+		!PaxJfTlistLeaky(join->plan.targetlist);
+}
+
+/*
+ * PaxJfSource follows an expression of a join's outer hash keys down the
+ * outer sides of joins to a plain PaxScan: its state, and in *attno the
+ * zero-based column; NULL if the key is anything else.
+ */
+static PlanState *
+PaxJfSource(PlanState *ps, Expr *expr, int *attno)
+{
+	for (;;)
+	{
+		PlanState  *child;
+		TargetEntry *tle;
+		Var		   *var;
+
+		while (IsA(expr, RelabelType))
+			expr = ((RelabelType *) expr)->arg;
+		if (!IsA(expr, Var))
+			return NULL;
+		var = (Var *) expr;
+		child = outerPlanState(ps);
+		if (var->varno != OUTER_VAR || child == NULL || var->varattno <= 0 ||
+			var->varattno > list_length(child->plan->targetlist))
+			return NULL;
+		tle = list_nth(child->plan->targetlist, var->varattno - 1);
+		expr = tle->expr;
+		if (PaxJfIsPlainScan(child))
+		{
+			Index		scanrelid = ((Scan *) child->plan)->scanrelid;
+
+			while (IsA(expr, RelabelType))
+				expr = ((RelabelType *) expr)->arg;
+			var = (Var *) expr;
+			if (!IsA(var, Var) || var->varno != scanrelid ||
+				var->varlevelsup != 0 || var->varattno <= 0 ||
+				var->varattno > RelationGetDescr(((ScanState *) child)->ss_currentRelation)->natts)
+				return NULL;
+			*attno = var->varattno - 1;
+			return child;
+		}
+		if (!PaxJfPassesThrough(child))
+			return NULL;
+		ps = child;
+	}
+}
+
+/* PaxJfHashHow picks the inline form of a known hash function. */
+static PaxJfHash
+PaxJfHashHow(Oid fnoid, Form_pg_attribute att)
+{
+	switch (fnoid)
+	{
+		case F_HASHINT2:
+			if (att->attlen == 2 && att->attbyval)
+				return PAX_JF_HASH_INT2;
+			break;
+		case F_HASHINT4:
+		case F_HASHOID:
+			if (att->attlen == 4 && att->attbyval)
+				return PAX_JF_HASH_INT4;
+			break;
+		case F_HASHINT8:
+			if (att->attlen == 8 && att->attbyval)
+				return PAX_JF_HASH_INT8;
+			break;
+	}
+	return PAX_JF_HASH_CALL;
+}
+
+/* PaxJfJoinDropsUnmatchedOuter: outer rows without a match add nothing. */
+static bool
+PaxJfJoinDropsUnmatchedOuter(JoinType jointype)
+{
+	switch (jointype)
+	{
+		case JOIN_INNER:
+		case JOIN_SEMI:
+		case JOIN_RIGHT:
+#if PG_VERSION_NUM >= 160000
+		case JOIN_RIGHT_ANTI:
+#endif
+#if PG_VERSION_NUM >= 180000
+		case JOIN_RIGHT_SEMI:
+#endif
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * PaxJfAttach gives the PaxScan every outer hash key of hj comes from a
+ * filter on hj's hash table, if the join allows one.
+ */
+static void
+PaxJfAttach(HashJoinState *hj)
+{
+	HashJoin   *plan = (HashJoin *) hj->js.ps.plan;
+	PlanState  *scan = NULL;
+	PaxScanState *state;
+	PaxJoinFilter *jf;
+	TupleDesc	tupdesc;
+	int			nkeys = list_length(plan->hashkeys);
+	int			k = 0;
+	ListCell   *lc;
+	ListCell   *lo;
+	ListCell   *lcoll;
+
+	if (!PaxJfJoinDropsUnmatchedOuter(plan->join.jointype) || nkeys == 0 ||
+		list_length(plan->hashoperators) != nkeys)
+		return;
+
+	jf = palloc0(sizeof(PaxJoinFilter));
+	jf->hj = hj;
+	jf->nkeys = nkeys;
+	jf->keys = palloc0(sizeof(PaxJoinKey) * nkeys);
+	forthree(lc, plan->hashkeys, lo, plan->hashoperators,
+			 lcoll, plan->hashcollations)
+	{
+		int			attno;
+		PlanState  *src = PaxJfSource(&hj->js.ps, lfirst(lc), &attno);
+		Oid			hashop = lfirst_oid(lo);
+		Oid			left_hashfn;
+		Oid			right_hashfn;
+
+		/* every key from the one scan, with a strict operator */
+		if (src == NULL || (scan != NULL && src != scan) ||
+			!op_strict(hashop) ||
+			!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
+		{
+			pfree(jf->keys);
+			pfree(jf);
+			return;
+		}
+		scan = src;
+		tupdesc = RelationGetDescr(((ScanState *) scan)->ss_currentRelation);
+		jf->keys[k].attno = attno;
+		jf->keys[k].how = PaxJfHashHow(left_hashfn,
+									   TupleDescAttr(tupdesc, attno));
+		fmgr_info(left_hashfn, &jf->keys[k].flinfo);
+		jf->keys[k].collation = lfirst_oid(lcoll);
+		k++;
+	}
+	state = (PaxScanState *) scan;
+	state->joinfilters = lappend(state->joinfilters, jf);
+}
+
+/* PaxJfWalker attaches filters below every hash join of a plan state tree. */
+static bool
+PaxJfWalker(PlanState *ps, void *context)
+{
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, HashJoinState))
+		PaxJfAttach((HashJoinState *) ps);
+	return planstate_tree_walker(ps, PaxJfWalker, context);
+}
+
+/*
+ * PaxJfExecutorStart starts the executor, then attaches the join filters
+ * (in the query's memory, so that they live as long as the plan state).
+ */
+static void
+PaxJfExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+
+	if (pax_enable_joinfilter && pax_enable_customscan &&
+		queryDesc->planstate != NULL)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(queryDesc->estate->es_query_cxt);
+
+		PaxJfWalker(queryDesc->planstate, NULL);
+		MemoryContextSwitchTo(oldcxt);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Building and applying filters (PaxScanNextPage)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxJfWord and PaxJfBits place a hash value in the filter: one 64-bit
+ * word, picked by the multiplied value's high bits, and two of its bits.
+ */
+static inline uint64
+PaxJfBits(uint32 h)
+{
+	return (UINT64CONST(1) << (h & 63)) | (UINT64CONST(1) << ((h >> 6) & 63));
+}
+
+static inline uint32
+PaxJfWord(const PaxJoinFilter *jf, uint32 h)
+{
+	return jf->wordshift >= 32 ? 0 : (h * 0x9E3779B1U) >> jf->wordshift;
+}
+
+static inline void
+PaxJfAdd(PaxJoinFilter *jf, uint32 h)
+{
+	jf->words[PaxJfWord(jf, h)] |= PaxJfBits(h);
+}
+
+/*
+ * PaxJfBuild summarises the join's hash table, if it is built and whole in
+ * memory (one batch), into the filter; else the filter stays unbuilt (no
+ * table yet) or is off (batches: the table holds only part of the rows).
+ */
+static void
+PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
+{
+	HashJoinTable ht = jf->hj->hj_HashTable;
+	uint64		nwords;
+	int			log2words;
+
+	/*
+	 * The scan is on the join's outer side, so the join is not building its
+	 * table while the scan runs: a table that exists is complete.
+	 */
+	if (ht == NULL)
+		return;
+	if (ht->nbatch != 1 || ht->curbatch != 0)
+	{
+		jf->off = true;
+		return;
+	}
+	nwords = (uint64) Min(ht->totalTuples, (double) PG_INT32_MAX) *
+		PAX_JF_BITS_PER_VALUE / 64;
+	nwords = Max(nwords, PAX_JF_MIN_WORDS);
+	nwords = Min(nwords, PAX_JF_MAX_WORDS);
+	log2words = pg_ceil_log2_64(nwords);
+	nwords = UINT64CONST(1) << log2words;
+	jf->wordshift = 32 - log2words;
+	jf->words = MemoryContextAllocZero(mcxt, nwords * sizeof(uint64));
+
+	if (ht->parallel_state != NULL)
+	{
+		for (int b = 0; b < ht->nbuckets; b++)
+		{
+			dsa_pointer p = dsa_pointer_atomic_read(&ht->buckets.shared[b]);
+
+			while (DsaPointerIsValid(p))
+			{
+				HashJoinTuple t = (HashJoinTuple) dsa_get_address(ht->area, p);
+
+				PaxJfAdd(jf, t->hashvalue);
+				p = t->next.shared;
+			}
+		}
+	}
+	else
+	{
+		for (int b = 0; b < ht->nbuckets; b++)
+			for (HashJoinTuple t = ht->buckets.unshared[b]; t != NULL;
+				 t = t->next.unshared)
+				PaxJfAdd(jf, t->hashvalue);
+		/* tuples of the outer side's most common values are kept apart */
+		if (ht->skewEnabled)
+			for (int i = 0; i < ht->nSkewBuckets; i++)
+			{
+				HashSkewBucket *sb = ht->skewBucket[ht->skewBucketNums[i]];
+
+				if (sb != NULL && sb->tuples != NULL)
+					PaxJfAdd(jf, sb->hashvalue);
+			}
+	}
+	jf->ready = true;
+}
+
+/*
+ * PaxJfHashRows computes, for the rows sel[0..n) of a page, the hash the
+ * join computes for their keys into hashes[], and marks rows with a NULL
+ * key in keep[] as dropped (keep[k] = false).
+ */
+static void
+PaxJfHashRows(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
+			  TupleDesc tupdesc, const uint16 *sel, int n, uint32 *hashes,
+			  bool *keep)
+{
+	for (int k = 0; k < n; k++)
+	{
+		hashes[k] = 0;
+		keep[k] = true;
+	}
+	for (int i = 0; i < jf->nkeys; i++)
+	{
+		PaxJoinKey *key = &jf->keys[i];
+		const PaxColumnLayout *col = key->attno < layout->natts ?
+		&layout->cols[key->attno] : NULL;
+		const bits8 *nulls;
+		const char *data;
+
+		/* combine successive keys by rotating, as the join does */
+		if (i > 0)
+			for (int k = 0; k < n; k++)
+				hashes[k] = pg_rotate_left32(hashes[k], 1);
+
+		if (col == NULL || col->dropped || col->data == 0 ||
+			key->how == PAX_JF_HASH_CALL)
+		{
+			/* the general way: a Datum per row, the function called */
+			for (int k = 0; k < n; k++)
+			{
+				Datum		value;
+				bool		isnull;
+
+				if (!keep[k])
+					continue;
+				if (key->attno < layout->natts)
+					value = PaxPageGetValue(page, layout, sel[k], key->attno,
+											&isnull);
+				else
+					value = getmissingattr(tupdesc, key->attno + 1, &isnull);
+				if (isnull)
+				{
+					keep[k] = false;
+					continue;
+				}
+				hashes[k] ^= DatumGetUInt32(FunctionCall1Coll(&key->flinfo,
+															  key->collation,
+															  value));
+			}
+			continue;
+		}
+
+		nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+		data = page + col->data;
+		for (int k = 0; k < n; k++)
+		{
+			int			r = sel[k];
+			uint32		h;
+
+			if (nulls && PaxBitIsSet(nulls, r))
+			{
+				keep[k] = false;
+				continue;
+			}
+			switch (key->how)
+			{
+				case PAX_JF_HASH_INT2:
+					h = hash_bytes_uint32((uint32) (int32) ((const int16 *) data)[r]);
+					break;
+				case PAX_JF_HASH_INT4:
+					h = hash_bytes_uint32(((const uint32 *) data)[r]);
+					break;
+				default:
+					{
+						/* as hashint8: fold the high half into the low */
+						int64		v = ((const int64 *) data)[r];
+						uint32		lo = (uint32) v;
+						uint32		hi = (uint32) (v >> 32);
+
+						lo ^= v >= 0 ? hi : ~hi;
+						h = hash_bytes_uint32(lo);
+					}
+					break;
+			}
+			hashes[k] ^= h;
+		}
+	}
+}
+
+/*
+ * PaxJoinFiltersApply drops from sel[0..n) of the current page the rows
+ * no attached join can match, and returns how many are left; it builds
+ * filters whose join has built its table since the last page.  The page
+ * is pinned.
+ */
+int
+PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
+{
+	MemoryContext mcxt = state->css.ss.ps.state->es_query_cxt;
+	uint32		hashes[PAX_MAX_CAPACITY];
+	bool		keep[PAX_MAX_CAPACITY];
+	ListCell   *lc;
+
+	foreach(lc, state->joinfilters)
+	{
+		PaxJoinFilter *jf = lfirst(lc);
+		int			m = 0;
+
+		if (n == 0)
+			break;
+		if (jf->off)
+			continue;
+		if (!jf->ready)
+		{
+			PaxJfBuild(jf, mcxt);
+			if (!jf->ready)
+				continue;
+		}
+		PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
+					  hashes, keep);
+		for (int k = 0; k < n; k++)
+		{
+			uint32		h = hashes[k];
+			uint64		bits = PaxJfBits(h);
+
+			if (keep[k] && (jf->words[PaxJfWord(jf, h)] & bits) == bits)
+				state->sel[m++] = state->sel[k];
+		}
+		jf->tested += n;
+		jf->removed += n - m;
+		state->join_removed += n - m;
+		n = m;
+
+		/* judge the filter's worth once, after its trial */
+		if (!jf->judged && jf->tested >= PAX_JF_TRIAL_ROWS)
+		{
+			jf->judged = true;
+			jf->off = jf->removed * PAX_JF_MIN_REMOVED_SHARE < jf->tested;
+		}
+	}
+	return n;
+}
+
+/*
+ * PaxJoinFiltersReset forgets what the filters were built from: after a
+ * rescan the joins may build new tables.  The words stay in the query's
+ * memory until it ends (a filter is rebuilt at most once per rescan).
+ */
+void
+PaxJoinFiltersReset(PaxScanState *state)
+{
+	ListCell   *lc;
+
+	foreach(lc, state->joinfilters)
+	{
+		PaxJoinFilter *jf = lfirst(lc);
+
+		if (jf->words)
+			pfree(jf->words);
+		jf->words = NULL;
+		jf->ready = jf->off = jf->judged = false;
+		jf->tested = jf->removed = 0;
+	}
+}
+
+/*
+ * PaxJoinFiltersDescribe lists the filtered columns for EXPLAIN, one
+ * parenthesised group per join: "(l_orderkey), (l_partkey, l_suppkey)".
+ */
+char *
+PaxJoinFiltersDescribe(PaxScanState *state, TupleDesc tupdesc)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, state->joinfilters)
+	{
+		PaxJoinFilter *jf = lfirst(lc);
+
+		appendStringInfoString(&buf, foreach_current_index(lc) > 0 ? ", (" : "(");
+		for (int i = 0; i < jf->nkeys; i++)
+			appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "",
+							 quote_identifier(NameStr(TupleDescAttr(tupdesc, jf->keys[i].attno)->attname)));
+		appendStringInfoChar(&buf, ')');
+	}
+	return buf.data;
+}
+
+/*
+ * PaxJoinFilterInit installs the ExecutorStart hook that attaches join
+ * filters; called from _PG_init.
+ */
+void
+PaxJoinFilterInit(void)
+{
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = PaxJfExecutorStart;
+}
