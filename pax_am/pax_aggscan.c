@@ -26,6 +26,7 @@
 #include "postgres.h"
 
 #include "access/tableam.h"
+#include "common/hashfn.h"
 #include "catalog/pg_aggregate_d.h"
 #include "commands/explain.h"
 #if PG_VERSION_NUM >= 180000
@@ -46,11 +47,16 @@
 #include "rewrite/rewriteManip.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
 #include "utils/fmgroids.h"
 #include "utils/numeric.h"
 #include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/selfuncs.h"
 
 #include "pax_customscan.h"
+#include "pax_numeric.h"
 
 /*
  * Aggregates the mode computes itself, column-at-a-time (see
@@ -63,24 +69,48 @@ typedef enum PaxAggKind
 	PAX_AGG_SUM,				/* sum(int2/int4) -> int8 */
 	PAX_AGG_AVG,				/* avg(int2/int4) -> numeric */
 	PAX_AGG_MIN,				/* min of an integer-like type */
-	PAX_AGG_MAX					/* max of an integer-like type */
+	PAX_AGG_MAX,				/* max of an integer-like type */
+	PAX_AGG_SUM_NUMERIC,		/* sum of a numeric expression */
+	PAX_AGG_AVG_NUMERIC			/* avg of a numeric expression */
 } PaxAggKind;
 
-#define PAX_AGG_NKINDS	(PAX_AGG_MAX + 1)
+#define PAX_AGG_NKINDS	(PAX_AGG_AVG_NUMERIC + 1)
 
 /* Names of the aggregates for EXPLAIN, by PaxAggKind. */
 static const char *const PaxAggNames[PAX_AGG_NKINDS] = {
-	"count", "count", "sum", "avg", "min", "max"
+	"count", "count", "sum", "avg", "min", "max", "sum", "avg"
 };
+
+/* An aggregate's running state, per group. */
+typedef struct PaxAggAcc
+{
+	int64		count;			/* non-null values seen */
+	int64		acc;			/* sum, or min/max so far */
+#ifdef PAX_HAVE_FAST_NUMERIC
+	PaxNumSum	nsum;			/* numeric kinds */
+#endif
+} PaxAggAcc;
 
 typedef struct PaxAgg
 {
 	PaxAggKind	kind;
-	int			attno;			/* zero-based column, -1 for count(*) */
+	int			attno;			/* zero-based column, -1 for count(*) and
+								 * numeric kinds */
 	Oid			type;			/* the column's type */
-	int64		count;			/* non-null values seen */
-	int64		acc;			/* sum, or min/max so far */
+	Node	   *arg;			/* numeric kinds: the argument, for EXPLAIN */
+#ifdef PAX_HAVE_FAST_NUMERIC
+	PaxNumExpr *num;			/* numeric kinds: its evaluation tree */
+#endif
 } PaxAgg;
+
+/* A GROUP BY column: how its values are hashed and compared. */
+typedef struct PaxGroupCol
+{
+	int			attno;			/* zero-based */
+	int16		attlen;
+	bool		byval;
+	bool		bpchar;			/* trailing blanks are insignificant */
+} PaxGroupCol;
 
 /*
  * Positions in the aggregate-mode plan's custom_private (PaxAggPlan); the
@@ -89,17 +119,45 @@ typedef struct PaxAgg
 #define PAX_AGG_PRIVATE_SPEC	1	/* (kind, column) pairs */
 #define PAX_AGG_PRIVATE_CLAUSES	2	/* the pushed clauses */
 #define PAX_AGG_PRIVATE_RTI		3	/* the relation's index at planning */
-#define PAX_AGG_PRIVATE_LEN		4
+#define PAX_AGG_PRIVATE_GROUP	4	/* zero-based GROUP BY columns */
+#define PAX_AGG_PRIVATE_LEN		5
 
 /* The executor state: PaxScanState first, for the page loop. */
 typedef struct PaxAggScanState
 {
 	PaxScanState base;
 
-	PaxAgg	   *aggs;			/* one result row of these */
+	PaxAgg	   *aggs;			/* one result row of these per group */
 	int			naggs;
-	bool		done;			/* the row was returned */
+	PaxGroupCol *gcols;			/* GROUP BY columns */
+	int			ngcols;
+	bool		has_numeric;	/* some aggregate is of a numeric kind */
+	bool		aggregated;		/* every row is folded in */
+	int			next_group;		/* the group to return next */
 	List	   *clauses;		/* the pushed clauses, for EXPLAIN */
+
+	/* groups: keys, their hashes, and naggs accumulators each */
+	MemoryContext groupcxt;		/* keys, accumulators, numeric sums */
+	MemoryContext rowcxt;		/* per page: detoasted keys, slow numerics */
+	int			ngroups;
+	int			maxgroups;
+	Datum	   *gkeys;			/* ngcols per group */
+	bool	   *gnulls;
+	uint32	   *ghashes;
+	PaxAggAcc  *accs;			/* naggs per group */
+	int32	   *slots;			/* open addressing: group index or -1 */
+	int			nslots;			/* a power of two */
+
+	/* a row's values, by column, for GROUP BY keys and slow numerics */
+	Datum	   *values;
+	bool	   *isnull;
+#ifdef PAX_HAVE_FAST_NUMERIC
+	/* the numeric columns the aggregates read, parsed per page */
+	int		   *numattnos;
+	int			nnumcols;
+	PaxNumColumn *numcols;
+#endif
+	int32		gid[PAX_MAX_CAPACITY];	/* group of each selected row */
 } PaxAggScanState;
 
 /* GUC pax.enable_aggpushdown, defined in _PG_init */
@@ -151,6 +209,12 @@ PaxAggKindOf(Oid aggfnoid)
 		case F_MAX_TIMESTAMP:
 		case F_MAX_TIMESTAMPTZ:
 			return PAX_AGG_MAX;
+#ifdef PAX_HAVE_FAST_NUMERIC
+		case F_SUM_NUMERIC:
+			return PAX_AGG_SUM_NUMERIC;
+		case F_AVG_NUMERIC:
+			return PAX_AGG_AVG_NUMERIC;
+#endif
 	}
 	return -1;
 }
@@ -205,6 +269,16 @@ PaxAggSpec(List *aggrefs, Index relid, List **aggspec)
 			aggref->aggkind != AGGKIND_NORMAL ||
 			(kind = PaxAggKindOf(aggref->aggfnoid)) < 0)
 			return false;
+#ifdef PAX_HAVE_FAST_NUMERIC
+		if (kind == PAX_AGG_SUM_NUMERIC || kind == PAX_AGG_AVG_NUMERIC)
+		{
+			if (list_length(aggref->args) != 1 ||
+				!PaxNumExprSupported((Node *) ((TargetEntry *) linitial(aggref->args))->expr,
+									 relid))
+				return false;
+		}
+		else
+#endif
 		if (kind != PAX_AGG_COUNT_STAR)
 		{
 			TargetEntry *tle;
@@ -236,7 +310,7 @@ PaxAggRelation(PlannerInfo *root, RelOptInfo *input_rel)
 	Query	   *parse = root->parse;
 	RangeTblEntry *rte;
 
-	if (!parse->hasAggs || parse->groupClause != NIL ||
+	if (!parse->hasAggs ||
 		parse->groupingSets != NIL || parse->havingQual != NULL ||
 		parse->hasWindowFuncs || parse->hasTargetSRFs ||
 		parse->rowMarks != NIL || root->hasHavingQual)
@@ -259,6 +333,78 @@ PaxAggRelation(PlannerInfo *root, RelOptInfo *input_rel)
 }
 
 /*
+ * PaxGroupColumns lists the GROUP BY columns (zero-based, in *gcols, and
+ * their Vars in *gvars): each a plain column of relation relid whose
+ * values group by their bytes, as the type's default equality does
+ * (integers, date, timestamps, bool, "char", oid; text, varchar and
+ * bpchar under a deterministic collation, bpchar without its trailing
+ * blanks).  False if one is anything else, or if a column outside the
+ * aggregates of the target is not one of them.
+ */
+static bool
+PaxGroupColumns(PlannerInfo *root, Index relid, List *targetexprs,
+				List **gcols, List **gvars)
+{
+	Query	   *parse = root->parse;
+	ListCell   *lc;
+
+	*gcols = *gvars = NIL;
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		Var		   *var = (Var *) get_sortgroupclause_expr(sgc, parse->targetList);
+		TypeCacheEntry *tce;
+
+		if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
+			var->varattno <= 0)
+			return false;
+		switch (var->vartype)
+		{
+			case INT2OID:
+			case INT4OID:
+			case INT8OID:
+			case DATEOID:
+			case TIMESTAMPOID:
+			case TIMESTAMPTZOID:
+			case BOOLOID:
+			case CHAROID:
+			case OIDOID:
+				/* compared as Datums: by value only */
+				if (!get_typbyval(var->vartype))
+					return false;
+				break;
+			case TEXTOID:
+			case VARCHAROID:
+			case BPCHAROID:
+				if (!OidIsValid(var->varcollid) ||
+					!get_collation_isdeterministic(var->varcollid))
+					return false;
+				break;
+			default:
+				return false;
+		}
+		tce = lookup_type_cache(var->vartype, TYPECACHE_EQ_OPR);
+		if (sgc->eqop != tce->eq_opr)
+			return false;
+		*gcols = lappend_int(*gcols, var->varattno - 1);
+		*gvars = lappend(*gvars, var);
+	}
+
+	/* plain columns of the output must be grouped ones */
+	foreach(lc, targetexprs)
+	{
+		Var		   *var = lfirst(lc);
+
+		if (IsA(var, Aggref))
+			continue;
+		if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
+			!list_member_int(*gcols, var->varattno - 1))
+			return false;
+	}
+	return true;
+}
+
+/*
  * PaxUpperPaths offers, for a query that aggregates one pax table without
  * GROUP BY (count(*), count, sum and avg of int2/int4, min and max of
  * integer-like columns), a PaxScan that computes the aggregates itself on
@@ -274,9 +420,13 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *rest;
 	List	   *aggrefs;
 	List	   *aggspec;
+	List	   *gcols;
+	List	   *gvars;
+	ListCell   *lc;
 	CustomPath *cpath;
 	double		ntuples;
 	double		npass;
+	double		ngroups;
 	Cost		cost;
 
 	if (prev_create_upper_paths_hook)
@@ -296,6 +446,13 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 	aggrefs = pull_var_clause((Node *) output_rel->reltarget->exprs,
 							  PVC_INCLUDE_AGGREGATES);
+	if (!PaxGroupColumns(root, input_rel->relid, aggrefs, &gcols, &gvars))
+		return;
+	/* the aggregates alone, in their order */
+	aggrefs = list_copy(aggrefs);
+	foreach(lc, aggrefs)
+		if (!IsA(lfirst(lc), Aggref))
+			aggrefs = foreach_delete_current(aggrefs, lc);
 	if (aggrefs == NIL || !PaxAggSpec(aggrefs, input_rel->relid, &aggspec))
 		return;
 
@@ -310,6 +467,13 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cost = input_rel->pages * seq_page_cost +
 		ntuples * PaxPushedRowCost(list_length(pushed)) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
+	ngroups = 1;
+	if (gcols != NIL)
+	{
+		/* hashing and looking up each passing row's group */
+		ngroups = estimate_num_groups(root, gvars, npass, NULL, NULL);
+		cost += npass * list_length(gcols) * cpu_operator_cost;
+	}
 
 	/*
 	 * It reads the whole table, as a sequential scan does (and takes a
@@ -327,15 +491,16 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->path.parallel_aware = false;
 	cpath->path.parallel_safe = false;
 	cpath->path.parallel_workers = 0;
-	cpath->path.rows = 1;
+	cpath->path.rows = ngroups;
 	cpath->path.startup_cost = cost;
-	cpath->path.total_cost = cost + cpu_tuple_cost;
+	cpath->path.total_cost = cost + ngroups * cpu_tuple_cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
 	/* with the relation's index, as planning knows it */
-	cpath->custom_private = list_make4(aggspec, pushed, aggrefs,
-									   list_make1_int(input_rel->relid));
+	cpath->custom_private = list_make5(aggspec, pushed, aggrefs,
+									   list_make1_int(input_rel->relid),
+									   list_make2(gcols, gvars));
 	cpath->methods = &PaxAggPathMethods;
 	add_path(output_rel, &cpath->path);
 }
@@ -356,10 +521,16 @@ PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	List	   *pushed = lsecond(best_path->custom_private);
 	List	   *aggrefs = lthird(best_path->custom_private);
 	List	   *relidl = lfourth(best_path->custom_private);
+	List	   *groups = list_nth(best_path->custom_private, 4);
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	int			resno = 1;
 
+	/* the GROUP BY columns, then the aggregates, then the junk ctid */
+	foreach(lc, (List *) lsecond(groups))
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry((Expr *) copyObject(lfirst(lc)),
+											 resno++, NULL, false));
 	foreach(lc, aggrefs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry((Expr *) copyObject(lfirst(lc)),
@@ -383,7 +554,8 @@ PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make4(NIL, aggspec, pushed, relidl);
+	cscan->custom_private = list_make5(NIL, aggspec, pushed, relidl,
+									   linitial(groups));
 	Assert(list_length(cscan->custom_private) == PAX_AGG_PRIVATE_LEN);
 	cscan->methods = &PaxScanPlanMethods;
 	return &cscan->scan.plan;
@@ -427,9 +599,9 @@ PaxAggCreateState(CustomScan *cscan)
 
 /*
  * PaxAggBegin initialises an aggregate-mode scan (BeginCustomScan): it
- * opens the relation the junk ctid Var names, and sets up the aggregates
- * and the pushed clauses (kept in custom_private with the relation's index
- * at planning time).
+ * opens the relation the junk ctid Var names, and sets up the GROUP BY
+ * columns, the aggregates and the pushed clauses (kept in custom_private
+ * with the relation's index at planning time).
  */
 static void
 PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
@@ -441,6 +613,7 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 	Var		   *ctid = (Var *) ((TargetEntry *) llast(cscan->custom_scan_tlist))->expr;
 	Index		rti = ctid->varno;
 	List	   *aggspec = list_nth(cscan->custom_private, PAX_AGG_PRIVATE_SPEC);
+	List	   *gcols = list_nth(cscan->custom_private, PAX_AGG_PRIVATE_GROUP);
 	Index		plan_rti = linitial_int(list_nth(cscan->custom_private,
 												 PAX_AGG_PRIVATE_RTI));
 	TupleDesc	tupdesc;
@@ -454,9 +627,25 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 	if (plan_rti != rti)
 		ChangeVarNodes((Node *) clauses, plan_rti, rti, 0);
 	state->clauses = clauses;
+
+	state->ngcols = list_length(gcols);
+	state->gcols = palloc0(sizeof(PaxGroupCol) * Max(state->ngcols, 1));
+	for (int i = 0; i < state->ngcols; i++)
+	{
+		PaxGroupCol *gc = &state->gcols[i];
+		Form_pg_attribute att;
+
+		gc->attno = list_nth_int(gcols, i);
+		Assert(gc->attno >= 0 && gc->attno < tupdesc->natts);
+		att = TupleDescAttr(tupdesc, gc->attno);
+		gc->attlen = att->attlen;
+		gc->byval = att->attbyval;
+		gc->bpchar = att->atttypid == BPCHAROID;
+	}
+
 	state->naggs = list_length(aggspec) / 2;
-	/* one scan column per aggregate, and the junk ctid */
-	Assert(state->naggs + 1 == list_length(cscan->custom_scan_tlist));
+	/* a scan column per GROUP BY column and aggregate, and the junk ctid */
+	Assert(state->ngcols + state->naggs + 1 == list_length(cscan->custom_scan_tlist));
 	state->aggs = palloc0(sizeof(PaxAgg) * state->naggs);
 	for (int k = 0; k < state->naggs; k++)
 	{
@@ -468,7 +657,40 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 		Assert(agg->attno < tupdesc->natts);
 		if (agg->attno >= 0)
 			agg->type = TupleDescAttr(tupdesc, agg->attno)->atttypid;
+#ifdef PAX_HAVE_FAST_NUMERIC
+		if (agg->kind == PAX_AGG_SUM_NUMERIC || agg->kind == PAX_AGG_AVG_NUMERIC)
+		{
+			TargetEntry *tle = list_nth(cscan->custom_scan_tlist,
+										state->ngcols + k);
+			Aggref	   *aggref = (Aggref *) tle->expr;
+
+			Assert(IsA(aggref, Aggref));
+			agg->arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+			if (state->numattnos == NULL)
+				state->numattnos = palloc(sizeof(int) * tupdesc->natts);
+			agg->num = PaxNumCompile(agg->arg, state->numattnos,
+									 &state->nnumcols);
+			state->has_numeric = true;
+		}
+#endif
 	}
+	state->values = palloc0(sizeof(Datum) * tupdesc->natts);
+	state->isnull = palloc0(sizeof(bool) * tupdesc->natts);
+#ifdef PAX_HAVE_FAST_NUMERIC
+	state->numcols = palloc0(sizeof(PaxNumColumn) * Max(state->nnumcols, 1));
+	for (int i = 0; i < state->nnumcols; i++)
+	{
+		state->numcols[i].v = palloc(sizeof(int128) * PAX_MAX_CAPACITY);
+		state->numcols[i].scale = palloc(sizeof(int) * PAX_MAX_CAPACITY);
+		state->numcols[i].status = palloc(sizeof(uint8) * PAX_MAX_CAPACITY);
+	}
+#endif
+	state->groupcxt = AllocSetContextCreate(estate->es_query_cxt,
+											"PaxScan groups",
+											ALLOCSET_DEFAULT_SIZES);
+	state->rowcxt = AllocSetContextCreate(estate->es_query_cxt,
+										  "PaxScan group rows",
+										  ALLOCSET_DEFAULT_SIZES);
 
 	/* no zone_ok list: the mode is never planned under security quals */
 	PaxScanBeginPreds(&state->base, clauses, rti, NIL);
@@ -476,13 +698,15 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 
 /*
  * PaxAggColumn folds one column's values of the selected rows of a page
- * into an aggregate, in a loop per width with no call per value.  Sums
- * accumulate in int64 as int2_sum() and int4_sum() in int.c (PostgreSQL 15)
- * do, which cannot overflow for int2 and int4 values.
+ * into an aggregate of the one group of a query without GROUP BY, in a
+ * loop per width with no call per value.  Sums accumulate in int64 as
+ * int2_sum() and int4_sum() in int.c (PostgreSQL 15) do, which cannot
+ * overflow for int2 and int4 values.
  */
 static void
-PaxAggColumn(PaxAgg *agg, Page page, const PaxPageLayout *layout,
-			 TupleDesc tupdesc, const uint16 *sel, int nsel)
+PaxAggColumn(PaxAgg *agg, PaxAggAcc *accum, Page page,
+			 const PaxPageLayout *layout, TupleDesc tupdesc,
+			 const uint16 *sel, int nsel)
 {
 	const PaxColumnLayout *col;
 	const bits8 *nulls;
@@ -503,11 +727,14 @@ PaxAggColumn(PaxAgg *agg, Page page, const PaxPageLayout *layout,
 
 		if (isnull || nsel == 0)
 			return;
-		v = len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) :
-			DatumGetInt64(d);
 		count = nsel;
-		sum = v * nsel;
-		lo = hi = v;
+		if (agg->kind != PAX_AGG_COUNT)
+		{
+			v = len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) :
+				DatumGetInt64(d);
+			sum = v * nsel;
+			lo = hi = v;
+		}
 	}
 	else
 	{
@@ -553,25 +780,425 @@ PaxAggColumn(PaxAgg *agg, Page page, const PaxPageLayout *layout,
 	if (count == 0)
 		return;
 	if (agg->kind == PAX_AGG_MIN)
-		agg->acc = agg->count == 0 ? lo : Min(agg->acc, lo);
+		accum->acc = accum->count == 0 ? lo : Min(accum->acc, lo);
 	else if (agg->kind == PAX_AGG_MAX)
-		agg->acc = agg->count == 0 ? hi : Max(agg->acc, hi);
+		accum->acc = accum->count == 0 ? hi : Max(accum->acc, hi);
 	else
-		agg->acc += sum;
-	agg->count += count;
+		accum->acc += sum;
+	accum->count += count;
+}
+
+/*
+ * PaxAggFoldRow folds one row's value of an integer-like aggregate into
+ * its group's accumulator (the GROUP BY form of PaxAggColumn's loops).
+ */
+static inline void
+PaxAggFoldRow(PaxAgg *agg, PaxAggAcc *accum, Datum d, bool isnull, int16 len)
+{
+	int64		x;
+
+	if (isnull)
+		return;
+	if (agg->kind == PAX_AGG_COUNT)
+	{
+		accum->count++;
+		return;
+	}
+	x = len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) :
+		DatumGetInt64(d);
+	if (agg->kind == PAX_AGG_MIN)
+		accum->acc = accum->count == 0 ? x : Min(accum->acc, x);
+	else if (agg->kind == PAX_AGG_MAX)
+		accum->acc = accum->count == 0 ? x : Max(accum->acc, x);
+	else
+		accum->acc += x;
+	accum->count++;
+}
+
+/*
+ * PaxAggValue reads one column of a row of the page (the caller holds a
+ * pin), or its missing value for a column added after the page was laid
+ * out.
+ */
+static inline Datum
+PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			int row, int attno, bool *isnull)
+{
+	if (attno < layout->natts)
+		return PaxPageGetValue(page, layout, row, attno, isnull);
+	return getmissingattr(tupdesc, attno + 1, isnull);
+}
+
+/* ----------------------------------------------------------------
+ * Groups
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxGroupKeyBytes gives a varlena key's significant bytes: detoasted (in
+ * the current memory context) and, for bpchar, without trailing blanks,
+ * as bpchareq compares them.
+ */
+static inline const char *
+PaxGroupKeyBytes(const PaxGroupCol *gc, Datum d, int *len)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	const char *p;
+	int			n;
+
+	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+		v = pg_detoast_datum_packed(v);
+	p = VARDATA_ANY(v);
+	n = VARSIZE_ANY_EXHDR(v);
+	if (gc->bpchar)
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+	*len = n;
+	return p;
+}
+
+/* PaxGroupHash hashes a row's GROUP BY values (state->values/isnull). */
+static uint32
+PaxGroupHash(PaxAggScanState *state)
+{
+	uint32		h = 0;
+
+	for (int i = 0; i < state->ngcols; i++)
+	{
+		const PaxGroupCol *gc = &state->gcols[i];
+		Datum		d = state->values[gc->attno];
+		uint32		k;
+
+		if (state->isnull[gc->attno])
+			k = 0x9e3779b9;
+		else if (gc->byval)
+			k = murmurhash32((uint32) d ^ (uint32) ((uint64) d >> 32));
+		else
+		{
+			int			len;
+			const char *p = PaxGroupKeyBytes(gc, d, &len);
+
+			k = hash_bytes((const unsigned char *) p, len);
+		}
+		h = hash_combine(h, k);
+	}
+	return h;
+}
+
+/* PaxGroupEqual: is the row's key (state->values/isnull) group g's? */
+static bool
+PaxGroupEqual(PaxAggScanState *state, int g)
+{
+	const Datum *keys = &state->gkeys[g * state->ngcols];
+	const bool *nulls = &state->gnulls[g * state->ngcols];
+
+	for (int i = 0; i < state->ngcols; i++)
+	{
+		const PaxGroupCol *gc = &state->gcols[i];
+		Datum		d = state->values[gc->attno];
+		bool		isnull = state->isnull[gc->attno];
+
+		if (isnull != nulls[i])
+			return false;
+		if (isnull)
+			continue;
+		if (gc->byval)
+		{
+			if (d != keys[i])
+				return false;
+		}
+		else
+		{
+			int			alen;
+			int			blen;
+			const char *a = PaxGroupKeyBytes(gc, d, &alen);
+			const char *b = PaxGroupKeyBytes(gc, keys[i], &blen);
+
+			if (alen != blen || memcmp(a, b, alen) != 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* PaxGroupResize doubles the slots and rehashes the groups into them. */
+static void
+PaxGroupResize(PaxAggScanState *state)
+{
+	int			nslots = state->nslots == 0 ? 1024 : state->nslots * 2;
+
+	if (state->slots)
+		pfree(state->slots);
+	state->slots = MemoryContextAlloc(state->groupcxt, sizeof(int32) * nslots);
+	memset(state->slots, 0xff, sizeof(int32) * nslots);
+	state->nslots = nslots;
+	for (int g = 0; g < state->ngroups; g++)
+	{
+		uint32		i = state->ghashes[g] & (nslots - 1);
+
+		while (state->slots[i] >= 0)
+			i = (i + 1) & (nslots - 1);
+		state->slots[i] = g;
+	}
+}
+
+/*
+ * PaxGroupNew adds a group for the row's key (state->values/isnull),
+ * copying the key into the groups' memory, and returns its index.
+ */
+static int
+PaxGroupNew(PaxAggScanState *state, uint32 h)
+{
+	int			g = state->ngroups;
+	MemoryContext old = MemoryContextSwitchTo(state->groupcxt);
+
+	if (g == state->maxgroups)
+	{
+		int			n = Max(64, state->maxgroups * 2);
+		int			nk = Max(state->ngcols, 1);
+
+		if (state->maxgroups == 0)
+		{
+			state->gkeys = palloc(sizeof(Datum) * n * nk);
+			state->gnulls = palloc(sizeof(bool) * n * nk);
+			state->ghashes = palloc(sizeof(uint32) * n);
+			state->accs = palloc(sizeof(PaxAggAcc) * n * Max(state->naggs, 1));
+		}
+		else
+		{
+			state->gkeys = repalloc(state->gkeys, sizeof(Datum) * n * nk);
+			state->gnulls = repalloc(state->gnulls, sizeof(bool) * n * nk);
+			state->ghashes = repalloc(state->ghashes, sizeof(uint32) * n);
+			state->accs = repalloc(state->accs,
+								   sizeof(PaxAggAcc) * n * Max(state->naggs, 1));
+		}
+		state->maxgroups = n;
+	}
+	for (int i = 0; i < state->ngcols; i++)
+	{
+		const PaxGroupCol *gc = &state->gcols[i];
+		bool		isnull = state->isnull[gc->attno];
+		Datum		d = state->values[gc->attno];
+
+		state->gnulls[g * state->ngcols + i] = isnull;
+		if (isnull || gc->byval)
+			state->gkeys[g * state->ngcols + i] = isnull ? (Datum) 0 : d;
+		else
+			state->gkeys[g * state->ngcols + i] =
+				PointerGetDatum(PG_DETOAST_DATUM_COPY(d));
+	}
+	state->ghashes[g] = h;
+	memset(&state->accs[g * state->naggs], 0, sizeof(PaxAggAcc) * state->naggs);
+	state->ngroups++;
+	MemoryContextSwitchTo(old);
+
+	if (state->ngroups * 2 > state->nslots)
+		PaxGroupResize(state);
+	else
+	{
+		uint32		i = h & (state->nslots - 1);
+
+		while (state->slots[i] >= 0)
+			i = (i + 1) & (state->nslots - 1);
+		state->slots[i] = g;
+	}
+	return g;
+}
+
+/*
+ * PaxGroupRows finds (or makes) the group of each selected row of the page
+ * into state->gid[], reading the GROUP BY columns into state->values.
+ */
+static void
+PaxGroupRows(PaxAggScanState *state, Page page, const PaxPageLayout *layout,
+			 TupleDesc tupdesc, const uint16 *sel, int nsel)
+{
+	for (int k = 0; k < nsel; k++)
+	{
+		uint32		h;
+		uint32		i;
+		int			g;
+
+		for (int c = 0; c < state->ngcols; c++)
+		{
+			int			a = state->gcols[c].attno;
+
+			state->values[a] = PaxAggValue(page, layout, tupdesc, sel[k], a,
+										   &state->isnull[a]);
+		}
+		h = PaxGroupHash(state);
+		i = h & (state->nslots - 1);
+		for (;;)
+		{
+			g = state->slots[i];
+			if (g < 0)
+			{
+				g = PaxGroupNew(state, h);
+				break;
+			}
+			if (state->ghashes[g] == h && PaxGroupEqual(state, g))
+				break;
+			i = (i + 1) & (state->nslots - 1);
+		}
+		state->gid[k] = g;
+	}
+}
+
+#ifdef PAX_HAVE_FAST_NUMERIC
+/*
+ * PaxAggNumericRow folds selected row r's numeric expression into the
+ * group's sum: from the parsed columns as scaled integers, or with numeric
+ * functions for what they cannot hold.
+ */
+static void
+PaxAggNumericRow(PaxAggScanState *state, PaxAgg *agg, PaxAggAcc *accum,
+				 Page page, TupleDesc tupdesc, int r)
+{
+	int128		v;
+	int			scale;
+
+	switch (PaxNumEval(agg->num, state->numcols, r, &v, &scale))
+	{
+		case PAX_NUM_OK:
+			PaxNumSumAdd(&accum->nsum, v, scale, state->groupcxt);
+			accum->count++;
+			break;
+		case PAX_NUM_NULL:
+			break;
+		case PAX_NUM_SLOW:
+			{
+				bool		resnull;
+				Datum		d;
+				MemoryContext old = MemoryContextSwitchTo(state->rowcxt);
+
+				for (int i = 0; i < state->nnumcols; i++)
+				{
+					int			a = state->numattnos[i];
+
+					state->values[a] = PaxAggValue(page, state->base.layout,
+												   tupdesc, state->base.sel[r],
+												   a, &state->isnull[a]);
+				}
+				d = PaxNumEvalSlow(agg->num, state->values, state->isnull,
+								   &resnull);
+				MemoryContextSwitchTo(old);
+				if (!resnull)
+				{
+					PaxNumSumAddSlow(&accum->nsum, d, state->groupcxt);
+					accum->count++;
+				}
+			}
+			break;
+	}
+}
+#endif
+
+/*
+ * PaxAggPage folds the selected rows of the current page into the groups'
+ * accumulators.  The page is pinned; values never move while it is.
+ */
+static void
+PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc)
+{
+	const PaxPageLayout *layout = state->base.layout;
+	const uint16 *sel = state->base.sel;
+	int			nsel = state->base.nsel;
+
+	MemoryContextReset(state->rowcxt);
+	if (state->ngcols == 0)
+	{
+		/* one group: a loop per column */
+		for (int k = 0; k < state->naggs; k++)
+		{
+			PaxAgg	   *agg = &state->aggs[k];
+
+			if (agg->kind == PAX_AGG_COUNT_STAR)
+				state->accs[k].count += nsel;
+			else if (agg->attno >= 0)
+				PaxAggColumn(agg, &state->accs[k], page, layout, tupdesc,
+							 sel, nsel);
+		}
+		for (int r = 0; r < nsel; r++)
+			state->gid[r] = 0;
+	}
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(state->rowcxt);
+
+		PaxGroupRows(state, page, layout, tupdesc, sel, nsel);
+		MemoryContextSwitchTo(old);
+		for (int k = 0; k < state->naggs; k++)
+		{
+			PaxAgg	   *agg = &state->aggs[k];
+			int16		len;
+
+			if (agg->kind == PAX_AGG_COUNT_STAR)
+			{
+				for (int r = 0; r < nsel; r++)
+					state->accs[state->gid[r] * state->naggs + k].count++;
+				continue;
+			}
+			if (agg->attno < 0)
+				continue;
+			len = TupleDescAttr(tupdesc, agg->attno)->attlen;
+			for (int r = 0; r < nsel; r++)
+			{
+				bool		isnull;
+				Datum		d = PaxAggValue(page, layout, tupdesc, sel[r],
+											agg->attno, &isnull);
+
+				PaxAggFoldRow(agg, &state->accs[state->gid[r] * state->naggs + k],
+							  d, isnull, len);
+			}
+		}
+	}
+
+#ifdef PAX_HAVE_FAST_NUMERIC
+	if (state->has_numeric)
+	{
+		/* each numeric column parsed once, then every expression */
+		for (int i = 0; i < state->nnumcols; i++)
+		{
+			PaxNumColumn *c = &state->numcols[i];
+			int			a = state->numattnos[i];
+
+			for (int r = 0; r < nsel; r++)
+			{
+				bool		isnull;
+				Datum		d = PaxAggValue(page, layout, tupdesc, sel[r], a,
+											&isnull);
+
+				c->status[r] = PaxNumParseDatum(d, isnull, &c->v[r],
+												&c->scale[r]);
+			}
+		}
+		for (int k = 0; k < state->naggs; k++)
+		{
+			PaxAgg	   *agg = &state->aggs[k];
+
+			if (agg->num == NULL)
+				continue;
+			for (int r = 0; r < nsel; r++)
+				PaxAggNumericRow(state, agg,
+								 &state->accs[state->gid[r] * state->naggs + k],
+								 page, tupdesc, r);
+		}
+	}
+#endif
 }
 
 /*
  * PaxAggResult is the value of an aggregate once every row is folded in.
- * avg is computed as int8_avg() in numeric.c (PostgreSQL 15) does.
+ * avg of integers is computed as int8_avg() in numeric.c (PostgreSQL 15)
+ * does, sum and avg of numerics as numeric_sum() and numeric_avg().
  */
 static Datum
-PaxAggResult(PaxAgg *agg, bool *isnull)
+PaxAggResult(PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
 {
 	*isnull = false;
 	if (agg->kind == PAX_AGG_COUNT_STAR || agg->kind == PAX_AGG_COUNT)
-		return Int64GetDatum(agg->count);
-	if (agg->count == 0)
+		return Int64GetDatum(accum->count);
+	if (accum->count == 0)
 	{
 		*isnull = true;
 		return (Datum) 0;
@@ -579,30 +1206,37 @@ PaxAggResult(PaxAgg *agg, bool *isnull)
 	switch (agg->kind)
 	{
 		case PAX_AGG_SUM:
-			return Int64GetDatum(agg->acc);
+			return Int64GetDatum(accum->acc);
 		case PAX_AGG_AVG:
 			/* as int8_avg: numeric sum / numeric count */
 			return DirectFunctionCall2(numeric_div,
-									   NumericGetDatum(int64_to_numeric(agg->acc)),
-									   NumericGetDatum(int64_to_numeric(agg->count)));
+									   NumericGetDatum(int64_to_numeric(accum->acc)),
+									   NumericGetDatum(int64_to_numeric(accum->count)));
+#ifdef PAX_HAVE_FAST_NUMERIC
+		case PAX_AGG_SUM_NUMERIC:
+		case PAX_AGG_AVG_NUMERIC:
+			return PaxNumSumResult(&accum->nsum, accum->count,
+								   agg->kind == PAX_AGG_AVG_NUMERIC, isnull);
+#endif
 		default:
 			switch (agg->type)
 			{
 				case INT2OID:
-					return Int16GetDatum((int16) agg->acc);
+					return Int16GetDatum((int16) accum->acc);
 				case INT4OID:
 				case DATEOID:
-					return Int32GetDatum((int32) agg->acc);
+					return Int32GetDatum((int32) accum->acc);
 				default:
-					return Int64GetDatum(agg->acc);
+					return Int64GetDatum(accum->acc);
 			}
 	}
 }
 
 /*
- * PaxAggNext computes the aggregates over every visible row that passes
- * the pushed clauses, page by page, and returns them as the one row: the
- * access method of ExecScan() for the aggregate mode.
+ * PaxAggNext folds every visible row that passes the pushed clauses into
+ * its group, page by page, at the first call, then returns a row per
+ * group (one row without GROUP BY, even for no rows): the access method of
+ * ExecScan() for the aggregate mode.
  */
 static TupleTableSlot *
 PaxAggNext(ScanState *ss)
@@ -611,38 +1245,48 @@ PaxAggNext(ScanState *ss)
 	PaxScanState *state = &agss->base;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
 	TupleDesc	tupdesc = RelationGetDescr(ss->ss_currentRelation);
+	MemoryContext old;
+	int			g;
 
 	ExecClearTuple(slot);
-	if (agss->done)
-		return slot;
-	agss->done = true;
-	if (!state->started)
-		PaxScanStart(state);
-	for (int k = 0; k < agss->naggs; k++)
-		agss->aggs[k].count = agss->aggs[k].acc = 0;
-
-	state->dir = ForwardScanDirection;
-	while (PaxScanNextPage(state))
+	if (!agss->aggregated)
 	{
-		Page		page = BufferGetPage(state->scan->rs_cbuf);
+		agss->aggregated = true;
+		agss->next_group = 0;
+		if (!state->started)
+			PaxScanStart(state);
+		if (agss->nslots == 0)
+			PaxGroupResize(agss);
+		if (agss->ngcols == 0)
+			(void) PaxGroupNew(agss, 0);
 
-		/* values never move while the page is pinned */
-		for (int k = 0; k < agss->naggs; k++)
+		state->dir = ForwardScanDirection;
+		while (PaxScanNextPage(state))
 		{
-			PaxAgg	   *agg = &agss->aggs[k];
+			Page		page = BufferGetPage(state->scan->rs_cbuf);
 
-			if (agg->kind == PAX_AGG_COUNT_STAR)
-				agg->count += state->nsel;
-			else
-				PaxAggColumn(agg, page, state->layout, tupdesc, state->sel,
-							 state->nsel);
+			PaxAggPage(agss, page, tupdesc);
+			state->nsel = 0;
+			CHECK_FOR_INTERRUPTS();
 		}
-		state->nsel = 0;
-		CHECK_FOR_INTERRUPTS();
+	}
+	if (agss->next_group >= agss->ngroups)
+		return slot;
+	g = agss->next_group++;
+
+	/* results live as long as the row (ExecScan resets this per row) */
+	old = MemoryContextSwitchTo(ss->ps.ps_ExprContext->ecxt_per_tuple_memory);
+	for (int i = 0; i < agss->ngcols; i++)
+	{
+		slot->tts_values[i] = agss->gkeys[g * agss->ngcols + i];
+		slot->tts_isnull[i] = agss->gnulls[g * agss->ngcols + i];
 	}
 	for (int k = 0; k < agss->naggs; k++)
-		slot->tts_values[k] = PaxAggResult(&agss->aggs[k], &slot->tts_isnull[k]);
-	slot->tts_isnull[agss->naggs] = true;	/* the junk ctid */
+		slot->tts_values[agss->ngcols + k] =
+			PaxAggResult(&agss->aggs[k], &agss->accs[g * agss->naggs + k],
+						 &slot->tts_isnull[agss->ngcols + k]);
+	MemoryContextSwitchTo(old);
+	slot->tts_isnull[agss->ngcols + agss->naggs] = true;	/* the junk ctid */
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -691,8 +1335,17 @@ PaxAggExec(CustomScanState *node)
 static void
 PaxAggReScan(CustomScanState *node)
 {
+	PaxAggScanState *state = (PaxAggScanState *) node;
+
 	PaxScanReScan(node);
-	((PaxAggScanState *) node)->done = false;
+	state->aggregated = false;
+	state->ngroups = state->maxgroups = state->nslots = 0;
+	state->gkeys = NULL;
+	state->gnulls = NULL;
+	state->ghashes = NULL;
+	state->accs = NULL;
+	state->slots = NULL;
+	MemoryContextReset(state->groupcxt);
 }
 
 /*
@@ -708,16 +1361,39 @@ PaxAggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	StringInfoData aggs;
 
+	List	   *context = NIL;
+
 	ExplainPropertyText("Pax Aggregated Relation",
 						quote_identifier(RelationGetRelationName(rel)), es);
+	if (state->ngcols > 0)
+	{
+		StringInfoData keys;
+
+		initStringInfo(&keys);
+		for (int i = 0; i < state->ngcols; i++)
+			appendStringInfo(&keys, "%s%s", i > 0 ? ", " : "",
+							 quote_identifier(NameStr(TupleDescAttr(tupdesc, state->gcols[i].attno)->attname)));
+		ExplainPropertyText("Pax Group Key", keys.data, es);
+	}
 	initStringInfo(&aggs);
 	for (int k = 0; k < state->naggs; k++)
 	{
 		PaxAgg	   *agg = &state->aggs[k];
+		const char *arg;
 
+		if (agg->arg != NULL)
+		{
+			if (context == NIL)
+				context = set_deparse_context_plan(es->deparse_cxt,
+												   node->ss.ps.plan, ancestors);
+			arg = deparse_expression(agg->arg, context, false, false);
+		}
+		else if (agg->attno < 0)
+			arg = "*";
+		else
+			arg = quote_identifier(NameStr(TupleDescAttr(tupdesc, agg->attno)->attname));
 		appendStringInfo(&aggs, "%s%s(%s)", k > 0 ? ", " : "",
-						 PaxAggNames[agg->kind], agg->attno < 0 ? "*" :
-						 quote_identifier(NameStr(TupleDescAttr(tupdesc, agg->attno)->attname)));
+						 PaxAggNames[agg->kind], arg);
 	}
 	ExplainPropertyText("Pax Aggregates", aggs.data, es);
 	if (state->clauses != NIL)

@@ -84,8 +84,9 @@ SELECT count(*) FROM ag_pax;
 ROLLBACK;
 SELECT * FROM ag_same('SELECT count(*)::text FROM %I');
 
--- what stays with the usual plan: GROUP BY, DISTINCT, FILTER, expressions
--- of columns, parameters, other aggregates, clauses not pushable
+-- GROUP BY is computed too (pax_am_groupagg); what stays with the usual
+-- plan: DISTINCT, FILTER, expressions of columns, parameters, other
+-- aggregates, clauses not pushable
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_pax GROUP BY s;
 EXPLAIN (COSTS OFF) SELECT count(DISTINCT s) FROM ag_pax;
 EXPLAIN (COSTS OFF) SELECT sum(i + 1) FROM ag_pax;

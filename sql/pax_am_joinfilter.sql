@@ -122,8 +122,9 @@ SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN (SELECT DISTINCT k4 FROM fa
 -- a hash table in batches holds only part of the rows: no filtering
 SET work_mem = '64kB';
 SELECT * FROM jf_same($$SELECT f.id AS fid, g.id AS gid FROM fact f JOIN fact g ON f.k8 = g.id$$);
-SELECT * FROM explain_analyze($$
-SELECT count(*) FROM jf_pax.fact f JOIN jf_pax.fact g ON f.k8 = g.id$$);
+SELECT CASE WHEN ln ~ 'Batches: ([2-9]|\d\d)' THEN '(in batches)' ELSE ln END
+FROM explain_analyze($$
+SELECT count(*) FROM jf_pax.fact f JOIN jf_pax.fact g ON f.k8 = g.id$$) ln;
 RESET work_mem;
 
 -- rescans: a correlated subquery whose hash table changes per outer row
