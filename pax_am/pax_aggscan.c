@@ -473,6 +473,16 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		/* hashing and looking up each passing row's group */
 		ngroups = estimate_num_groups(root, gvars, npass, NULL, NULL);
 		cost += npass * list_length(gcols) * cpu_operator_cost;
+
+		/*
+		 * The groups stay in memory (nothing spills to disk, as HashAgg's
+		 * batches do): only where they fit in hash_mem, as HashAgg plans.
+		 */
+		if (ngroups * (list_length(gcols) * (sizeof(Datum) + sizeof(bool)) +
+					   sizeof(uint32) + 2 * sizeof(int32) +
+					   list_length(aggrefs) * sizeof(PaxAggAcc)) >
+			get_hash_memory_limit())
+			return;
 	}
 
 	/*
@@ -1046,49 +1056,32 @@ PaxGroupRows(PaxAggScanState *state, Page page, const PaxPageLayout *layout,
 
 #ifdef PAX_HAVE_FAST_NUMERIC
 /*
- * PaxAggNumericRow folds selected row r's numeric expression into the
- * group's sum: from the parsed columns as scaled integers, or with numeric
- * functions for what they cannot hold.
+ * PaxAggNumericSlow folds selected row r's numeric expression, which the
+ * fast path could not compute, into the group's sum with numeric
+ * functions.
  */
 static void
-PaxAggNumericRow(PaxAggScanState *state, PaxAgg *agg, PaxAggAcc *accum,
-				 Page page, TupleDesc tupdesc, int r)
+PaxAggNumericSlow(PaxAggScanState *state, PaxAgg *agg, PaxAggAcc *accum,
+				  Page page, TupleDesc tupdesc, int r)
 {
-	int128		v;
-	int			scale;
+	bool		resnull;
+	Datum		d;
+	MemoryContext old = MemoryContextSwitchTo(state->rowcxt);
 
-	switch (PaxNumEval(agg->num, state->numcols, r, &v, &scale))
+	for (int i = 0; i < state->nnumcols; i++)
 	{
-		case PAX_NUM_OK:
-			PaxNumSumAdd(&accum->nsum, v, scale, state->groupcxt);
-			accum->count++;
-			break;
-		case PAX_NUM_NULL:
-			break;
-		case PAX_NUM_SLOW:
-			{
-				bool		resnull;
-				Datum		d;
-				MemoryContext old = MemoryContextSwitchTo(state->rowcxt);
+		int			a = state->numattnos[i];
 
-				for (int i = 0; i < state->nnumcols; i++)
-				{
-					int			a = state->numattnos[i];
-
-					state->values[a] = PaxAggValue(page, state->base.layout,
-												   tupdesc, state->base.sel[r],
-												   a, &state->isnull[a]);
-				}
-				d = PaxNumEvalSlow(agg->num, state->values, state->isnull,
-								   &resnull);
-				MemoryContextSwitchTo(old);
-				if (!resnull)
-				{
-					PaxNumSumAddSlow(&accum->nsum, d, state->groupcxt);
-					accum->count++;
-				}
-			}
-			break;
+		state->values[a] = PaxAggValue(page, state->base.layout, tupdesc,
+									   state->base.sel[r], a,
+									   &state->isnull[a]);
+	}
+	d = PaxNumEvalSlow(agg->num, state->values, state->isnull, &resnull);
+	MemoryContextSwitchTo(old);
+	if (!resnull)
+	{
+		PaxNumSumAddSlow(&accum->nsum, d, state->groupcxt);
+		accum->count++;
 	}
 }
 #endif
@@ -1175,13 +1168,24 @@ PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc)
 		for (int k = 0; k < state->naggs; k++)
 		{
 			PaxAgg	   *agg = &state->aggs[k];
+			const PaxNumColumn *res;
 
 			if (agg->num == NULL)
 				continue;
+			res = PaxNumEvalPage(agg->num, state->numcols, nsel);
 			for (int r = 0; r < nsel; r++)
-				PaxAggNumericRow(state, agg,
-								 &state->accs[state->gid[r] * state->naggs + k],
-								 page, tupdesc, r);
+			{
+				PaxAggAcc  *accum = &state->accs[state->gid[r] * state->naggs + k];
+
+				if (res->status[r] == PAX_NUM_OK)
+				{
+					PaxNumSumAdd(&accum->nsum, res->v[r], res->scale[r],
+								 state->groupcxt);
+					accum->count++;
+				}
+				else if (res->status[r] == PAX_NUM_SLOW)
+					PaxAggNumericSlow(state, agg, accum, page, tupdesc, r);
+			}
 		}
 	}
 #endif

@@ -37,6 +37,7 @@
 #include "varatt.h"
 #endif
 
+#include "pax.h"
 #include "pax_numeric.h"
 
 #ifdef HAVE_INT128
@@ -179,9 +180,24 @@ PaxNumParse(const struct varlena *num, int128 *v, int *scale)
 	}
 	else if (e10 < 0)
 	{
-		if (-e10 > PAX_NUM_MAX_SCALE || acc % PaxPow10[-e10] != 0)
+		if (-e10 > PAX_NUM_MAX_SCALE)
 			return false;
-		acc /= PaxPow10[-e10];
+		if (acc == (int64) acc && -e10 <= 18)
+		{
+			/* 64-bit division: the 128-bit one is a library call */
+			int64		a64 = (int64) acc;
+			int64		p64 = (int64) PaxPow10[-e10];
+
+			if (a64 % p64 != 0)
+				return false;
+			acc = a64 / p64;
+		}
+		else
+		{
+			if (acc % PaxPow10[-e10] != 0)
+				return false;
+			acc /= PaxPow10[-e10];
+		}
 	}
 	*v = neg ? -acc : acc;
 	*scale = dscale;
@@ -308,6 +324,12 @@ PaxNumCompile(Node *expr, int *cols, int *ncols)
 	PaxNumExpr *e = palloc0(sizeof(PaxNumExpr));
 
 	PaxNumInitPow10();
+	if (!IsA(expr, Var))
+	{
+		e->out.v = palloc(sizeof(int128) * PAX_MAX_CAPACITY);
+		e->out.scale = palloc(sizeof(int) * PAX_MAX_CAPACITY);
+		e->out.status = palloc(sizeof(uint8) * PAX_MAX_CAPACITY);
+	}
 	switch (nodeTag(expr))
 	{
 		case T_Var:
@@ -328,6 +350,12 @@ PaxNumCompile(Node *expr, int *cols, int *ncols)
 			e->value = ((Const *) expr)->constvalue;
 			e->fast = PaxNumParse((struct varlena *) DatumGetPointer(e->value),
 								  &e->v, &e->scale);
+			for (int i = 0; i < PAX_MAX_CAPACITY; i++)
+			{
+				e->out.v[i] = e->v;
+				e->out.scale[i] = e->scale;
+				e->out.status[i] = e->fast ? PAX_NUM_OK : PAX_NUM_SLOW;
+			}
 			break;
 		case T_OpExpr:
 			{
@@ -348,60 +376,60 @@ PaxNumCompile(Node *expr, int *cols, int *ncols)
 }
 
 /*
- * PaxNumEval evaluates e for row r of the parsed columns (PaxNumColumn,
- * by column number) as (*v, *scale); returns PAX_NUM_NULL when an operand
- * is NULL, PAX_NUM_SLOW when the fast path cannot compute it.
+ * PaxNumEvalPage evaluates e for rows 0..n-1 of the parsed columns (cols,
+ * by column number), a node at a time over all rows: the result's status
+ * per row is PAX_NUM_NULL when an operand is NULL (the operators are
+ * strict), PAX_NUM_SLOW when the fast path cannot compute it, else
+ * PAX_NUM_OK with its value and scale.  Returns the node's result arrays
+ * (a column's own, for a column).
  */
-PaxNumResult
-PaxNumEval(const PaxNumExpr *e, const PaxNumColumn *cols, int r,
-		   int128 *v, int *scale)
+const PaxNumColumn *
+PaxNumEvalPage(const PaxNumExpr *e, const PaxNumColumn *cols, int n)
 {
-	int128		lv;
-	int128		rv;
-	int			ls;
-	int			rs;
-	PaxNumResult res;
+	const PaxNumColumn *l;
+	const PaxNumColumn *r;
+	const PaxNumColumn *out = &e->out;
 
-	switch (e->op)
+	if (e->op == PAX_NUM_COLUMN)
+		return &cols[e->col];
+	if (e->op == PAX_NUM_CONST)
+		return out;				/* filled for every row at compile time */
+	l = PaxNumEvalPage(e->left, cols, n);
+	r = PaxNumEvalPage(e->right, cols, n);
+	for (int i = 0; i < n; i++)
 	{
-		case PAX_NUM_COLUMN:
-			*v = cols[e->col].v[r];
-			*scale = cols[e->col].scale[r];
-			return (PaxNumResult) cols[e->col].status[r];
-		case PAX_NUM_CONST:
-			*v = e->v;
-			*scale = e->scale;
-			return e->fast ? PAX_NUM_OK : PAX_NUM_SLOW;
-		default:
-			break;
+		int128		lv = l->v[i];
+		int128		rv = r->v[i];
+		int			ls = l->scale[i];
+		int			rs = r->scale[i];
+		uint8		st;
+
+		if (l->status[i] == PAX_NUM_NULL || r->status[i] == PAX_NUM_NULL)
+			st = PAX_NUM_NULL;
+		else if (l->status[i] != PAX_NUM_OK || r->status[i] != PAX_NUM_OK)
+			st = PAX_NUM_SLOW;
+		else if (e->op == PAX_NUM_MUL)
+		{
+			st = ls + rs <= PAX_NUM_MAX_SCALE &&
+				PaxNumMul(lv, rv, &out->v[i]) ? PAX_NUM_OK : PAX_NUM_SLOW;
+			out->scale[i] = ls + rs;
+		}
+		else
+		{
+			int			s = Max(ls, rs);
+
+			if (!PaxNumRescale(&lv, s - ls) || !PaxNumRescale(&rv, s - rs) ||
+				(e->op == PAX_NUM_ADD ?
+				 __builtin_add_overflow(lv, rv, &out->v[i]) :
+				 __builtin_sub_overflow(lv, rv, &out->v[i])))
+				st = PAX_NUM_SLOW;
+			else
+				st = PAX_NUM_OK;
+			out->scale[i] = s;
+		}
+		out->status[i] = st;
 	}
-	res = PaxNumEval(e->left, cols, r, &lv, &ls);
-	if (res != PAX_NUM_OK)
-	{
-		/* a NULL operand makes the strict operator NULL */
-		if (res == PAX_NUM_SLOW &&
-			PaxNumEval(e->right, cols, r, &rv, &rs) == PAX_NUM_NULL)
-			return PAX_NUM_NULL;
-		return res;
-	}
-	res = PaxNumEval(e->right, cols, r, &rv, &rs);
-	if (res != PAX_NUM_OK)
-		return res;
-	if (e->op == PAX_NUM_MUL)
-	{
-		if (ls + rs > PAX_NUM_MAX_SCALE || !PaxNumMul(lv, rv, v))
-			return PAX_NUM_SLOW;
-		*scale = ls + rs;
-		return PAX_NUM_OK;
-	}
-	if (!PaxNumRescale(&lv, Max(ls, rs) - ls) ||
-		!PaxNumRescale(&rv, Max(ls, rs) - rs))
-		return PAX_NUM_SLOW;
-	*scale = Max(ls, rs);
-	if (e->op == PAX_NUM_ADD ? __builtin_add_overflow(lv, rv, v) :
-		__builtin_sub_overflow(lv, rv, v))
-		return PAX_NUM_SLOW;
-	return PAX_NUM_OK;
+	return out;
 }
 
 /*

@@ -28,20 +28,6 @@ typedef enum PaxNumOp
 	PAX_NUM_MUL
 } PaxNumOp;
 
-/* A node of a numeric expression's evaluation tree. */
-typedef struct PaxNumExpr
-{
-	PaxNumOp	op;
-	int			attno;			/* PAX_NUM_COLUMN: zero-based column */
-	int			col;			/* PAX_NUM_COLUMN: its PaxNumColumn */
-	Datum		value;			/* PAX_NUM_CONST: the numeric */
-	bool		fast;			/* PAX_NUM_CONST: v and scale hold it */
-	int128		v;
-	int			scale;
-	struct PaxNumExpr *left;
-	struct PaxNumExpr *right;
-} PaxNumExpr;
-
 typedef enum PaxNumResult
 {
 	PAX_NUM_OK,					/* (v, scale) computed */
@@ -60,6 +46,21 @@ typedef struct PaxNumColumn
 	uint8	   *status;
 } PaxNumColumn;
 
+/* A node of a numeric expression's evaluation tree. */
+typedef struct PaxNumExpr
+{
+	PaxNumOp	op;
+	int			attno;			/* PAX_NUM_COLUMN: zero-based column */
+	int			col;			/* PAX_NUM_COLUMN: its PaxNumColumn */
+	Datum		value;			/* PAX_NUM_CONST: the numeric */
+	bool		fast;			/* PAX_NUM_CONST: v and scale hold it */
+	int128		v;
+	int			scale;
+	struct PaxNumExpr *left;
+	struct PaxNumExpr *right;
+	PaxNumColumn out;			/* constants and operators: values per row */
+} PaxNumExpr;
+
 /*
  * A sum of numerics: a fast part (v at scale, the largest scale of its
  * inputs) and a slow part (a numeric Datum) for what did not fit.
@@ -77,8 +78,8 @@ extern bool PaxNumExprSupported(Node *expr, Index varno);
 extern PaxNumExpr *PaxNumCompile(Node *expr, int *cols, int *ncols);
 extern PaxNumResult PaxNumParseDatum(Datum d, bool isnull, int128 *v,
 									 int *scale);
-extern PaxNumResult PaxNumEval(const PaxNumExpr *e, const PaxNumColumn *cols,
-							   int r, int128 *v, int *scale);
+extern const PaxNumColumn *PaxNumEvalPage(const PaxNumExpr *e,
+										  const PaxNumColumn *cols, int n);
 extern Datum PaxNumEvalSlow(const PaxNumExpr *e, const Datum *values,
 							const bool *isnull, bool *resnull);
 extern void PaxNumSumAddRescale(PaxNumSum *sum, int128 v, int scale,
