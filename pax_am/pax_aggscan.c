@@ -36,6 +36,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -311,9 +312,10 @@ PaxAggRelation(PlannerInfo *root, RelOptInfo *input_rel)
 	RangeTblEntry *rte;
 
 	if (!parse->hasAggs ||
-		parse->groupingSets != NIL || parse->havingQual != NULL ||
+		parse->groupingSets != NIL ||
 		parse->hasWindowFuncs || parse->hasTargetSRFs ||
-		parse->rowMarks != NIL || root->hasHavingQual)
+		parse->rowMarks != NIL ||
+		contain_subplans(parse->havingQual))
 		return false;
 	if (input_rel->reloptkind != RELOPT_BASEREL ||
 		input_rel->rtekind != RTE_RELATION ||
@@ -422,6 +424,7 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *aggspec;
 	List	   *gcols;
 	List	   *gvars;
+	List	   *having;
 	ListCell   *lc;
 	CustomPath *cpath;
 	double		ntuples;
@@ -444,8 +447,12 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (PaxConstOnlyWalker((Node *) pushed, NULL))
 		return;
 
-	aggrefs = pull_var_clause((Node *) output_rel->reltarget->exprs,
-							  PVC_INCLUDE_AGGREGATES);
+	/* the target's and HAVING's aggregates; HAVING runs as the plan's qual */
+	having = (List *) copyObject(root->parse->havingQual);
+	aggrefs = list_concat_unique(pull_var_clause((Node *) output_rel->reltarget->exprs,
+												 PVC_INCLUDE_AGGREGATES),
+								 pull_var_clause((Node *) having,
+												 PVC_INCLUDE_AGGREGATES));
 	if (!PaxGroupColumns(root, input_rel->relid, aggrefs, &gcols, &gvars))
 		return;
 	/* the aggregates alone, in their order */
@@ -510,7 +517,7 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	/* with the relation's index, as planning knows it */
 	cpath->custom_private = list_make5(aggspec, pushed, aggrefs,
 									   list_make1_int(input_rel->relid),
-									   list_make2(gcols, gvars));
+									   list_make3(gcols, gvars, having));
 	cpath->methods = &PaxAggPathMethods;
 	add_path(output_rel, &cpath->path);
 }
@@ -559,7 +566,8 @@ PaxAggPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	fix_opfuncids((Node *) pushed);
 
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = NIL;
+	/* HAVING, on the scan tuple's aggregates once setrefs is done */
+	cscan->scan.plan.qual = (List *) lthird(groups);
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
@@ -1308,9 +1316,9 @@ PaxAggRecheck(ScanState *ss, TupleTableSlot *slot)
  * recheck supplies the row, and would return an empty slot.  The relation
  * it aggregates has no row mark (the path is not offered to a query with
  * row marks), so it scans as heap's scan of such a relation does in a
- * recheck: normally.  No qual: aggregate mode has none.  Adapted from
- * ExecScan() in execScan.c, PostgreSQL 15, without the EvalPlanQual branch
- * of ExecScanFetch() and without a qual.
+ * recheck: normally.  Its qual is HAVING.  Adapted from ExecScan() in
+ * execScan.c, PostgreSQL 15, without the EvalPlanQual branch of
+ * ExecScanFetch().
  */
 static TupleTableSlot *
 PaxAggExecEPQ(CustomScanState *node)
@@ -1318,12 +1326,20 @@ PaxAggExecEPQ(CustomScanState *node)
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	TupleTableSlot *slot;
 
-	ResetExprContext(econtext);
-	slot = PaxAggNext(&node->ss);
-	if (TupIsNull(slot) || node->ss.ps.ps_ProjInfo == NULL)
-		return slot;
-	econtext->ecxt_scantuple = slot;
-	return ExecProject(node->ss.ps.ps_ProjInfo);
+	for (;;)
+	{
+		ResetExprContext(econtext);
+		slot = PaxAggNext(&node->ss);
+		if (TupIsNull(slot))
+			return slot;
+		econtext->ecxt_scantuple = slot;
+		/* HAVING */
+		if (node->ss.ps.qual != NULL && !ExecQual(node->ss.ps.qual, econtext))
+			continue;
+		if (node->ss.ps.ps_ProjInfo == NULL)
+			return slot;
+		return ExecProject(node->ss.ps.ps_ProjInfo);
+	}
 }
 
 /* PaxAggExec returns the one row of the aggregates (ExecCustomScan). */
