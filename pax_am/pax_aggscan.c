@@ -1,17 +1,20 @@
 /*-------------------------------------------------------------------------
  *
  * pax_aggscan.c
- *	  The aggregate mode of PaxScan: count, sum, avg, min and max of a whole
- *	  pax table computed on the minipages, without forming rows.
+ *	  The aggregate mode of PaxScan: count, sum, avg, min and max of a pax
+ *	  table, grouped or not, computed on the minipages without forming rows.
  *
- * For a query that aggregates one pax table without GROUP BY, and whose
- * every restriction clause is pushable with constant values, the
- * create_upper_paths_hook offers a CustomScan of the grouping relation in
- * place of Agg over a scan.  It has no scan relation of its own (scanrelid
- * 0): its scan tuple is the aggregates (custom_scan_tlist) plus a junk ctid
- * Var that tells the executor which relation to open.  Pages are read
- * through the plain scan's loop (PaxScanNextPage), and each aggregate
- * folds the selected rows of its column in a loop per width.
+ * For a query that aggregates one pax table, and whose every restriction
+ * clause is pushable with constant values, the create_upper_paths_hook
+ * offers a CustomScan of the grouping relation in place of Agg over a
+ * scan.  It has no scan relation of its own (scanrelid 0): its scan tuple
+ * is the GROUP BY columns and the aggregates (custom_scan_tlist) plus a
+ * junk ctid Var that tells the executor which relation to open; HAVING is
+ * its qual.  Pages are read through the plain scan's loop
+ * (PaxScanNextPage); each selected row's group is found in a hash table
+ * of groups, and each aggregate folds the selected rows of its column (or
+ * of its numeric expression, pax_numeric.c) into the groups' accumulators.
+ * All rows are folded at the first call; then a row per group is returned.
  *
  * The plan node carries PaxScan's one CustomScanMethods, so that EXPLAIN
  * shows "Custom Scan (PaxScan)" as before; PaxScanCreateState hands plans

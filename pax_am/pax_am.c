@@ -49,7 +49,7 @@ static const PaxBoolGuc PaxBoolGucs[] = {
 		"Lets PaxScan skip pages whose zone maps refute the pushed clauses.",
 	&pax_enable_zonemaps},
 	{"pax.enable_aggpushdown",
-		"Lets PaxScan compute count, sum, avg, min and max of a whole pax table itself.",
+		"Lets PaxScan compute count, sum, avg, min and max of a pax table, grouped or not, itself.",
 	&pax_enable_aggpushdown},
 	{"pax.enable_joinfilter",
 		"Lets a hash join's built table filter the rows of a PaxScan on its probe side.",
