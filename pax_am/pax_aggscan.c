@@ -867,7 +867,8 @@ PaxGroupKeyBytes(const PaxGroupCol *gc, Datum d, int *len)
 	const char *p;
 	int			n;
 
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	/* out-of-line (a 1-byte header too) or compressed: the value itself */
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum_packed(v);
 	p = VARDATA_ANY(v);
 	n = VARSIZE_ANY_EXHDR(v);

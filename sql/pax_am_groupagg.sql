@@ -122,6 +122,20 @@ INSERT INTO ga_pax.t (id, g4, na, ga) VALUES (6000, 1, 2.5, 8);
 INSERT INTO ga_heap.t (id, g4, na, ga) VALUES (6000, 1, 2.5, 8);
 SELECT * FROM ga_same($$SELECT ga, g4, sum(na), avg(na * n2), count(na) FROM t GROUP BY ga, g4$$);
 
+-- group keys stored out of line (toasted) or compressed in line: grouped by
+-- value, never by the stored bytes
+CREATE TABLE ga_pax.big (id int, k text, kv varchar) USING pax;
+INSERT INTO ga_pax.big
+SELECT i, CASE WHEN i % 3 = 0 THEN NULL
+		WHEN i % 3 = 1 THEN (SELECT string_agg(md5((j * (i % 4))::text), '') FROM generate_series(1, 120) j)
+		ELSE repeat('z', 3000 + i % 2) END,
+	CASE WHEN i % 2 = 0 THEN repeat('ab', 2000) ELSE 'short' END
+FROM generate_series(1, 60) i;
+CREATE TABLE ga_heap.big AS SELECT * FROM ga_pax.big;
+SELECT * FROM ga_same($$SELECT k, count(*), sum(id), min(id), max(id) FROM big GROUP BY k$$);
+SELECT * FROM ga_same($$SELECT kv, length(k), count(*) FROM big GROUP BY kv, k$$);
+SELECT count(DISTINCT k) FROM ga_pax.big;
+
 -- the aggregate mode off: same answers through the usual plan
 SET pax.enable_aggpushdown = off;
 SELECT * FROM ga_same($$SELECT gt, sum(n2 * (1 - n4)), avg(nu) FROM t GROUP BY gt$$);
