@@ -641,13 +641,41 @@ class Gen:
                     aggs += [f"bool_and({c.name})", f"bool_or({c.name})"]
             self.emit(f"SELECT {', '.join(aggs)} FROM {only}{t.name}{where}")
         elif x < 0.76:
+            # grouped aggregates, numeric sums of expressions, HAVING
             cs = [c for c in t.cols if self.exact(c)]
-            c = r.choice(cs)
-            self.emit(f"SELECT {c.name}, count(*) FROM {only}{t.name}{where} GROUP BY {c.name}")
+            keys = ", ".join(c.name for c in r.sample(cs, min(len(cs), r.choice([1, 1, 2]))))
+            aggs = ["count(*)"]
+            nums = [c for c in t.cols if c.base == "numeric"]
+            for c in r.sample(nums, min(len(nums), 2)):
+                aggs += [f"sum({c.name})", f"avg({c.name})"]
+            if nums and r.random() < 0.6:
+                a, b = r.choice(nums).name, r.choice(nums).name
+                aggs.append(r.choice([f"sum({a} * {b})", f"sum({a} * (1 - {b}))",
+                                      f"avg({a} - 1.25)", f"sum({a} * 2.5 + {b})",
+                                      f"sum({a} * {b} * {b} * {b})"]))
+            for c in r.sample([c for c in t.cols if c.base in ("int2", "int4")], 1
+                              if any(c.base in ("int2", "int4") for c in t.cols) else 0):
+                aggs += [f"sum({c.name})", f"min({c.name})", f"max({c.name})"]
+            having = (f" HAVING count(*) > {r.randint(0, 3)}" if r.random() < 0.3 else "")
+            self.emit(f"SELECT {keys}, {', '.join(aggs)} FROM {only}{t.name}{where} "
+                      f"GROUP BY {keys}{having}")
         elif x < 0.82 and len(self.tables) > 1:
             u = r.choice([u for u in self.tables.values() if u is not t])
-            if r.random() < 0.5:
+            y = r.random()
+            pairs = [(c, d) for c in t.cols for d in u.cols
+                     if self.exact(c) and self.exact(d) and c.base == d.base and c.coll == d.coll]
+            if y < 0.3:
                 self.emit(f"SELECT count(*), sum(a.id) FROM {t.name} a JOIN {u.name} b ON a.id = b.id")
+            elif y < 0.65 and pairs:
+                # hash joins whose built side filters the probe side (join filters)
+                c, d = r.choice(pairs)
+                if r.random() < 0.6:
+                    self.emit(f"SELECT count(*), sum(a.id) FROM {t.name} a JOIN "
+                              f"(SELECT * FROM {u.name} WHERE {self.pred(u)}) b "
+                              f"ON a.{c.name} = b.{d.name}")
+                else:
+                    self.emit(f"SELECT count(*), sum(id) FROM {t.name} WHERE {c.name} IN "
+                              f"(SELECT {d.name} FROM {u.name} WHERE {self.pred(u)})")
             else:
                 neg = r.choice(["", "NOT "])
                 self.emit(f"SELECT count(*), sum(id) FROM {t.name}{where and where + ' AND'}"
@@ -732,7 +760,8 @@ class Gen:
     def gucs(self):
         r = self.r
         g = r.choice(["pax.enable_customscan", "pax.enable_pushdown",
-                      "pax.enable_zonemaps", "pax.enable_aggpushdown", "parallel",
+                      "pax.enable_zonemaps", "pax.enable_aggpushdown",
+                      "pax.enable_joinfilter", "parallel",
                       "plan_cache_mode", "enable_seqscan", "enable_indexscan"])
         if g == "parallel":
             if not self.on("parallel"):

@@ -1,9 +1,15 @@
 #!/usr/bin/python3
-"""bench/tpch.py: TPC-H, heap against pax, answers checked against heap.
+"""bench/tpch.py: TPC-H (and SSB), heap against pax, answers checked against heap.
 
-Usage: bench/tpch.py [--sf 1] [--runs 3] [--variants serial,jit,workers,jit+workers]
+Usage: bench/tpch.py [--suite tpch|ssb] [--sf 1] [--runs 3]
+                     [--variants serial,jit,workers,jit+workers]
                      [--queries Q01,Q06] [--reload] [--pg N]
-   (also: bench/run tpch ...)
+   (also: bench/run tpch ...; bench/run ssb_all ... for --suite ssb)
+
+--suite ssb runs the Star Schema Benchmark's 13 queries (bench/ssb_queries.py)
+on its five tables, derived with SQL from the TPC-H tables of schema
+tpch_heap (loaded first if needed) into schemas ssb_heap and ssb_pax, with
+the dimensions' primary keys; results go to bench/results/ssb_all.md.
 
 The data is generated once with the tpchgen-cli PyPI package (installed
 when missing) as CSV under $PAX_HOME/tpch_sfN, and loaded with COPY into
@@ -45,6 +51,7 @@ if "--pg" in sys.argv[1:-1]:
     os.environ.pop("PG_CONFIG", None)
 from benchlib import (PAX_HOME, BenchError, Cluster, md_table,  # noqa: E402
                       median, write_report)
+import ssb_queries  # noqa: E402
 from tpch_queries import INDEXES, QUERIES, SCHEMA, TABLES  # noqa: E402
 
 DB = "pax_tpch"
@@ -76,15 +83,65 @@ def generate(sf):
     return out
 
 
+class Suite:
+    """A query set: its schemas' prefix, tables, queries and report name."""
+
+    def __init__(self, name, prefix, tables, queries, title):
+        self.name, self.prefix, self.tables = name, prefix, tables
+        self.queries, self.title = queries, title
+
+
+SUITES = {
+    "tpch": Suite("tpch", "tpch", TABLES, QUERIES, "TPC-H"),
+    "ssb": Suite("ssb_all", "ssb", ssb_queries.TABLES, ssb_queries.QUERIES,
+                 "SSB (13 queries, derived from TPC-H)"),
+}
+
+
+def loaded_ms(cl, schema, meta, sf, reload):
+    """The recorded load time of schema if it holds scale factor sf (and no
+    reload was asked for), else None."""
+    have = cl.psql("SELECT obj_description(oid, 'pg_namespace') "
+                   f"FROM pg_namespace WHERE nspname = '{schema}'").strip()
+    if have != f"sf={sf}" or reload:
+        return None
+    return float(cl.psql(f"SELECT load_ms FROM {schema}.{meta}") or 0)
+
+
+def load_ssb(cl, am, sf, reload):
+    """Schema ssb_<am> derived from tpch_heap, once; returns (load ms, bytes
+    of the tables)."""
+    schema = f"ssb_{am}"
+    ms = loaded_ms(cl, schema, "ssb_meta", sf, reload)
+    if ms is None:
+        ext = "CREATE EXTENSION IF NOT EXISTS pax_am;" if am == "pax" else ""
+        t0 = time.time()
+        cl.psql(f"""{ext} CREATE EXTENSION IF NOT EXISTS pg_prewarm;
+DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
+SET search_path = {schema};
+{ssb_queries.SCHEMA.format(am=am, src="tpch_heap")}""")
+        ms = (time.time() - t0) * 1000
+        for t in ssb_queries.TABLES:
+            cl.psql(f"VACUUM (FREEZE, ANALYZE) {schema}.{t}")
+        cl.psql(f"CREATE TABLE {schema}.ssb_meta AS SELECT {ms}::float8 AS load_ms;"
+                f"COMMENT ON SCHEMA {schema} IS 'sf={sf}'")
+    return ms, tables_size(cl, schema, ssb_queries.TABLES)
+
+
+def tables_size(cl, schema, tables):
+    return int(cl.psql(
+        "SELECT sum(pg_table_size(c.oid)) FROM pg_class c "
+        f"JOIN pg_namespace n ON n.oid = c.relnamespace "
+        f"WHERE n.nspname = '{schema}' AND c.relname IN "
+        f"({', '.join(repr(t) for t in tables)})").strip())
+
+
 def load(cl, am, sf, data, reload):
     """Schema tpch_<am> with the data of scale factor sf, once; returns
     (load ms, bytes of the tables)."""
     schema = f"tpch_{am}"
-    have = cl.psql("SELECT obj_description(oid, 'pg_namespace') "
-                   f"FROM pg_namespace WHERE nspname = '{schema}'").strip()
-    if have == f"sf={sf}" and not reload:
-        ms = float(cl.psql(f"SELECT load_ms FROM {schema}.tpch_meta") or 0)
-    else:
+    ms = loaded_ms(cl, schema, "tpch_meta", sf, reload)
+    if ms is None:
         ext = "CREATE EXTENSION IF NOT EXISTS pax_am;" if am == "pax" else ""
         cl.psql(f"""{ext} CREATE EXTENSION IF NOT EXISTS pg_prewarm;
 DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema};
@@ -100,18 +157,14 @@ SET search_path = {schema}; {SCHEMA.format(am=am)}""")
             cl.psql(f"VACUUM (FREEZE, ANALYZE) {schema}.{t}")
         cl.psql(f"CREATE TABLE {schema}.tpch_meta AS SELECT {ms}::float8 AS load_ms;"
                 f"COMMENT ON SCHEMA {schema} IS 'sf={sf}'")
-    size = int(cl.psql(
-        "SELECT sum(pg_table_size(c.oid)) FROM pg_class c "
-        f"JOIN pg_namespace n ON n.oid = c.relnamespace "
-        f"WHERE n.nspname = '{schema}' AND c.relname IN "
-        f"({', '.join(repr(t) for t in TABLES)})").strip())
-    return ms, size
+    return ms, tables_size(cl, schema, TABLES)
 
 
-def run_query(cl, am, sql, gucs, keep):
+def run_query(cl, suite, am, sql, gucs, keep):
     """One timed run in a new session; returns (ms, md5 of the result or None)."""
-    schema = f"tpch_{am}"
-    prewarm = "\n".join(f"SELECT pg_prewarm('{schema}.{t}') \\g /dev/null" for t in TABLES)
+    schema = f"{suite.prefix}_{am}"
+    prewarm = "\n".join(f"SELECT pg_prewarm('{schema}.{t}') \\g /dev/null"
+                        for t in suite.tables)
     script = (f"SET search_path = {schema}, public;\n{prewarm}\n"
               f"EXPLAIN {sql} \\g /dev/null\n\\timing on\n{sql};\n")
     out = cl.psql(script, gucs=gucs)
@@ -130,23 +183,27 @@ def geomean(xs):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", choices=sorted(SUITES), default="tpch")
     ap.add_argument("--sf", type=int, default=1)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--variants", default="serial,jit,workers,jit+workers")
-    ap.add_argument("--queries", default=",".join(QUERIES))
+    ap.add_argument("--queries")
     ap.add_argument("--reload", action="store_true")
     ap.add_argument("--pg", help="PostgreSQL major version (see bench/run)")
     ap.add_argument("--out", help="results folder")
     a = ap.parse_args(argv)
     major = os.environ.get("PAX_PG", "15")
     out = a.out or os.path.join(HERE, "results", *([] if major == "15" else ["pg" + major]))
-    queries = a.queries.split(",")
+    suite = SUITES[a.suite]
+    queries = a.queries.split(",") if a.queries else list(suite.queries)
     variants = a.variants.split(",")
 
     data = generate(a.sf)
     cl = Cluster(DB)
     cl.create_db(DB)
     loads = {am: load(cl, am, a.sf, data, a.reload) for am in AMS}
+    if suite.name != "tpch":
+        loads = {am: load_ssb(cl, am, a.sf, a.reload) for am in AMS}
     version = cl.psql("SELECT current_setting('server_version')").strip()
 
     results = []
@@ -157,7 +214,8 @@ def main(argv=None):
             answers = {}
             for r in range(a.runs):
                 for am in AMS:
-                    ms, ans = run_query(cl, am, QUERIES[q], VARIANTS[v], r == 0)
+                    ms, ans = run_query(cl, suite, am, suite.queries[q], VARIANTS[v],
+                                        r == 0)
                     times[am].append(ms)
                     if ans:
                         answers[am] = ans
@@ -171,13 +229,13 @@ def main(argv=None):
                   f"{'same' if same else 'DIFFERENT'} ({answers['heap'][1]} rows)",
                   flush=True)
 
-    lines = ["# tpch", "",
-             f"TPC-H scale factor {a.sf} (tpchgen-cli), heap against pax, "
+    lines = [f"# {suite.name}", "",
+             f"{suite.title} scale factor {a.sf} (tpchgen-cli), heap against pax, "
              f"PostgreSQL {version}. Medians of {a.runs} runs, each in a new session "
              "after pg_prewarm of the schema's tables and an EXPLAIN of the query; "
              "access methods in alternation; times in ms. Answers: pax's result "
              "against heap's, row for row. Generated by `bench/tpch.py "
-             f"--sf {a.sf} --runs {a.runs} --variants {a.variants}` on "
+             f"--suite {a.suite} --sf {a.sf} --runs {a.runs} --variants {a.variants}` on "
              f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores.", "",
              "## Load and size", ""]
     lines += md_table(["am", "load ms", "size MB", "size / heap"], "lrrr",
@@ -195,8 +253,8 @@ def main(argv=None):
               "same" if r["same"] else "**DIFFERENT**"] for r, x in zip(rows, ratios)])
         lines += ["", f"Geometric mean of pax / heap: **{geomean(ratios):.2f}** "
                   f"({len(rows)} queries; < 1 means pax is faster)."]
-    write_report(os.path.join(out, "tpch.md"), lines, "\n")
-    with open(os.path.join(out, "tpch.json"), "w") as f:
+    write_report(os.path.join(out, f"{suite.name}.md"), lines, "\n")
+    with open(os.path.join(out, f"{suite.name}.json"), "w") as f:
         json.dump({"sf": a.sf, "runs": a.runs, "version": version, "loads": loads,
                    "results": results}, f, indent=1)
     if wrong:
