@@ -64,17 +64,30 @@ VARIANTS = {
 }
 
 
+def tpchgen():
+    """The tpchgen-cli program: on the PATH, or installed once from PyPI into a
+    virtual environment under /var/tmp (Debian's Python refuses to install
+    packages system-wide)."""
+    found = shutil.which("tpchgen-cli")
+    if found:
+        return found
+    venv = "/var/tmp/pax_pytools"
+    prog = os.path.join(venv, "bin", "tpchgen-cli")
+    if not os.path.exists(prog):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "tpchgen-cli"],
+                       check=True)
+    return prog
+
+
 def generate(sf):
     """The CSV files of scale factor sf, generated once."""
     out = os.path.join(PAX_HOME, f"tpch_sf{sf}")
     done = os.path.join(out, ".complete")
     if os.path.exists(done):
         return out
-    if shutil.which("tpchgen-cli") is None:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "tpchgen-cli"],
-                       check=True)
     os.makedirs(out, exist_ok=True)
-    subprocess.run(["tpchgen-cli", "csv", "-s", str(sf), f"--output-dir={out}"],
+    subprocess.run([tpchgen(), "csv", "-s", str(sf), f"--output-dir={out}"],
                    check=True)
     for name in os.listdir(out):
         os.chmod(os.path.join(out, name), 0o644)
