@@ -260,15 +260,20 @@ typedef struct PaxPageLayout
  * PAX_LAYOUT_CACHE_ENTRIES), with the column directory bitmaps each was
  * computed from, so pages of a shape seen recently skip the computation:
  * the pages of a table of variable-width rows alternate between a few
- * capacities (TPC-H's lineitem: 9, 98% of its pages in three).
+ * capacities (TPC-H SF1: lineitem 9 shapes, 98% of its pages in three;
+ * partsupp 23, 96% in ten).  A shape's entry is looked for first at the
+ * index its capacity gives, where it is put when that entry is free.
+ * Entries are allocated on first use.
  */
-#define PAX_LAYOUT_CACHE_ENTRIES	4
+#define PAX_LAYOUT_CACHE_ENTRIES	16
 
 typedef struct PaxLayoutCacheEntry
 {
 	PaxPageLayout *layout;		/* sized for the relation's natts, or NULL */
 	bits8	   *dirmaps;		/* copy of the page's directory bitmaps */
 	bool		valid;
+	int			natts;			/* the layout's, when valid */
+	int			capacity;
 } PaxLayoutCacheEntry;
 
 typedef struct PaxLayoutCache
@@ -398,6 +403,9 @@ typedef struct PaxTupleTableSlot
 	int			row;			/* row index on the page */
 	PaxLayoutCache lcache;		/* layout of page */
 	char	   *data;			/* materialised by-ref values, or NULL */
+	const bool *needed;			/* columns read from the page, or NULL for
+								 * all; the others read as NULL (see
+								 * pax_colskip.c) */
 	bool		hashdr;			/* rowhdr holds a copy of the row header */
 	union
 	{
@@ -454,7 +462,7 @@ extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
 							 int row, int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row,
-							  int from, int to,
+							  int from, int to, const bool *needed,
 							  Datum *values, bool *isnull);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern bool PaxZoneEligible(Form_pg_attribute att);
@@ -481,8 +489,13 @@ extern void PaxChangeFinish(PaxChange *chg);
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
 extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
+extern void PaxSlotSetNeeded(TupleTableSlot *slot, const bool *needed);
 extern struct PaxAmHooks *PaxHooks;
 extern void PaxHooksInit(void);
+
+/* pax_colskip.c */
+extern bool pax_enable_column_skipping;
+extern void PaxColSkipInit(void);
 
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,

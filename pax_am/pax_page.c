@@ -53,6 +53,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
 #include "storage/buf_internals.h"
 #include "storage/procarray.h"
 #include "utils/date.h"
@@ -349,8 +350,11 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 
 	PaxPageCheckHeader(rel, page, blkno);
 	zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
-	for (int i = 0; i < hdr->pp_natts; i++)
-		nzones += PaxBitIsSet(zone, i);
+	/* the zone bits of the page's columns, a byte at a time */
+	nzones = (int) pg_popcount((const char *) zone, hdr->pp_natts / 8);
+	if (hdr->pp_natts % 8 != 0)
+		nzones += pg_number_of_ones[zone[hdr->pp_natts / 8] &
+									((1 << (hdr->pp_natts % 8)) - 1)];
 	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
 				   PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts)) +
 		nzones * sizeof(PaxZone);
@@ -399,6 +403,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	PaxLayoutCacheEntry *e;
 	int			maplen;
 	bits8	   *maps;
+	int			home;
 
 	PaxPageCheckHeader(rel, page, blkno);
 	hdr = PaxPageGetHeader(page);
@@ -407,12 +412,14 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 
 	maplen = PaxDirMapLen(hdr->pp_natts);
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
-	for (int i = 0; i < PAX_LAYOUT_CACHE_ENTRIES; i++)
+	/* first at the capacity's own index, then the others */
+	home = hdr->pp_capacity % PAX_LAYOUT_CACHE_ENTRIES;
+	for (int k = 0; k < PAX_LAYOUT_CACHE_ENTRIES; k++)
 	{
-		e = &cache->entries[i];
+		e = &cache->entries[(home + k) % PAX_LAYOUT_CACHE_ENTRIES];
 		if (e->valid &&
-			e->layout->natts == hdr->pp_natts &&
-			e->layout->capacity == hdr->pp_capacity &&
+			e->capacity == hdr->pp_capacity &&
+			e->natts == hdr->pp_natts &&
 			memcmp(e->dirmaps, maps, 3 * maplen) == 0)
 		{
 			if (unlikely(e->layout->lower != phdr->pd_lower))
@@ -422,8 +429,13 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		}
 	}
 
-	e = &cache->entries[cache->victim];
-	cache->victim = (cache->victim + 1) % PAX_LAYOUT_CACHE_ENTRIES;
+	/* a miss: the capacity's own entry if it is free, else the next victim */
+	e = &cache->entries[home];
+	if (e->valid)
+	{
+		e = &cache->entries[cache->victim];
+		cache->victim = (cache->victim + 1) % PAX_LAYOUT_CACHE_ENTRIES;
+	}
 	if (e->layout == NULL)
 	{
 		e->layout = MemoryContextAlloc(cache->mcxt,
@@ -442,6 +454,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
 		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
 	memcpy(e->dirmaps, maps, 3 * maplen);
+	e->natts = hdr->pp_natts;
+	e->capacity = hdr->pp_capacity;
 	e->valid = true;
 	cache->layout = e->layout;
 	return e->layout;
@@ -513,19 +527,38 @@ PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
 
 /*
  * PaxPageFillValues reads columns [from, to) (zero-based) of a row into
- * values/isnull.  By-reference values point into the page.  Columns the
- * page does not have (added after it was initialised) read as their
- * "missing" default; dropped columns read as NULL.  The caller holds a pin.
+ * values/isnull, all of them or, where needed is not NULL, those it marks
+ * (the others read as NULL).  By-reference values point into the page.
+ * Columns the page does not have (added after it was initialised) read as
+ * their "missing" default; dropped columns read as NULL.  The caller holds
+ * a pin.
  */
 void
 PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
-				  int row, int from, int to, Datum *values, bool *isnull)
+				  int row, int from, int to, const bool *needed,
+				  Datum *values, bool *isnull)
 {
 	int			stop = Min(to, layout->natts);
 	int			i;
 
-	for (i = from; i < stop; i++)
-		values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
+	if (needed == NULL)
+	{
+		for (i = from; i < stop; i++)
+			values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
+	}
+	else
+	{
+		for (i = from; i < stop; i++)
+		{
+			if (needed[i])
+				values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
+			else
+			{
+				values[i] = (Datum) 0;
+				isnull[i] = true;
+			}
+		}
+	}
 	/* columns added after the page was initialised */
 	for (; i < to; i++)
 		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);
