@@ -54,6 +54,9 @@ static const PaxBoolGuc PaxBoolGucs[] = {
 	{"pax.enable_joinfilter",
 		"Lets a hash join's built table filter the rows of a PaxScan on its probe side.",
 	&pax_enable_joinfilter},
+	{"pax.enable_column_skipping",
+		"Lets the plain scans of pax tables (sequential, index, bitmap) read only the columns their query uses.",
+	&pax_enable_column_skipping},
 	{"pax.enable_buffer_guessing",
 		"Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
 	&pax_enable_buffer_guessing},
@@ -85,6 +88,7 @@ _PG_init(void)
 	PaxCustomScanInit();
 	PaxAggScanInit();
 	PaxJoinFilterInit();
+	PaxColSkipInit();
 	PaxLogicalInit();
 	PaxHooksInit();
 }

@@ -48,6 +48,7 @@ tts_pax_init(TupleTableSlot *slot)
 	pslot->page = NULL;
 	pslot->row = -1;
 	pslot->data = NULL;
+	pslot->needed = NULL;
 	pslot->hashdr = false;
 	PaxLayoutCacheInit(&pslot->lcache, slot->tts_tupleDescriptor->natts,
 					   slot->tts_mcxt);
@@ -97,7 +98,7 @@ tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
 
 	PaxPageFillValues(slot->tts_tupleDescriptor, pslot->page,
 					  pslot->lcache.layout, pslot->row,
-					  slot->tts_nvalid, natts,
+					  slot->tts_nvalid, natts, pslot->needed,
 					  slot->tts_values, slot->tts_isnull);
 	slot->tts_nvalid = natts;
 }
@@ -345,6 +346,20 @@ PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
 	slot->tts_flags &= ~TTS_FLAG_EMPTY;
 	ItemPointerSet(&slot->tts_tid, blkno, row + 1);
 	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * PaxSlotSetNeeded restricts a pax slot to the columns needed marks (one
+ * bool per column of its descriptor, kept by reference; NULL for all):
+ * the others read as NULL from the rows it is given from now on.  Only for
+ * a scan node's own slot, and only where no reader of the slot asks for
+ * the other columns (pax_colskip.c).
+ */
+void
+PaxSlotSetNeeded(TupleTableSlot *slot, const bool *needed)
+{
+	Assert(slot->tts_ops == &TTSOpsPaxTuple);
+	((PaxTupleTableSlot *) slot)->needed = needed;
 }
 
 /*
