@@ -761,8 +761,9 @@ class Gen:
         r = self.r
         g = r.choice(["pax.enable_customscan", "pax.enable_pushdown",
                       "pax.enable_zonemaps", "pax.enable_aggpushdown",
-                      "pax.enable_joinfilter", "parallel",
-                      "plan_cache_mode", "enable_seqscan", "enable_indexscan"])
+                      "pax.enable_joinfilter", "pax.enable_column_skipping", "parallel",
+                      "plan_cache_mode", "enable_seqscan", "enable_indexscan",
+                      "enable_bitmapscan"])
         if g == "parallel":
             if not self.on("parallel"):
                 return

@@ -475,7 +475,7 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 						  clauselist_selectivity(root, pushed, input_rel->relid,
 												 JOIN_INNER, NULL));
 	cost = input_rel->pages * seq_page_cost +
-		ntuples * PaxPushedRowCost(list_length(pushed)) +
+		ntuples * PaxPushedRowCost(list_length(pushed), input_rel->allvisfrac) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
 	ngroups = 1;
 	if (gcols != NIL)

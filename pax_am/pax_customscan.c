@@ -183,7 +183,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	 */
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
-	cpu_run_cost = ntuples * PaxPushedRowCost(list_length(pushed)) +
+	cpu_run_cost = ntuples * PaxPushedRowCost(list_length(pushed), rel->allvisfrac) +
 		npass * (form_cost + rest_cost.per_tuple) +
 		path->rows * path->pathtarget->cost.per_tuple;
 

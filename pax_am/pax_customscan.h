@@ -169,12 +169,15 @@ typedef struct PaxScanState
 
 /*
  * PaxPushedRowCost is the CPU cost of one stored row before it is formed:
- * its visibility check and the pushed clauses' typed loops.
+ * its visibility check, on the pages not marked all-visible (allvisfrac,
+ * the share that are, as the planner estimates it for index-only scans:
+ * rows of all-visible pages are not checked one by one), and the pushed
+ * clauses' typed loops.
  */
 static inline Cost
-PaxPushedRowCost(int npushed)
+PaxPushedRowCost(int npushed, double allvisfrac)
 {
-	return PAX_VISIBILITY_COST_SHARE * cpu_tuple_cost +
+	return PAX_VISIBILITY_COST_SHARE * cpu_tuple_cost * (1.0 - allvisfrac) +
 		npushed * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
 }
 
