@@ -465,6 +465,10 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  int from, int to, const bool *needed,
 							  Datum *values, bool *isnull);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
+extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
+									 BlockNumber blkno);
+extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
+								 HeapTupleHeader tup);
 extern bool PaxZoneEligible(Form_pg_attribute att);
 extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 						  Form_pg_attribute att, int attnum, Datum value);

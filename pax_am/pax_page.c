@@ -335,17 +335,16 @@ PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
 }
 
 /*
- * PaxPageRowHeaders verifies a page's header and returns the offset of its
- * row headers, which depends on the column directory only.  Readers of row
- * headers alone (ANALYZE, fetches by TID) need nothing more; readers of
- * values go through PaxPageGetLayout, whose layout has it too.
+ * PaxPageRowHeaderOffset verifies a page's header and returns the offset
+ * of its row headers, which depends on the column directory only, but does
+ * not look at any row header: see PaxPageRowHeaders.
  */
 uint16
-PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
+PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	bits8	   *zone;
-	int			nzones = 0;
+	int			nzones;
 	uint32		off;
 
 	PaxPageCheckHeader(rel, page, blkno);
@@ -362,27 +361,53 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 
 	/*
-	 * pp_natts places the row headers: a wrong one would have them read
-	 * from the wrong bytes, and the page's rows vanish (or appear) without
-	 * an error.  A page has more columns than the relation only when a
-	 * rolled-back ADD COLUMN laid it out (an orphan); fewer after ADD
-	 * COLUMN.  Every stored row's header records the page's count (see
-	 * PaxPageAddRow): the first one must match.
+	 * A page has more columns than the relation only when a rolled-back ADD
+	 * COLUMN laid it out (an orphan); fewer after ADD COLUMN.
 	 */
 	if (unlikely(hdr->pp_natts > RelationGetNumberOfAttributes(rel)) &&
 		!PaxPageIsOrphan(page))
 		PaxPageCorrupted(rel, blkno, "more columns than the relation has");
+	return (uint16) off;
+}
+
+/*
+ * PaxPageCheckRowNatts verifies that a stored row's header records its
+ * page's column count.  pp_natts places the row headers: a wrong one would
+ * have them read from the wrong bytes, and the page's rows vanish (or
+ * appear) without an error; every stored row's header records the page's
+ * count (see PaxPageAddRow), so the row about to be read must match.
+ */
+void
+PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
+					 HeapTupleHeader tup)
+{
+	if (unlikely(HeapTupleHeaderGetNatts(tup) != PaxPageGetHeader(page)->pp_natts))
+		PaxPageCorrupted(rel, blkno, "row headers do not record the page's column count");
+}
+
+/*
+ * PaxPageRowHeaders verifies a page's header, and the column count of its
+ * first stored row (PaxPageCheckRowNatts), and returns the offset of its
+ * row headers.  Readers of row headers alone (ANALYZE, VACUUM, bitmap
+ * pages) need nothing more; readers of values go through PaxPageGetLayout,
+ * whose layout has it too; readers of one row (PaxReadRow) check that row.
+ */
+uint16
+PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint16		off = PaxPageRowHeaderOffset(rel, page, blkno);
+
 	for (int row = 0; row < hdr->pp_nrows; row++)
 	{
 		HeapTupleHeader tup = PaxRowHeader(page, off, row);
 
 		if (PaxRowIsUnused(tup))
 			continue;
-		if (unlikely(HeapTupleHeaderGetNatts(tup) != hdr->pp_natts))
-			PaxPageCorrupted(rel, blkno, "row headers do not record the page's column count");
+		PaxPageCheckRowNatts(rel, page, blkno, tup);
 		break;
 	}
-	return (uint16) off;
+	return off;
 }
 
 /*

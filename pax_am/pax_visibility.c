@@ -70,10 +70,12 @@ PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
 	Assert(PaxBufferLockedByMe(buffer, false));
 	if (PageIsNew(page) || row < 0)
 		return false;
-	rowhdrs = PaxPageRowHeaders(rel, page, blkno);
+	/* the row's own header vouches for the page's column count */
+	rowhdrs = PaxPageRowHeaderOffset(rel, page, blkno);
 	if (row >= PaxPageGetHeader(page)->pp_nrows ||
 		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
 		return false;
+	PaxPageCheckRowNatts(rel, page, blkno, PaxRowHeader(page, rowhdrs, row));
 	PaxRowTuple(tuple, rel, page, rowhdrs, blkno, row);
 	return true;
 }
