@@ -403,9 +403,10 @@ typedef struct PaxTupleTableSlot
 	int			row;			/* row index on the page */
 	PaxLayoutCache lcache;		/* layout of page */
 	char	   *data;			/* materialised by-ref values, or NULL */
-	const bool *needed;			/* columns read from the page, or NULL for
-								 * all; the others read as NULL (see
-								 * pax_colskip.c) */
+	const int16 *needed;		/* the (zero-based) columns read from the
+								 * page, ascending, or NULL for all; the
+								 * others read as NULL (see pax_colskip.c) */
+	int			nneeded;
 	bool		hashdr;			/* rowhdr holds a copy of the row header */
 	union
 	{
@@ -462,7 +463,8 @@ extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
 							 int row, int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row,
-							  int from, int to, const bool *needed,
+							  int from, int to,
+							  const int16 *needed, int nneeded,
 							  Datum *values, bool *isnull);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
@@ -493,7 +495,8 @@ extern void PaxChangeFinish(PaxChange *chg);
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
 extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
-extern void PaxSlotSetNeeded(TupleTableSlot *slot, const bool *needed);
+extern void PaxSlotSetNeeded(TupleTableSlot *slot, const int16 *needed,
+							 int nneeded);
 extern struct PaxAmHooks *PaxHooks;
 extern void PaxHooksInit(void);
 

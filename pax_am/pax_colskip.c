@@ -129,8 +129,8 @@ PaxSkipColumns(ScanState *ss, EState *estate)
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
 	TupleDesc	tupdesc;
 	Bitmapset  *cols = NULL;
-	bool	   *needed;
-	bool		all = true;
+	int16	   *needed;
+	int			nneeded = 0;
 
 	if (rel == NULL || slot == NULL || slot->tts_ops != &TTSOpsPaxTuple)
 		return;
@@ -145,19 +145,17 @@ PaxSkipColumns(ScanState *ss, EState *estate)
 	if (bms_is_member(InvalidAttrNumber - FirstLowInvalidHeapAttributeNumber, cols))
 		return;					/* a whole-row reference */
 
-	needed = MemoryContextAlloc(slot->tts_mcxt, Max(tupdesc->natts, 1) * sizeof(bool));
+	needed = MemoryContextAlloc(slot->tts_mcxt, Max(tupdesc->natts, 1) * sizeof(int16));
 	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		needed[i] = bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, cols);
-		all &= needed[i];
-	}
+		if (bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, cols))
+			needed[nneeded++] = i;
 	bms_free(cols);
-	if (all)
+	if (nneeded == tupdesc->natts)
 	{
 		pfree(needed);
 		return;
 	}
-	PaxSlotSetNeeded(slot, needed);
+	PaxSlotSetNeeded(slot, needed, nneeded);
 }
 
 static bool

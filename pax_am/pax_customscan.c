@@ -913,7 +913,7 @@ PaxScanNext(ScanState *ss)
 
 		Assert(a >= 0 && a < tupdesc->natts);
 		if (len == 0)
-			PaxPageFillValues(tupdesc, page, state->layout, row, a, a + 1, NULL,
+			PaxPageFillValues(tupdesc, page, state->layout, row, a, a + 1, NULL, 0,
 							  slot->tts_values, slot->tts_isnull);
 		else if (state->fast_nulls[k] != 0 &&
 				 PaxBitIsSet((bits8 *) page + state->fast_nulls[k], row))

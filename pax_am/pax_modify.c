@@ -615,7 +615,7 @@ PaxTargetOldTuple(PaxTarget *t)
 							  BufferGetBlockNumber(t->buffer), &cache);
 	values = palloc(tupdesc->natts * sizeof(Datum));
 	isnull = palloc(tupdesc->natts * sizeof(bool));
-	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL,
+	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL, 0,
 					  values, isnull);
 	for (int i = 0; i < tupdesc->natts && !external; i++)
 		external = !isnull[i] && TupleDescAttr(tupdesc, i)->attlen == -1 &&

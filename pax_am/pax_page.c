@@ -552,38 +552,42 @@ PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
 
 /*
  * PaxPageFillValues reads columns [from, to) (zero-based) of a row into
- * values/isnull, all of them or, where needed is not NULL, those it marks
- * (the others read as NULL).  By-reference values point into the page.
- * Columns the page does not have (added after it was initialised) read as
- * their "missing" default; dropped columns read as NULL.  The caller holds
- * a pin.
+ * values/isnull: all of them, or where needed is not NULL the nneeded
+ * columns it lists (ascending), the others reading as NULL.  By-reference
+ * values point into the page.  Columns the page does not have (added after
+ * it was initialised) read as their "missing" default; dropped columns read
+ * as NULL.  The caller holds a pin.
  */
 void
 PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
-				  int row, int from, int to, const bool *needed,
+				  int row, int from, int to,
+				  const int16 *needed, int nneeded,
 				  Datum *values, bool *isnull)
 {
 	int			stop = Min(to, layout->natts);
 	int			i;
 
-	if (needed == NULL)
+	if (needed != NULL)
 	{
-		for (i = from; i < stop; i++)
-			values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
-	}
-	else
-	{
-		for (i = from; i < stop; i++)
+		memset(isnull + from, true, (to - from) * sizeof(bool));
+		memset(values + from, 0, (to - from) * sizeof(Datum));
+		for (int k = 0; k < nneeded; k++)
 		{
-			if (needed[i])
+			i = needed[k];
+			if (i < from)
+				continue;
+			if (i >= to)
+				break;
+			if (i < stop)
 				values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
 			else
-			{
-				values[i] = (Datum) 0;
-				isnull[i] = true;
-			}
+				values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);
 		}
+		return;
 	}
+
+	for (i = from; i < stop; i++)
+		values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
 	/* columns added after the page was initialised */
 	for (; i < to; i++)
 		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);

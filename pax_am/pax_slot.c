@@ -49,6 +49,7 @@ tts_pax_init(TupleTableSlot *slot)
 	pslot->row = -1;
 	pslot->data = NULL;
 	pslot->needed = NULL;
+	pslot->nneeded = 0;
 	pslot->hashdr = false;
 	PaxLayoutCacheInit(&pslot->lcache, slot->tts_tupleDescriptor->natts,
 					   slot->tts_mcxt);
@@ -98,7 +99,8 @@ tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
 
 	PaxPageFillValues(slot->tts_tupleDescriptor, pslot->page,
 					  pslot->lcache.layout, pslot->row,
-					  slot->tts_nvalid, natts, pslot->needed,
+					  slot->tts_nvalid, natts,
+					  pslot->needed, pslot->nneeded,
 					  slot->tts_values, slot->tts_isnull);
 	slot->tts_nvalid = natts;
 }
@@ -349,17 +351,20 @@ PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
 }
 
 /*
- * PaxSlotSetNeeded restricts a pax slot to the columns needed marks (one
- * bool per column of its descriptor, kept by reference; NULL for all):
- * the others read as NULL from the rows it is given from now on.  Only for
+ * PaxSlotSetNeeded restricts a pax slot to the nneeded columns needed lists
+ * (zero-based, ascending, kept by reference; NULL for all): the others read
+ * as NULL from the rows it is given from now on.  Only for
  * a scan node's own slot, and only where no reader of the slot asks for
  * the other columns (pax_colskip.c).
  */
 void
-PaxSlotSetNeeded(TupleTableSlot *slot, const bool *needed)
+PaxSlotSetNeeded(TupleTableSlot *slot, const int16 *needed, int nneeded)
 {
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
 	Assert(slot->tts_ops == &TTSOpsPaxTuple);
-	((PaxTupleTableSlot *) slot)->needed = needed;
+	pslot->needed = needed;
+	pslot->nneeded = nneeded;
 }
 
 /*
