@@ -142,13 +142,16 @@ PaxNeededShare(RelOptInfo *rel)
 /*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with the
  * pushed clauses evaluated column-at-a-time at a fraction of an operator's
- * cost and rows formed only when they pass them.  Adapted from
- * cost_seqscan() in costsize.c, PostgreSQL 15, with the parallel divisor
- * of get_parallel_divisor() there.
+ * cost and rows formed only when they pass them.  Under a hash join whose
+ * table filters its rows (jf_keys > 0 key columns, pax_joinfilter.c), the
+ * rows that pass the pushed clauses are checked against the filter, and
+ * only the share jf_share of them that passes it is formed and returned.
+ * Adapted from cost_seqscan() in costsize.c, PostgreSQL 15, with the
+ * parallel divisor of get_parallel_divisor() there.
  */
 static void
 PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
-			List *pushed, List *rest)
+			List *pushed, List *rest, int jf_keys, double jf_share)
 {
 	Path	   *path = &cpath->path;
 	double		spc_seq_page_cost;
@@ -183,8 +186,14 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	 */
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
-	cpu_run_cost = ntuples * PaxPushedRowCost(list_length(pushed), rel->allvisfrac) +
-		npass * (form_cost + rest_cost.per_tuple) +
+	cpu_run_cost = ntuples * PaxPushedRowCost(list_length(pushed), rel->allvisfrac);
+	if (jf_keys > 0)
+	{
+		cpu_run_cost += npass * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		npass = clamp_row_est(npass * jf_share);
+		path->rows = clamp_row_est(path->rows * jf_share);
+	}
+	cpu_run_cost += npass * (form_cost + rest_cost.per_tuple) +
 		path->rows * path->pathtarget->cost.per_tuple;
 
 	if (path->parallel_workers > 0)
@@ -233,8 +242,43 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
 	if (cpath->path.param_info)
 		clauses = list_concat_copy(clauses, cpath->path.param_info->ppi_clauses);
 	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
-	PaxCostPath(root, rel, cpath, pushed, rest);
+	PaxCostPath(root, rel, cpath, pushed, rest, 0, 1.0);
 	return cpath;
+}
+
+/*
+ * PaxIsPlainScanPath tells whether a path is a plain (not aggregate) PaxScan
+ * path.
+ */
+bool
+PaxIsPlainScanPath(Path *path)
+{
+	return IsA(path, CustomPath) &&
+		((CustomPath *) path)->methods == &PaxScanPathMethods;
+}
+
+/*
+ * PaxJoinFilteredPath copies an unparameterized, serial PaxScan path and
+ * costs the copy as the outer side of a hash join whose table filters it
+ * on jf_keys columns, passing the share jf_share of its rows (see
+ * PaxCostPath).  The plan is the same: the filter is attached when the
+ * executor starts (pax_joinfilter.c).
+ */
+Path *
+PaxJoinFilteredPath(PlannerInfo *root, Path *base, int jf_keys, double jf_share)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+	RelOptInfo *rel = base->parent;
+	List	   *pushed;
+	List	   *rest;
+
+	Assert(PaxIsPlainScanPath(base) && base->param_info == NULL &&
+		   base->parallel_workers == 0);
+	memcpy(cpath, base, sizeof(CustomPath));
+	cpath->path.rows = rel->rows;
+	PaxSplitClauses(rel->baserestrictinfo, rel->relid, &pushed, &rest);
+	PaxCostPath(root, rel, cpath, pushed, rest, jf_keys, jf_share);
+	return &cpath->path;
 }
 
 /*

@@ -33,6 +33,20 @@
  * PAX_JF_TRIAL_ROWS rows, it stops when it removed less than
  * 1/PAX_JF_MIN_REMOVED_SHARE of them.
  *
+ * Costs.  The planner's join paths price a PaxScan under a hash join as if
+ * every row came up.  So a set_join_pathlist_hook (PaxJfJoinPaths) adds,
+ * for a join of a pax base relation (outer, probed) with a relation whose
+ * hash table fits in memory, a hash join path whose outer PaxScan is
+ * costed with the filter: only the rows expected to match (the join's
+ * estimate, plus the filter's false positives, PAX_JF_FALSE_POSITIVES)
+ * are formed and returned.  It is added only where a filter would be
+ * attached to its plan (each outer hash key a column of the relation,
+ * strict operators, no security quals, leakproof remaining quals) and
+ * would remove at least half the rows; add_path keeps it where it is the
+ * cheapest.  Not where the relation has partial paths (parallel workers may
+ * scan it): the parallel plans' filters are not costed, and a serial plan
+ * costed with its filter would win against them unfairly.
+ *
  * pax_am/pax_joinfilter.c
  *
  *-------------------------------------------------------------------------
@@ -42,9 +56,14 @@
 #include "common/hashfn.h"
 #include "executor/executor.h"
 #include "executor/hashjoin.h"
+#include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
 #include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -61,6 +80,9 @@
 /* Trial: rows tested before the filter's worth is judged, and the bar. */
 #define PAX_JF_TRIAL_ROWS		32768
 #define PAX_JF_MIN_REMOVED_SHARE	16
+
+/* The planner's estimate of the share of unmatched rows a filter passes. */
+#define PAX_JF_FALSE_POSITIVES	0.02
 
 /* How a key column's hash is computed (PaxJoinKey.how). */
 typedef enum PaxJfHash
@@ -98,6 +120,7 @@ typedef struct PaxJoinFilter
 bool		pax_enable_joinfilter = true;
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
 
 /* ----------------------------------------------------------------
  * Attaching filters (ExecutorStart)
@@ -643,13 +666,160 @@ PaxJoinFiltersDescribe(PaxScanState *state, TupleDesc tupdesc)
 	return buf.data;
 }
 
+/* ----------------------------------------------------------------
+ * Costs (set_join_pathlist_hook)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxJfHashClauses returns the join's hash clauses as hash_inner_and_outer()
+ * in joinpath.c (PostgreSQL 15) picks them, with outer_is_left set, if the
+ * outer side of each is a column of outerrel (a base relation) under a
+ * strict operator, so that a filter can be attached; else NIL.
+ */
+static List *
+PaxJfHashClauses(RelOptInfo *joinrel, RelOptInfo *outerrel,
+				 RelOptInfo *innerrel, JoinType jointype,
+				 JoinPathExtraData *extra)
+{
+	List	   *hashclauses = NIL;
+	ListCell   *lc;
+
+	foreach(lc, extra->restrictlist)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		Expr	   *outer;
+
+		if (IS_OUTER_JOIN(jointype) &&
+			RINFO_IS_PUSHED_DOWN(rinfo, joinrel->relids))
+			continue;
+		if (!rinfo->can_join || !OidIsValid(rinfo->hashjoinoperator))
+			continue;
+		if (bms_is_subset(rinfo->left_relids, outerrel->relids) &&
+			bms_is_subset(rinfo->right_relids, innerrel->relids))
+			rinfo->outer_is_left = true;
+		else if (bms_is_subset(rinfo->left_relids, innerrel->relids) &&
+				 bms_is_subset(rinfo->right_relids, outerrel->relids))
+			rinfo->outer_is_left = false;
+		else
+			continue;
+		outer = rinfo->outer_is_left ? (Expr *) get_leftop(rinfo->clause) :
+			(Expr *) get_rightop(rinfo->clause);
+		while (outer && IsA(outer, RelabelType))
+			outer = ((RelabelType *) outer)->arg;
+		if (outer == NULL || !IsA(outer, Var) ||
+			((Var *) outer)->varno != outerrel->relid ||
+			((Var *) outer)->varattno <= 0 ||
+			!op_strict(rinfo->hashjoinoperator))
+			return NIL;
+		hashclauses = lappend(hashclauses, rinfo);
+	}
+	return hashclauses;
+}
+
+/*
+ * PaxJfJoinPaths adds a hash join path of joinrel whose outer side, a
+ * PaxScan of outerrel, is costed with the filter the join's table will
+ * give it (see "Costs" above).  Adapted from hash_inner_and_outer() in
+ * joinpath.c, PostgreSQL 15, for the cheapest inner path.
+ */
+static void
+PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+			   RelOptInfo *innerrel, JoinType jointype,
+			   JoinPathExtraData *extra)
+{
+	Path	   *base = NULL;
+	Path	   *inner;
+	Path	   *outer;
+	List	   *hashclauses;
+	ListCell   *lc;
+	double		matched;
+	double		share;
+	JoinCostWorkspace workspace;
+
+	if (prev_set_join_pathlist_hook)
+		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel,
+									jointype, extra);
+
+	if (!pax_enable_joinfilter || !pax_enable_customscan || !enable_hashjoin ||
+		!PaxJfJoinDropsUnmatchedOuter(jointype) ||
+		outerrel->reloptkind != RELOPT_BASEREL ||
+		innerrel->cheapest_total_path == NULL ||
+		innerrel->cheapest_total_path->param_info != NULL)
+		return;
+
+	/* the relation's serial, unparameterized PaxScan path */
+	foreach(lc, outerrel->pathlist)
+	{
+		Path	   *path = lfirst(lc);
+
+		if (PaxIsPlainScanPath(path) && path->param_info == NULL &&
+			path->parallel_workers == 0)
+			base = path;
+	}
+	if (base == NULL || base->rows < 1)
+		return;
+
+	/*
+	 * Where the relation may be scanned by parallel workers, the serial join
+	 * is left to compete with the parallel plans unfiltered as before: the
+	 * partial paths' filters are not costed.
+	 */
+	if (outerrel->partial_pathlist != NIL)
+		return;
+
+	/* no filter under security quals or after leaky quals (PaxScanPlan) */
+	foreach(lc, outerrel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo->security_level > 0 ||
+			contain_leaked_vars((Node *) rinfo->clause))
+			return;
+	}
+
+	/* one batch: the table must fit in memory to be summarised */
+	inner = innerrel->cheapest_total_path;
+	if (inner->rows * (MAXALIGN(inner->pathtarget->width) + 64) >
+		get_hash_memory_limit())
+		return;
+
+	hashclauses = PaxJfHashClauses(joinrel, outerrel, innerrel, jointype, extra);
+	if (hashclauses == NIL)
+		return;
+
+	/* the outer rows with a match, and the false positives */
+	matched = Min(joinrel->rows, base->rows);
+	share = (matched + (base->rows - matched) * PAX_JF_FALSE_POSITIVES) /
+		base->rows;
+	if (share > 0.5)
+		return;
+	outer = PaxJoinFilteredPath(root, base, list_length(hashclauses), share);
+
+	initial_cost_hashjoin(root, &workspace, jointype, hashclauses,
+						  outer, inner, extra, false);
+	if (add_path_precheck(joinrel,
+#if PG_VERSION_NUM >= 180000
+						  workspace.disabled_nodes,
+#endif
+						  workspace.startup_cost, workspace.total_cost,
+						  NIL, NULL))
+		add_path(joinrel, (Path *)
+				 create_hashjoin_path(root, joinrel, jointype, &workspace,
+									  extra, outer, inner, false,
+									  extra->restrictlist, NULL,
+									  hashclauses));
+}
+
 /*
  * PaxJoinFilterInit installs the ExecutorStart hook that attaches join
- * filters; called from _PG_init.
+ * filters and the join path hook that costs them; called from _PG_init.
  */
 void
 PaxJoinFilterInit(void)
 {
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = PaxJfExecutorStart;
+	prev_set_join_pathlist_hook = set_join_pathlist_hook;
+	set_join_pathlist_hook = PaxJfJoinPaths;
 }

@@ -74,6 +74,24 @@ SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4;
 RESET pax.enable_joinfilter;
 RESET search_path;
 
+-- the planner costs the filter (serial plans): the PaxScan under the hash
+-- join is estimated to return only the rows the filter lets through
+CREATE FUNCTION jf_outer_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	j json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+	RETURN (j->0->'Plan'->'Plans'->0->>'Plan Rows')::float8;
+END
+$$;
+SELECT jf_outer_rows($$SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d
+	ON f.k4 = d.k4 WHERE d.grp = 1$$) < 5000 AS filter_costed;
+SET pax.enable_joinfilter = off;
+SELECT jf_outer_rows($$SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d
+	ON f.k4 = d.k4 WHERE d.grp = 1$$) AS unfiltered;
+RESET pax.enable_joinfilter;
+SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE d.grp = 1$$);
+
 -- key types: int4, int8 against int4 (one hash family), int2, text,
 -- bpchar, date and numeric (the hash function called per row)
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4$$);
@@ -196,4 +214,5 @@ DROP TABLE jf_before;
 DROP SCHEMA jf_pax CASCADE;
 DROP SCHEMA jf_heap CASCADE;
 DROP FUNCTION jf_same(text);
+DROP FUNCTION jf_outer_rows(text);
 DROP FUNCTION jf_tup_read();
