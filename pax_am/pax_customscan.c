@@ -247,6 +247,26 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
 }
 
 /*
+ * PaxJoinFilterAllowed tells whether runtime join filters (pax_joinfilter.c)
+ * may drop rows of a scan with these restriction clauses, rest being those
+ * not pushed down: filters drop rows before the quals left to the executor
+ * see them, so only where those cannot raise an error on a row
+ * (leakproof), and never under security quals, whose hidden rows a
+ * filter's counter would show.  The plan (PaxScanPlan) and the costs
+ * (PaxJfJoinPaths) decide alike.
+ */
+bool
+PaxJoinFilterAllowed(List *clauses, List *rest)
+{
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
+			return false;
+	return !contain_leaked_vars((Node *) extract_actual_clauses(rest, false));
+}
+
+/*
  * PaxIsPlainScanPath tells whether a path is a plain (not aggregate) PaxScan
  * path.
  */
@@ -258,26 +278,23 @@ PaxIsPlainScanPath(Path *path)
 }
 
 /*
- * PaxJoinFilteredPath copies an unparameterized, serial PaxScan path and
- * costs the copy as the outer side of a hash join whose table filters it
- * on jf_keys columns, passing the share jf_share of its rows (see
- * PaxCostPath).  The plan is the same: the filter is attached when the
- * executor starts (pax_joinfilter.c).
+ * PaxJoinFilteredPath copies an unparameterized, serial PaxScan path, whose
+ * relation's restriction clauses split into pushed and rest, and costs the
+ * copy as the outer side of a hash join whose table filters it on jf_keys
+ * columns, passing the share jf_share of its rows (see PaxCostPath).  The
+ * plan is the same: the filter is attached when the executor starts
+ * (pax_joinfilter.c).
  */
 Path *
-PaxJoinFilteredPath(PlannerInfo *root, Path *base, int jf_keys, double jf_share)
+PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed, List *rest,
+					int jf_keys, double jf_share)
 {
 	CustomPath *cpath = makeNode(CustomPath);
-	RelOptInfo *rel = base->parent;
-	List	   *pushed;
-	List	   *rest;
 
 	Assert(PaxIsPlainScanPath(base) && base->param_info == NULL &&
 		   base->parallel_workers == 0);
 	memcpy(cpath, base, sizeof(CustomPath));
-	cpath->path.rows = rel->rows;
-	PaxSplitClauses(rel->baserestrictinfo, rel->relid, &pushed, &rest);
-	PaxCostPath(root, rel, cpath, pushed, rest, jf_keys, jf_share);
+	PaxCostPath(root, base->parent, cpath, pushed, rest, jf_keys, jf_share);
 	return &cpath->path;
 }
 
@@ -409,16 +426,7 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 			projected = lappend_int(projected, attno);
 	}
 
-	/*
-	 * Runtime join filters (pax_joinfilter.c) drop rows before the quals
-	 * left to the executor see them: only where those cannot raise an error
-	 * on a row (leakproof), and never under security quals, whose hidden
-	 * rows a filter's counter would show.
-	 */
-	joinfilter_ok = !contain_leaked_vars((Node *) cscan->scan.plan.qual);
-	foreach(lc, clauses)
-		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
-			joinfilter_ok = false;
+	joinfilter_ok = PaxJoinFilterAllowed(clauses, rest);
 	cscan->custom_private = list_make3(projected, zone_ok,
 									   list_make1_int(joinfilter_ok));
 

@@ -192,8 +192,9 @@ extern Node *(*PaxScanCreateUpper) (CustomScan *cscan);
 extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
-extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, int jf_keys,
-								 double jf_share);
+extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
+extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
+								 List *rest, int jf_keys, double jf_share);
 extern bool PaxIsPaxRelation(Oid relid);
 extern void PaxScanBeginPreds(PaxScanState *state, List *clauses,
 							  Index varno, List *zone_ok);

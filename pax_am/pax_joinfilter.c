@@ -71,6 +71,7 @@
 #include "utils/rel.h"
 
 #include "pax_customscan.h"
+#include "pax_pushdown.h"
 
 /* Bloom filter bits per hash value of the table, and the filter's bounds. */
 #define PAX_JF_BITS_PER_VALUE	16
@@ -732,6 +733,8 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	Path	   *inner;
 	Path	   *outer;
 	List	   *hashclauses;
+	List	   *pushed;
+	List	   *rest;
 	ListCell   *lc;
 	double		matched;
 	double		share;
@@ -757,7 +760,7 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 			path->parallel_workers == 0)
 			base = path;
 	}
-	if (base == NULL || base->rows < 1)
+	if (base == NULL)
 		return;
 
 	/*
@@ -768,15 +771,10 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (outerrel->partial_pathlist != NIL)
 		return;
 
-	/* no filter under security quals or after leaky quals (PaxScanPlan) */
-	foreach(lc, outerrel->baserestrictinfo)
-	{
-		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
-
-		if (rinfo->security_level > 0 ||
-			contain_leaked_vars((Node *) rinfo->clause))
-			return;
-	}
+	/* where the plan would take a filter */
+	PaxSplitClauses(outerrel->baserestrictinfo, outerrel->relid, &pushed, &rest);
+	if (!PaxJoinFilterAllowed(outerrel->baserestrictinfo, rest))
+		return;
 
 	/* one batch: the table must fit in memory to be summarised */
 	inner = innerrel->cheapest_total_path;
@@ -794,7 +792,8 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		base->rows;
 	if (share > 0.5)
 		return;
-	outer = PaxJoinFilteredPath(root, base, list_length(hashclauses), share);
+	outer = PaxJoinFilteredPath(root, base, pushed, rest,
+								list_length(hashclauses), share);
 
 	initial_cost_hashjoin(root, &workspace, jointype, hashclauses,
 						  outer, inner, extra, false);
