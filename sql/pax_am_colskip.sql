@@ -6,55 +6,33 @@
 -- parallel workers, and the rows that triggers, RETURNING, MERGE, cursors
 -- and generated columns see.
 --
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS pax_am;
-RESET client_min_messages;
+-- Heap is the oracle: see sql/include/pax_am_oracle.sql.
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set oracle :abs_srcdir '/sql/include/pax_am_oracle.sql'
+\i :oracle
 
-CREATE SCHEMA cs_pax;
-CREATE SCHEMA cs_heap;
-CREATE FUNCTION cs_fill(s text, am text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION cs_fill(am text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-	EXECUTE format('CREATE TABLE %I.t (id int PRIMARY KEY, a int, b text, c int,
+	EXECUTE format('CREATE TABLE cs_%s (id int PRIMARY KEY, a int, b text, c int,
 		d numeric, e date, f text, g int, h int, i bigint, j text, k int)
-		USING %s', s, am);
-	EXECUTE format('INSERT INTO %I.t
+		USING %s', am, am);
+	EXECUTE format('INSERT INTO cs_%s
 		SELECT n, n %% 211, ''b'' || n, NULL, n / 7.0, date ''2024-01-01'' + n %% 50,
 			CASE WHEN n %% 11 = 0 THEN NULL ELSE ''f'' || (n %% 97) END,
 			n %% 53, n %% 17, n * 1000, repeat(''j'', n %% 40), n %% 5
-		FROM generate_series(1, 6000) n', s);
-	EXECUTE format('CREATE INDEX ON %I.t (a)', s);
-	EXECUTE format('CREATE INDEX ON %I.t (g)', s);
-	EXECUTE format('CREATE TABLE %I.gen (id int PRIMARY KEY, a int, x int,
-		s int GENERATED ALWAYS AS (a * 10 + x) STORED) USING %s', s, am);
-	EXECUTE format('INSERT INTO %I.gen (id, a, x) SELECT n, n %% 100, n %% 7
-		FROM generate_series(1, 2000) n', s);
-	EXECUTE format('CREATE INDEX ON %I.gen (a)', s);
-	EXECUTE format('ANALYZE %I.t, %I.gen', s, s);
+		FROM generate_series(1, 6000) n', am);
+	EXECUTE format('CREATE INDEX ON cs_%s (a)', am);
+	EXECUTE format('CREATE INDEX ON cs_%s (g)', am);
+	EXECUTE format('CREATE TABLE csg_%s (id int PRIMARY KEY, a int, x int,
+		s int GENERATED ALWAYS AS (a * 10 + x) STORED) USING %s', am, am);
+	EXECUTE format('INSERT INTO csg_%s (id, a, x) SELECT n, n %% 100, n %% 7
+		FROM generate_series(1, 2000) n', am);
+	EXECUTE format('CREATE INDEX ON csg_%s (a)', am);
+	EXECUTE format('ANALYZE cs_%s, csg_%s', am, am);
 END
 $$;
-SELECT cs_fill('cs_pax', 'pax'), cs_fill('cs_heap', 'heap');
-
--- cs_same(query) runs the query on both schemas: rows, pax, heap, same
-CREATE FUNCTION cs_same(q text)
-RETURNS TABLE (pax_rows bigint, heap_rows bigint, same boolean)
-LANGUAGE plpgsql AS $$
-DECLARE
-	diff bigint;
-BEGIN
-	EXECUTE 'SET LOCAL search_path = cs_pax, public';
-	EXECUTE 'CREATE TEMP TABLE cs_r_pax AS ' || q;
-	EXECUTE 'SET LOCAL search_path = cs_heap, public';
-	EXECUTE 'CREATE TEMP TABLE cs_r_heap AS ' || q;
-	SELECT count(*) INTO pax_rows FROM cs_r_pax;
-	SELECT count(*) INTO heap_rows FROM cs_r_heap;
-	SELECT count(*) INTO diff FROM
-		((TABLE cs_r_pax EXCEPT ALL TABLE cs_r_heap)
-		 UNION ALL (TABLE cs_r_heap EXCEPT ALL TABLE cs_r_pax)) d;
-	same := diff = 0;
-	DROP TABLE cs_r_pax, cs_r_heap;
-	RETURN NEXT;
-END
-$$;
+SELECT cs_fill('pax'), cs_fill('heap');
 
 -- the plain scans, not PaxScan
 SET pax.enable_customscan = off;
@@ -62,36 +40,36 @@ SET max_parallel_workers_per_gather = 0;
 
 -- cs_queries() runs the read-only queries under the current scan settings
 CREATE FUNCTION cs_queries()
-RETURNS TABLE (query int, pax_rows bigint, heap_rows bigint, same boolean)
+RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
 	qs text[] := ARRAY[
 		-- a few columns, the last one far right
-		'SELECT id, k FROM t WHERE a BETWEEN 10 AND 40',
+		'SELECT id, k FROM cs{t} WHERE a BETWEEN 10 AND 40',
 		-- no column but the indexed one
-		'SELECT count(*) FROM t WHERE a < 50',
+		'SELECT count(*) FROM cs{t} WHERE a < 50',
 		-- whole rows, three ways
-		'SELECT t::text AS r FROM t WHERE a < 20',
-		'SELECT row_to_json(t)::text AS r FROM t WHERE a = 5',
-		'SELECT * FROM t WHERE a = 7',
+		'SELECT t FROM cs{t} t WHERE a < 20',
+		'SELECT row_to_json(t)::text AS r FROM cs{t} t WHERE a = 5',
+		'SELECT * FROM cs{t} WHERE a = 7',
 		-- a filter on a column the output does not name
-		'SELECT id FROM t WHERE a < 30 AND f LIKE ''f1%''',
+		'SELECT id FROM cs{t} WHERE a < 30 AND f LIKE ''f1%''',
 		-- a self join, the inner side by index
-		'SELECT t.id, u.h, u.j FROM t JOIN t u ON u.a = t.g WHERE t.a < 15',
+		'SELECT t.id, u.h, u.j FROM cs{t} t JOIN cs{t} u ON u.a = t.g WHERE t.a < 15',
 		-- a correlated subquery reading another column of the outer row
-		'SELECT id, (SELECT max(u.h) FROM t u WHERE u.a = t.g) AS m FROM t WHERE a < 10',
+		'SELECT id, (SELECT max(u.h) FROM cs{t} u WHERE u.a = t.g) AS m FROM cs{t} t WHERE a < 10',
 		-- ORDER BY a column the rest of the query does not read
-		'SELECT id, d FROM t WHERE a < 100 ORDER BY e, id',
+		'SELECT id, d FROM cs{t} WHERE a < 100 ORDER BY e, id',
 		-- an expression over several columns, NULLs included
-		'SELECT id, coalesce(f, b) || c::text || i AS x FROM t WHERE g = 3',
+		'SELECT id, coalesce(f, b) || c::text || i AS x FROM cs{t} WHERE g = 3',
 		-- TID scans
-		'SELECT id, j FROM t WHERE ctid = ANY (ARRAY(SELECT ctid FROM t WHERE a = 33))',
-		'SELECT id, h FROM t WHERE ctid >= ''(0,1)'' AND ctid < ''(100000,0)''',
+		'SELECT id, j FROM cs{t} WHERE ctid = ANY (ARRAY(SELECT ctid FROM cs{t} WHERE a = 33))',
+		'SELECT id, h FROM cs{t} WHERE ctid >= ''(0,1)'' AND ctid < ''(100000,0)''',
 		-- aggregates grouped by a column far from the filtered one
-		'SELECT k, count(*), sum(i) FROM t WHERE a < 60 GROUP BY k'];
+		'SELECT k, count(*), sum(i) FROM cs{t} WHERE a < 60 GROUP BY k'];
 BEGIN
 	FOR n IN 1 .. array_length(qs, 1) LOOP
-		SELECT * INTO pax_rows, heap_rows, same FROM cs_same(qs[n]);
+		SELECT * INTO pax, heap, same FROM q(qs[n]);
 		query := n;
 		RETURN NEXT;
 	END LOOP;
@@ -101,17 +79,17 @@ $$;
 -- sequential scans
 SET enable_indexscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax.t WHERE a BETWEEN 10 AND 40;
+EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax WHERE a BETWEEN 10 AND 40;
 SELECT * FROM cs_queries();
 -- bitmap scans
 SET enable_seqscan = off;
 SET enable_bitmapscan = on;
-EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax.t WHERE a BETWEEN 10 AND 40;
+EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax WHERE a BETWEEN 10 AND 40;
 SELECT * FROM cs_queries();
 -- index scans
 SET enable_bitmapscan = off;
 SET enable_indexscan = on;
-EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax.t WHERE a BETWEEN 10 AND 40;
+EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax WHERE a BETWEEN 10 AND 40;
 SELECT * FROM cs_queries();
 -- switched off: the same answers
 SET pax.enable_column_skipping = off;
@@ -127,10 +105,10 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax.t WHERE h % 3 = 0;
-SELECT * FROM cs_same($$SELECT id, k FROM t WHERE h % 3 = 0$$);
-SELECT * FROM cs_same($$SELECT t::text AS r FROM t WHERE h % 3 = 0$$);
-SELECT * FROM cs_same($$SELECT g, sum(i) FROM t WHERE h = 4 GROUP BY g$$);
+EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax WHERE h % 3 = 0;
+SELECT * FROM q($$SELECT id, k FROM cs{t} WHERE h % 3 = 0$$);
+SELECT * FROM q($$SELECT t FROM cs{t} t WHERE h % 3 = 0$$);
+SELECT * FROM q($$SELECT g, sum(i) FROM cs{t} WHERE h = 4 GROUP BY g$$);
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -141,43 +119,40 @@ RESET enable_bitmapscan;
 -- views: a column only the view's WHERE reads, and a security barrier
 -- view whose qual must run before a leaky function sees the row
 SET enable_seqscan = off;
-CREATE VIEW cs_pax.v AS SELECT id, a FROM cs_pax.t WHERE h > 3;
-CREATE VIEW cs_heap.v AS SELECT id, a FROM cs_heap.t WHERE h > 3;
-SELECT * FROM cs_same($$SELECT id FROM v WHERE a < 40$$);
-CREATE VIEW cs_pax.sb WITH (security_barrier) AS
-	SELECT id, a, b FROM cs_pax.t WHERE k = 2;
-CREATE VIEW cs_heap.sb WITH (security_barrier) AS
-	SELECT id, a, b FROM cs_heap.t WHERE k = 2;
-SELECT * FROM cs_same($$SELECT id, b FROM sb WHERE a < 40 AND b LIKE 'b1%'$$);
+CREATE VIEW csv_pax AS SELECT id, a FROM cs_pax WHERE h > 3;
+CREATE VIEW csv_heap AS SELECT id, a FROM cs_heap WHERE h > 3;
+SELECT * FROM q($$SELECT id FROM csv{t} WHERE a < 40$$);
+CREATE VIEW csb_pax WITH (security_barrier) AS
+	SELECT id, a, b FROM cs_pax WHERE k = 2;
+CREATE VIEW csb_heap WITH (security_barrier) AS
+	SELECT id, a, b FROM cs_heap WHERE k = 2;
+SELECT * FROM q($$SELECT id, b FROM csb{t} WHERE a < 40 AND b LIKE 'b1%'$$);
 
 -- row-level security: the policy reads columns the user may not select
 -- and the query does not name
 CREATE ROLE regress_cs_reader;
-GRANT USAGE ON SCHEMA cs_pax, cs_heap TO regress_cs_reader;
-GRANT SELECT (id, a) ON cs_pax.t, cs_heap.t TO regress_cs_reader;
-ALTER TABLE cs_pax.t ENABLE ROW LEVEL SECURITY;
-ALTER TABLE cs_heap.t ENABLE ROW LEVEL SECURITY;
-CREATE POLICY p ON cs_pax.t USING (h % 2 = 0 AND f IS NOT NULL);
-CREATE POLICY p ON cs_heap.t USING (h % 2 = 0 AND f IS NOT NULL);
+GRANT SELECT (id, a) ON cs_pax, cs_heap TO regress_cs_reader;
+GRANT EXECUTE ON FUNCTION q(text) TO regress_cs_reader;
+ALTER TABLE cs_pax ENABLE ROW LEVEL SECURITY;
+ALTER TABLE cs_heap ENABLE ROW LEVEL SECURITY;
+CREATE POLICY p ON cs_pax USING (h % 2 = 0 AND f IS NOT NULL);
+CREATE POLICY p ON cs_heap USING (h % 2 = 0 AND f IS NOT NULL);
 SET ROLE regress_cs_reader;
-SELECT count(*), sum(id) FROM cs_pax.t WHERE a < 50;
-SELECT (SELECT array_agg(id ORDER BY id) FROM cs_pax.t WHERE a < 50) IS NOT DISTINCT FROM
-	(SELECT array_agg(id ORDER BY id) FROM cs_heap.t WHERE a < 50) AS same;
-SELECT (SELECT array_agg(id ORDER BY id) FROM cs_pax.t WHERE a = 17) IS NOT DISTINCT FROM
-	(SELECT array_agg(id ORDER BY id) FROM cs_heap.t WHERE a = 17) AS same;
-SELECT (SELECT array_agg(id ORDER BY id) FROM cs_pax.t WHERE a < 50 AND id % 3 = 0) IS NOT DISTINCT FROM
-	(SELECT array_agg(id ORDER BY id) FROM cs_heap.t WHERE a < 50 AND id % 3 = 0) AS same;
+SELECT count(*), sum(id) FROM cs_pax WHERE a < 50;
+SELECT * FROM q($$SELECT id FROM cs{t} WHERE a < 50$$);
+SELECT * FROM q($$SELECT id FROM cs{t} WHERE a = 17$$);
+SELECT * FROM q($$SELECT id FROM cs{t} WHERE a < 50 AND id % 3 = 0$$);
 -- and the columns it may not select stay out of reach
-SELECT h FROM cs_pax.t WHERE a = 17;
+SELECT h FROM cs_pax WHERE a = 17;
 RESET ROLE;
-ALTER TABLE cs_pax.t DISABLE ROW LEVEL SECURITY;
-ALTER TABLE cs_heap.t DISABLE ROW LEVEL SECURITY;
+ALTER TABLE cs_pax DISABLE ROW LEVEL SECURITY;
+ALTER TABLE cs_heap DISABLE ROW LEVEL SECURITY;
 
 -- a column added with a default reads as its default
-ALTER TABLE cs_pax.t ADD COLUMN z int DEFAULT 42;
-ALTER TABLE cs_heap.t ADD COLUMN z int DEFAULT 42;
-SELECT * FROM cs_same($$SELECT id, z FROM t WHERE a < 5$$);
-SELECT * FROM cs_same($$SELECT id, z, k FROM t WHERE a < 5 AND z = 42$$);
+ALTER TABLE cs_pax ADD COLUMN z int DEFAULT 42;
+ALTER TABLE cs_heap ADD COLUMN z int DEFAULT 42;
+SELECT * FROM q($$SELECT id, z FROM cs{t} WHERE a < 5$$);
+SELECT * FROM q($$SELECT id, z, k FROM cs{t} WHERE a < 5 AND z = 42$$);
 
 -- writes through index scans: what triggers, RETURNING, MERGE, cursors
 -- and generated columns see of the old row must be whole
@@ -188,75 +163,63 @@ BEGIN
 	RETURN NEW;
 END
 $$;
-CREATE TABLE cs_log (s text, r text);
+CREATE TABLE cs_log (am text, r text);
 CREATE FUNCTION cs_after() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO cs_log VALUES (TG_TABLE_SCHEMA, row_to_json(OLD)::text);
+	INSERT INTO cs_log VALUES (substring(TG_TABLE_NAME from '_(.*)$'),
+							   row_to_json(OLD)::text);
 	RETURN NULL;
 END
 $$;
-CREATE FUNCTION cs_writes(s text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-	r text;
-BEGIN
-	EXECUTE format('SET LOCAL search_path = %I, public', s);
-	CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW EXECUTE FUNCTION cs_trig();
-	CREATE TRIGGER ad AFTER DELETE ON t FOR EACH ROW EXECUTE FUNCTION cs_after();
-	UPDATE t SET a = a WHERE a BETWEEN 3 AND 6;
-	FOR r IN UPDATE t SET k = k + 10 WHERE a = 9 RETURNING row_to_json(t)::text LOOP
-		RETURN NEXT r;
-	END LOOP;
-	FOR r IN DELETE FROM t WHERE a = 8 RETURNING id::text || ':' || b || ':' || i LOOP
-		RETURN NEXT r;
-	END LOOP;
-	MERGE INTO t USING (SELECT n AS id, n AS x FROM generate_series(1, 400) n) v
-		ON t.id = v.id AND t.a = 12
-		WHEN MATCHED THEN UPDATE SET i = t.h + v.x;
-	UPDATE gen SET x = x + 1 WHERE a < 4;
-	INSERT INTO gen (id, a, x) SELECT id + 5000, a, x FROM gen WHERE a = 5;
-	DROP TRIGGER bu ON t;
-	DROP TRIGGER ad ON t;
-END
-$$;
-SELECT count(*) FROM cs_writes('cs_pax');
-SELECT count(*) FROM cs_writes('cs_heap');
-SELECT * FROM cs_same($$SELECT * FROM t$$);
-SELECT * FROM cs_same($$SELECT * FROM gen$$);
-SELECT count(*) AS logged,
+CREATE TRIGGER bu BEFORE UPDATE ON cs_pax FOR EACH ROW EXECUTE FUNCTION cs_trig();
+CREATE TRIGGER bu BEFORE UPDATE ON cs_heap FOR EACH ROW EXECUTE FUNCTION cs_trig();
+CREATE TRIGGER ad AFTER DELETE ON cs_pax FOR EACH ROW EXECUTE FUNCTION cs_after();
+CREATE TRIGGER ad AFTER DELETE ON cs_heap FOR EACH ROW EXECUTE FUNCTION cs_after();
+SELECT * FROM dml('cs', 'UPDATE {t} SET a = a WHERE a BETWEEN 3 AND 6');
+SELECT * FROM dml('cs', 'UPDATE {t} t SET k = k + 10 WHERE a = 9 RETURNING row_to_json(t)::text');
+SELECT * FROM dml('cs', 'DELETE FROM {t} WHERE a = 8 RETURNING id::text || '':'' || b || '':'' || i');
+SELECT * FROM dml('cs', 'MERGE INTO {t} t
+	USING (SELECT n AS id, n AS x FROM generate_series(1, 400) n) v
+	ON t.id = v.id AND t.a = 12 WHEN MATCHED THEN UPDATE SET i = t.h + v.x');
+SELECT * FROM dml('csg', 'UPDATE {t} SET x = x + 1 WHERE a < 4');
+SELECT * FROM dml('csg', 'INSERT INTO {t} (id, a, x) SELECT id + 5000, a, x FROM {t} WHERE a = 5');
+DROP TRIGGER bu ON cs_pax;
+DROP TRIGGER bu ON cs_heap;
+DROP TRIGGER ad ON cs_pax;
+DROP TRIGGER ad ON cs_heap;
+SELECT am, count(*) AS logged,
 	count(*) FILTER (WHERE r LIKE '%"j"%' AND r LIKE '%"k"%') AS whole
-FROM cs_log GROUP BY s ORDER BY s;
-SELECT (SELECT array_agg(r ORDER BY r) FROM cs_log WHERE s = 'cs_pax') =
-	(SELECT array_agg(r ORDER BY r) FROM cs_log WHERE s = 'cs_heap') AS same_old_rows;
+FROM cs_log GROUP BY am ORDER BY am;
+SELECT (SELECT array_agg(r ORDER BY r) FROM cs_log WHERE am = 'pax') =
+	(SELECT array_agg(r ORDER BY r) FROM cs_log WHERE am = 'heap') AS same_old_rows;
 
 -- a cursor's row, updated where current
 BEGIN;
-SET LOCAL search_path = cs_pax, public;
-DECLARE cur CURSOR FOR SELECT id FROM t WHERE a = 11 ORDER BY id FOR UPDATE;
+DECLARE cur CURSOR FOR SELECT id FROM cs_pax WHERE a = 11 ORDER BY id FOR UPDATE;
 FETCH 2 FROM cur;
-UPDATE t SET f = 'cur' || h || j WHERE CURRENT OF cur;
+UPDATE cs_pax SET f = 'cur' || h || j WHERE CURRENT OF cur;
 COMMIT;
 BEGIN;
-SET LOCAL search_path = cs_heap, public;
-DECLARE cur CURSOR FOR SELECT id FROM t WHERE a = 11 ORDER BY id FOR UPDATE;
+DECLARE cur CURSOR FOR SELECT id FROM cs_heap WHERE a = 11 ORDER BY id FOR UPDATE;
 FETCH 2 FROM cur;
-UPDATE t SET f = 'cur' || h || j WHERE CURRENT OF cur;
+UPDATE cs_heap SET f = 'cur' || h || j WHERE CURRENT OF cur;
 COMMIT;
-SELECT * FROM cs_same($$SELECT * FROM t WHERE a = 11$$);
+SELECT * FROM same('cs');
 
 -- copies of rows read through an index
-CREATE TABLE cs_pax.cp (LIKE cs_pax.t) USING pax;
-CREATE TABLE cs_heap.cp (LIKE cs_heap.t);
-INSERT INTO cs_pax.cp SELECT * FROM cs_pax.t WHERE a < 20;
-INSERT INTO cs_heap.cp SELECT * FROM cs_heap.t WHERE a < 20;
-SELECT * FROM cs_same($$SELECT * FROM cp$$);
+CREATE TABLE csc_pax (LIKE cs_pax) USING pax;
+CREATE TABLE csc_heap (LIKE cs_heap) USING heap;
+INSERT INTO csc_pax SELECT * FROM cs_pax WHERE a < 20;
+INSERT INTO csc_heap SELECT * FROM cs_heap WHERE a < 20;
+SELECT * FROM same('csc');
 RESET enable_seqscan;
 
 RESET pax.enable_customscan;
 RESET max_parallel_workers_per_gather;
+SELECT * FROM verify_all();
 DROP OWNED BY regress_cs_reader;
 DROP ROLE regress_cs_reader;
-DROP SCHEMA cs_pax CASCADE;
-DROP SCHEMA cs_heap CASCADE;
-DROP FUNCTION cs_fill(text, text), cs_same(text), cs_queries(), cs_trig(),
-	cs_after(), cs_writes(text);
-DROP TABLE cs_log;
+DROP VIEW csv_pax, csv_heap, csb_pax, csb_heap;
+DROP TABLE cs_pax, cs_heap, csg_pax, csg_heap, csc_pax, csc_heap, cs_log;
+DROP FUNCTION cs_fill(text), cs_queries(), cs_trig(), cs_after();
+DROP FUNCTION same, dml, q, block, verify_all;

@@ -19,17 +19,20 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
 
--- same(t): t_pax and t_heap as multisets of rows (compared as text)
+-- same(t): t_pax and t_heap as multisets of rows (compared as text).  The
+-- helpers turn whole rows into text as (alias.*)::text: a bare alias would
+-- name a column of the same name instead (a table with a column x would
+-- have only x compared).
 CREATE FUNCTION same(t text, OUT pax bigint, OUT heap bigint,
 					 OUT only_pax bigint, OUT only_heap bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
 	EXECUTE format($q$
 		SELECT (SELECT count(*) FROM %1$I), (SELECT count(*) FROM %2$I),
-		  (SELECT count(*) FROM (SELECT x::text FROM %1$I x
-								 EXCEPT ALL SELECT y::text FROM %2$I y) d),
-		  (SELECT count(*) FROM (SELECT y::text FROM %2$I y
-								 EXCEPT ALL SELECT x::text FROM %1$I x) d)$q$,
+		  (SELECT count(*) FROM (SELECT (x.*)::text FROM %1$I x
+								 EXCEPT ALL SELECT (y.*)::text FROM %2$I y) d),
+		  (SELECT count(*) FROM (SELECT (y.*)::text FROM %2$I y
+								 EXCEPT ALL SELECT (x.*)::text FROM %1$I x) d)$q$,
 		t || '_pax', t || '_heap') INTO pax, heap, only_pax, only_heap;
 END $$;
 
@@ -46,9 +49,9 @@ DECLARE
 BEGIN
 	IF stmt ~* 'returning' THEN
 		EXECUTE 'WITH r AS (' || replace(stmt, '{t}', t || '_pax') ||
-			') SELECT count(*), array_agg(r::text ORDER BY r::text) FROM r' INTO pax, rp;
+			') SELECT count(*), array_agg((r.*)::text ORDER BY (r.*)::text) FROM r' INTO pax, rp;
 		EXECUTE 'WITH r AS (' || replace(stmt, '{t}', t || '_heap') ||
-			') SELECT count(*), array_agg(r::text ORDER BY r::text) FROM r' INTO heap, rh;
+			') SELECT count(*), array_agg((r.*)::text ORDER BY (r.*)::text) FROM r' INTO heap, rh;
 		same_returning := rp IS NOT DISTINCT FROM rh;
 	ELSE
 		EXECUTE replace(stmt, '{t}', t || '_pax');
@@ -68,9 +71,9 @@ DECLARE
 	rp text[];
 	rh text[];
 BEGIN
-	EXECUTE 'SELECT count(*), array_agg(r::text ORDER BY r::text) FROM (' ||
+	EXECUTE 'SELECT count(*), array_agg((r.*)::text ORDER BY (r.*)::text) FROM (' ||
 		replace(query, '{t}', '_pax') || ') r' INTO pax, rp;
-	EXECUTE 'SELECT count(*), array_agg(r::text ORDER BY r::text) FROM (' ||
+	EXECUTE 'SELECT count(*), array_agg((r.*)::text ORDER BY (r.*)::text) FROM (' ||
 		replace(query, '{t}', '_heap') || ') r' INTO heap, rh;
 	same := rp IS NOT DISTINCT FROM rh;
 END $$;
