@@ -126,6 +126,26 @@ ensure_packages() {
 	PG_BINDIR=$("$PG_CONFIG" --bindir)
 }
 
+# ensure_deb_src SUITE: a deb-src entry for Debian's SUITE (source packages
+# only, in /etc/apt/sources.list.d/pax-SUITE-src.sources) unless one is
+# there, so that apt-get source finds its packages (bookworm: postgresql-15
+# for bin/test-core; sid: the current major release for bin/pgbuild).
+ensure_deb_src() {
+	local suite=$1
+	if ! grep -rlsZ '^Types:.*deb-src' /etc/apt/sources.list.d/ |
+		xargs -0r grep -qsE "^Suites:.*\b$suite\b"; then
+		say "adding a deb-src entry for Debian $suite (source packages only)"
+		as_root tee "/etc/apt/sources.list.d/pax-$suite-src.sources" >/dev/null <<EOF
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	fi
+	as_root apt-get update -qq
+}
+
 # build_install: build the bundle with the compiler flags of PostgreSQL's own
 # build (plus COPT, -Werror by default) and install it.
 build_install() {
