@@ -17,7 +17,10 @@
  * Which columns: those the query's text names for the relation (the range
  * table entry's selectedCols, the columns whose SELECT privilege the
  * executor checks: every Var the parser makes is marked there, a
- * whole-row reference included), together with the Vars of the scan node's
+ * whole-row reference included; and the selectedCols of the relation's
+ * other entries, such as the OLD and NEW of a rule whose actions the
+ * rewriter merged in, moving their Vars onto the relation's entry),
+ * together with the Vars of the scan node's
  * own expressions (its quals, index recheck quals, and its target list when
  * it projects), which hold what the rewriter and planner added: row-level
  * security quals, equivalence-class derived clauses.  A column no plan node
@@ -57,28 +60,62 @@ bool		pax_enable_column_skipping = true;
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 /*
- * PaxSelectedColumns adds the columns the query names for the scan's range
- * table entry to *cols; false if it cannot tell (no SELECT permission
- * recorded for the entry).
+ * PaxRteSelectedColumns adds the columns an entry's query reads for SELECT
+ * to *cols; false if the entry has no permissions recorded at all.
+ */
+static bool
+PaxRteSelectedColumns(EState *estate, RangeTblEntry *rte, Bitmapset **cols)
+{
+#if PG_VERSION_NUM >= 160000
+	RTEPermissionInfo *perminfo;
+
+	if (rte->perminfoindex == 0)
+		return false;
+	perminfo = getRTEPermissionInfo(estate->es_rteperminfos, rte);
+	if (perminfo->requiredPerms == 0)
+		return false;
+	if (perminfo->requiredPerms & ACL_SELECT)
+		*cols = bms_union(*cols, perminfo->selectedCols);
+#else
+	if (rte->requiredPerms == 0)
+		return false;
+	if (rte->requiredPerms & ACL_SELECT)
+		*cols = bms_union(*cols, rte->selectedCols);
+#endif
+	return true;
+}
+
+/*
+ * PaxSelectedColumns adds the columns the query names for the scanned
+ * relation to *cols: those of the scan's range table entry, and those of
+ * every other entry of the same relation, for the rewriter moves the Vars
+ * of a rule's OLD and NEW onto the entry of the rule's relation, and their
+ * columns are listed in the selectedCols of the OLD and NEW entries it
+ * leaves behind (a DO ALSO action reading OLD.salary of an UPDATE that
+ * reads no salary).  False if it cannot tell: the scan's entry reads
+ * nothing for SELECT, or an entry of the relation has no permissions
+ * recorded (an inheritance child, or an entry built without them).
  */
 static bool
 PaxSelectedColumns(EState *estate, Index scanrelid, Bitmapset **cols)
 {
 	RangeTblEntry *rte = exec_rt_fetch(scanrelid, estate);
-#if PG_VERSION_NUM >= 160000
-	RTEPermissionInfo *perminfo;
+	Bitmapset  *own = NULL;
+	ListCell   *lc;
 
-	if (rte->rtekind != RTE_RELATION || rte->perminfoindex == 0)
+	if (rte->rtekind != RTE_RELATION ||
+		!PaxRteSelectedColumns(estate, rte, &own) || bms_is_empty(own))
 		return false;
-	perminfo = getRTEPermissionInfo(estate->es_rteperminfos, rte);
-	if ((perminfo->requiredPerms & ACL_SELECT) == 0)
-		return false;
-	*cols = bms_union(*cols, perminfo->selectedCols);
-#else
-	if (rte->rtekind != RTE_RELATION || (rte->requiredPerms & ACL_SELECT) == 0)
-		return false;
-	*cols = bms_union(*cols, rte->selectedCols);
-#endif
+	*cols = bms_union(*cols, own);
+	foreach(lc, estate->es_range_table)
+	{
+		RangeTblEntry *other = lfirst_node(RangeTblEntry, lc);
+
+		if (other != rte && other->rtekind == RTE_RELATION &&
+			other->relid == rte->relid &&
+			!PaxRteSelectedColumns(estate, other, cols))
+			return false;
+	}
 	return true;
 }
 

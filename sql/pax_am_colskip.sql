@@ -193,6 +193,53 @@ FROM cs_log GROUP BY am ORDER BY am;
 SELECT (SELECT array_agg(r ORDER BY r) FROM cs_log WHERE am = 'pax') =
 	(SELECT array_agg(r ORDER BY r) FROM cs_log WHERE am = 'heap') AS same_old_rows;
 
+-- rule actions read OLD and NEW columns the statement does not name
+CREATE TABLE cs_rlog (am text, op text, h int, j text, f text, i bigint);
+CREATE RULE ru AS ON UPDATE TO cs_pax DO ALSO
+	INSERT INTO cs_rlog VALUES ('pax', 'update', old.h, old.j, new.f, NULL);
+CREATE RULE ru AS ON UPDATE TO cs_heap DO ALSO
+	INSERT INTO cs_rlog VALUES ('heap', 'update', old.h, old.j, new.f, NULL);
+CREATE RULE rd AS ON DELETE TO cs_pax DO ALSO
+	INSERT INTO cs_rlog VALUES ('pax', 'delete', old.h, NULL, NULL, old.i);
+CREATE RULE rd AS ON DELETE TO cs_heap DO ALSO
+	INSERT INTO cs_rlog VALUES ('heap', 'delete', old.h, NULL, NULL, old.i);
+SELECT * FROM dml('cs', 'UPDATE {t} SET k = k + 1 WHERE a = 13');
+SELECT * FROM dml('cs', 'DELETE FROM {t} WHERE a = 14');
+SELECT * FROM dml('cs', 'UPDATE {t} t SET k = k + 1 FROM cs_log l
+	WHERE t.a = 15 AND t.b <> l.r');
+SELECT * FROM dml('cs', 'DELETE FROM {t} t USING generate_series(1, 6000, 7) v
+	WHERE t.id = v AND t.g = 16');
+SELECT am, op, count(*), count(h) AS h, count(j) AS j, count(f) AS f, count(i) AS i
+FROM cs_rlog GROUP BY am, op ORDER BY am, op;
+SELECT (SELECT array_agg(r ORDER BY r) FROM (SELECT (l.*)::text r FROM cs_rlog l WHERE am = 'pax') x) =
+	(SELECT array_agg(replace(r, '(heap,', '(pax,') ORDER BY r) FROM (SELECT (l.*)::text r FROM cs_rlog l WHERE am = 'heap') x)
+	AS same_rule_rows;
+-- (an UPDATE that only assigns salary: its selectedCols name ename alone,
+-- and the hash join reads the scan's slot unprojected)
+CREATE TABLE csr_pax (ename text, salary int) USING pax;
+CREATE TABLE csr_heap (ename text, salary int) USING heap;
+CREATE TABLE csr_mass (ename text, salary int);
+INSERT INTO csr_pax SELECT 'e' || n, n * 100 FROM generate_series(1, 50) n;
+INSERT INTO csr_heap SELECT * FROM csr_pax;
+INSERT INTO csr_mass SELECT 'e' || n, n * 100 + n % 3 FROM generate_series(1, 50, 2) n;
+CREATE RULE rs AS ON UPDATE TO csr_pax WHERE new.salary <> old.salary DO ALSO
+	INSERT INTO cs_rlog VALUES ('pax', 'raise', old.salary, NULL, new.ename, new.salary);
+CREATE RULE rs AS ON UPDATE TO csr_heap WHERE new.salary <> old.salary DO ALSO
+	INSERT INTO cs_rlog VALUES ('heap', 'raise', old.salary, NULL, new.ename, new.salary);
+SET enable_mergejoin = off;
+SET enable_seqscan = on;
+SELECT * FROM dml('csr', 'UPDATE {t} SET salary = m.salary FROM csr_mass m
+	WHERE {t}.ename = m.ename');
+RESET enable_mergejoin;
+SET enable_seqscan = off;
+SELECT am, count(*), sum(h) AS old_salaries, sum(i) AS new_salaries
+FROM cs_rlog WHERE op = 'raise' GROUP BY am ORDER BY am;
+DROP TABLE csr_pax, csr_heap, csr_mass;
+DROP RULE ru ON cs_pax;
+DROP RULE ru ON cs_heap;
+DROP RULE rd ON cs_pax;
+DROP RULE rd ON cs_heap;
+
 -- a cursor's row, updated where current
 BEGIN;
 DECLARE cur CURSOR FOR SELECT id FROM cs_pax WHERE a = 11 ORDER BY id FOR UPDATE;
@@ -220,6 +267,6 @@ SELECT * FROM verify_all();
 DROP OWNED BY regress_cs_reader;
 DROP ROLE regress_cs_reader;
 DROP VIEW csv_pax, csv_heap, csb_pax, csb_heap;
-DROP TABLE cs_pax, cs_heap, csg_pax, csg_heap, csc_pax, csc_heap, cs_log;
+DROP TABLE cs_pax, cs_heap, csg_pax, csg_heap, csc_pax, csc_heap, cs_log, cs_rlog;
 DROP FUNCTION cs_fill(text), cs_queries(), cs_trig(), cs_after();
 DROP FUNCTION same, dml, q, block, verify_all;
