@@ -23,6 +23,7 @@
 #include "access/nbtree.h"
 #include "fmgr.h"
 
+#include "pax_numeric.h"
 #include "pax_pushdown.h"
 
 /* GUC pax.enable_zonemaps, defined in _PG_init */
@@ -241,6 +242,17 @@ PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
 		}
 		/* fall through to the operator for toasted values and IN lists */
 	}
+#ifdef PAX_HAVE_FAST_NUMERIC
+	if (pred->vclass == PAX_VC_NUMERIC && pred->numfast)
+	{
+		int			cmp;
+
+		Assert(pred->kind == PAX_PRED_CMP);
+		if (PaxNumCompareDatum(value, pred->nval, pred->nscale, &cmp))
+			return PaxStrategyHolds(pred->strategy, cmp);
+		/* fall through to the operator for NaN, infinities, TOAST */
+	}
+#endif
 
 	if (pred->kind == PAX_PRED_CMP)
 		return DatumGetBool(pred->varonleft ?
@@ -371,6 +383,55 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		}
 		return m;
 	}
+
+#ifdef PAX_HAVE_FAST_NUMERIC
+	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_NUMERIC &&
+		pred->numfast)
+	{
+		const uint16 *offs = (const uint16 *) (page + col->data);
+		uint16		upper = ((PageHeader) page)->pd_upper;
+		uint16		special = ((PageHeader) page)->pd_special;
+
+		/*
+		 * In 64 bits inline where the value is a short varlena inside the
+		 * value area (PaxFetch's checks); the rest (NULLs, other forms,
+		 * values that look corrupted) through PaxPageGetValue, which
+		 * reports corruption, and the 128-bit comparison or the operator.
+		 */
+		for (int k = 0; k < n; k++)
+		{
+			int			r = sel[k];
+			uint16		off = offs[r];
+			const char *p = page + off;
+			int			cmp;
+			bool		ok;
+
+			if (pred->numkey && off >= upper && off < special &&
+				VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
+				off + VARSIZE_1B(p) <= special &&
+				PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
+							 pred->nkey, pred->nkeyscale, &cmp))
+				ok = PaxStrategyHolds(pred->strategy, cmp);
+			else
+			{
+				bool		isnull;
+				Datum		value = PaxPageGetValue(page, layout, r,
+													pred->attno, &isnull);
+
+				if (isnull)
+					ok = PaxPredAcceptsNull(pred);
+				else if (PaxNumCompareDatum(value, pred->nval, pred->nscale,
+											&cmp))
+					ok = PaxStrategyHolds(pred->strategy, cmp);
+				else
+					ok = PaxValueQualifies(pred, value, col->attlen);
+			}
+			if (ok)
+				sel[m++] = r;
+		}
+		return m;
+	}
+#endif
 
 	/* the general path: one value at a time, still without forming rows */
 	{

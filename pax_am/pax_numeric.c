@@ -230,6 +230,74 @@ PaxNumRescale(int128 *v, int by)
 }
 
 /*
+ * PaxNumParseConst reads the value side of a pushed comparison, once per
+ * scan or rescan: false where it is not of the fast form.
+ */
+bool
+PaxNumParseConst(Datum d, int128 *v, int *scale)
+{
+	PaxNumInitPow10();
+	return PaxNumParse((struct varlena *) DatumGetPointer(d), v, scale);
+}
+
+/*
+ * PaxNumKeyMake prepares a comparison value (v, scale) for PaxNumCmpKey:
+ * scaled by 10^8 (or 10^4, or its own scale when that is larger) so that
+ * stored values with up to eight (four) fractional digits, which their
+ * base-10000 digits carry in groups of four, compare without division.
+ * False when it does not fit 64 bits at any of them.
+ */
+bool
+PaxNumKeyMake(int128 v, int scale, int64 *key, int *keyscale)
+{
+	static const int tries[] = {8, 4};
+
+	PaxNumInitPow10();
+	for (int t = 0; t < lengthof(tries); t++)
+	{
+		int			ks = Max(scale, tries[t]);
+		int128		r = v;
+
+		if (ks > 18 || !PaxNumRescale(&r, ks - scale) || r != (int64) r)
+			continue;
+		*key = (int64) r;
+		*keyscale = ks;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * PaxNumCompareDatum compares a stored numeric (not NULL) with the scaled
+ * integer (c, cscale) as numeric_cmp does, into *cmp; false where the fast
+ * form cannot say (NaN and infinities, compressed or out-of-line values,
+ * magnitudes beyond 128 bits at the common scale): the caller then calls
+ * the operator's function.  Equal values of different display scales
+ * compare equal, as in numeric_cmp.
+ */
+bool
+PaxNumCompareDatum(Datum d, int128 c, int cscale, int *cmp)
+{
+	int128		v;
+	int			scale;
+
+	if (!PaxNumParse((struct varlena *) DatumGetPointer(d), &v, &scale))
+		return false;
+	if (scale < cscale)
+	{
+		if (!PaxNumRescale(&v, cscale - scale))
+			return false;
+	}
+	else if (scale > cscale)
+	{
+		if (!PaxNumRescale(&c, scale - cscale))
+			return false;
+	}
+	*cmp = (v > c) - (v < c);
+	return true;
+}
+
+/*
  * PaxNumToNumeric makes the numeric of (v, scale), with display scale
  * scale, through its decimal text (done once per result).
  */

@@ -75,6 +75,8 @@ typedef struct PaxNumSum
 } PaxNumSum;
 
 extern bool PaxNumExprSupported(Node *expr, Index varno);
+extern bool PaxNumParseConst(Datum d, int128 *v, int *scale);
+extern bool PaxNumCompareDatum(Datum d, int128 c, int cscale, int *cmp);
 extern PaxNumExpr *PaxNumCompile(Node *expr, int *cols, int *ncols);
 extern PaxNumResult PaxNumParseDatum(Datum d, bool isnull, int128 *v,
 									 int *scale);
@@ -104,6 +106,70 @@ PaxNumSumAdd(PaxNumSum *sum, int128 v, int scale, MemoryContext mcxt)
 		return;
 	}
 	PaxNumSumAddRescale(sum, v, scale, mcxt);
+}
+
+/* Powers of ten that fit an int64. */
+static const int64 PaxPow10Int64[19] = {
+	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000),
+	INT64CONST(10000), INT64CONST(100000), INT64CONST(1000000),
+	INT64CONST(10000000), INT64CONST(100000000), INT64CONST(1000000000),
+	INT64CONST(10000000000), INT64CONST(100000000000),
+	INT64CONST(1000000000000), INT64CONST(10000000000000),
+	INT64CONST(100000000000000), INT64CONST(1000000000000000),
+	INT64CONST(10000000000000000), INT64CONST(100000000000000000),
+	INT64CONST(1000000000000000000)
+};
+
+extern bool PaxNumKeyMake(int128 v, int scale, int64 *key, int *keyscale);
+
+/*
+ * PaxNumCmpKey compares the body (what follows the varlena header) of a
+ * stored numeric with key, a value scaled by 10^keyscale in 64 bits (see
+ * PaxNumKeyMake), into *cmp: the inline path of pushed numeric
+ * comparisons, for numerics in the short on-disk form with at most four
+ * base-10000 digits (numeric.c's NumericShort: a 2-byte header of sign,
+ * display scale and weight, then the digits).  False where it cannot say
+ * (other forms, more digits or fractional digits than keyscale keeps, an
+ * overflow): the caller compares the slow way.
+ */
+static inline bool
+PaxNumCmpKey(const char *body, int len, int64 key, int keyscale, int *cmp)
+{
+	uint16		head;
+	int			weight;
+	int			ndigits;
+	int			e;
+	int64		h = 0;
+
+	if (len < (int) sizeof(uint16) || (len & 1) != 0)
+		return false;
+	memcpy(&head, body, sizeof(uint16));
+	if ((head & 0xC000) != 0x8000)	/* NUMERIC_SHORT only */
+		return false;
+	ndigits = (len - sizeof(uint16)) / sizeof(int16);
+	if (ndigits > 4)
+		return false;
+	weight = head & 0x003F;
+	if (head & 0x0040)
+		weight |= ~0x003F;
+	for (int i = 0; i < ndigits; i++)
+	{
+		int16		d;
+
+		memcpy(&d, body + sizeof(uint16) + i * sizeof(int16), sizeof(int16));
+		h = h * 10000 + d;
+	}
+	/* the last digit weighs 10^(4 * (weight - ndigits + 1)) */
+	e = 4 * (weight - ndigits + 1) + keyscale;
+	if (h != 0)
+	{
+		if (e < 0 || e > 18 || __builtin_mul_overflow(h, PaxPow10Int64[e], &h))
+			return false;
+		if (head & 0x2000)		/* NUMERIC_SHORT_SIGN_MASK */
+			h = -h;
+	}
+	*cmp = (h > key) - (h < key);
+	return true;
 }
 
 #endif							/* HAVE_INT128 */

@@ -52,6 +52,7 @@
 #include "utils/pg_locale.h"
 #include "utils/typcache.h"
 
+#include "pax_numeric.h"
 #include "pax_pushdown.h"
 
 /* GUC pax.enable_pushdown, defined in _PG_init */
@@ -414,6 +415,12 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 			if (valtype == FLOAT4OID || valtype == FLOAT8OID)
 				pred->vclass = PAX_VC_FLOAT;
 			break;
+#ifdef PAX_HAVE_FAST_NUMERIC
+		case NUMERICOID:
+			if (valtype == NUMERICOID && pred->kind == PAX_PRED_CMP)
+				pred->vclass = PAX_VC_NUMERIC;
+			break;
+#endif
 		case TEXTOID:
 		case VARCHAROID:
 			/* bytewise: in C order, or equality under a deterministic one */
@@ -545,6 +552,16 @@ PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
 			pred->ival = PaxToInt64(pred->val, base);
 		else if (pred->vclass == PAX_VC_FLOAT)
 			pred->fval = PaxToDouble(pred->val, base);
+#ifdef PAX_HAVE_FAST_NUMERIC
+		else if (pred->vclass == PAX_VC_NUMERIC)
+		{
+			pred->numfast = PaxNumParseConst(pred->val, &pred->nval,
+											 &pred->nscale);
+			pred->numkey = pred->numfast &&
+				PaxNumKeyMake(pred->nval, pred->nscale, &pred->nkey,
+							  &pred->nkeyscale);
+		}
+#endif
 	}
 	else
 		PaxPredEvaluateArray(pred, value, base);

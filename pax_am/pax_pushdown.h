@@ -38,6 +38,8 @@ typedef enum PaxValClass
 	PAX_VC_FLOAT,				/* float4, float8: as double, NaN largest */
 	PAX_VC_BYTES,				/* text: bytewise (C collation, or equality
 								 * under a deterministic collation) */
+	PAX_VC_NUMERIC,				/* numeric: as scaled 128-bit integers where
+								 * both sides fit, else the function */
 	PAX_VC_FMGR					/* anything else: the operator's function */
 } PaxValClass;
 
@@ -71,6 +73,14 @@ typedef struct PaxPred
 	Datum		val;
 	int64		ival;
 	double		fval;
+#ifdef HAVE_INT128
+	bool		numfast;		/* PAX_VC_NUMERIC: nval, nscale hold val */
+	int			nscale;
+	int128		nval;
+	bool		numkey;			/* and nkey, nkeyscale (PaxNumKeyMake) */
+	int			nkeyscale;
+	int64		nkey;
+#endif
 	int			nvals;			/* IN lists */
 	Datum	   *vals;
 	int64	   *ivals;			/* sorted ascending */

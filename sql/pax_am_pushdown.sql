@@ -110,6 +110,65 @@ SELECT count(*) FROM pt WHERE k = 3 AND id >= 2000;
 -- joins on either side
 SELECT count(*) FROM pt1 JOIN pd ON pd.id = pt1.id WHERE pt1.k = 1 AND pd.age < 50;
 
+-- numeric comparisons: inline in 64 bits for short stored forms, in 128
+-- bits, or through numeric_cmp (NaN, infinities, long values); equal values
+-- of different display scales are equal.  COPY groups a page's values by
+-- column, INSERT leaves them by row: both are read.
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set numc_file :abs_builddir '/results/pax_am_pushdown_numc.data'
+SELECT setseed(0.77);
+CREATE TABLE numc_heap (n numeric, m numeric(15,2)) USING heap;
+INSERT INTO numc_heap
+SELECT v, CASE WHEN abs(v) < 1e13 THEN v END FROM (
+  SELECT round((random() * 200 - 100)::numeric, (random() * 10)::int) FROM generate_series(1, 1500)
+  UNION ALL
+  SELECT power(10::numeric, e) * s FROM generate_series(-30, 30) e, (VALUES (1), (-1), (3.5)) x(s)
+  UNION ALL
+  VALUES (0), (0.0), (0.00), (24), (24.00), (24.001), (0.05), (0.050), (-0.05),
+         (99999999.99999999), (0.00000001), (0.000000001), (1e20), (-1e-20),
+         (123456789012345678901234567890.5), ('NaN'), ('Infinity'), ('-Infinity'),
+         (NULL), (9999999999999999), (10000000000000000), (12.5)) v(v);
+COPY numc_heap TO :'numc_file';
+CREATE TABLE numc_pax (LIKE numc_heap) USING pax;
+COPY numc_pax FROM :'numc_file';
+CREATE TABLE numc_pax2 (LIKE numc_heap) USING pax;
+INSERT INTO numc_pax2 SELECT * FROM numc_heap;
+ANALYZE numc_heap, numc_pax, numc_pax2;
+EXPLAIN (COSTS OFF) SELECT n FROM numc_pax WHERE n < 24 AND m >= 0.05;
+CREATE FUNCTION numc_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
+DECLARE
+    c text; op text; col text; tbl text; q text; expect text; got text;
+BEGIN
+    checks := 0; mismatches := 0;
+    PERFORM set_config('enable_seqscan', 'off', true);
+    FOREACH c IN ARRAY ARRAY['0', '24', '-24', '24.00', '0.05', '0.0500', '-0.05', '12.5',
+                             '1e20', '1e-20', '99999999.99999999', '0.00000001',
+                             '123456789012345678901234567890.5', '9223372036854775807',
+                             '92233720368547758070', '0.000000000000000000000000000000000000001',
+                             'NaN', 'Infinity', '-Infinity'] LOOP
+        FOREACH op IN ARRAY ARRAY['=', '<>', '<', '<=', '>', '>='] LOOP
+            FOREACH col IN ARRAY ARRAY['n', 'm'] LOOP
+                FOREACH q IN ARRAY ARRAY[format('%I %s %L::numeric', col, op, c),
+                                         format('%L::numeric %s %I', c, op, col)] LOOP
+                    q := 'SELECT count(*) || '':'' || coalesce(md5(string_agg(x::text, '','' ORDER BY x::text)), '''') FROM %I x WHERE ' || q;
+                    EXECUTE format(q, 'numc_heap') INTO expect;
+                    FOREACH tbl IN ARRAY ARRAY['numc_pax', 'numc_pax2'] LOOP
+                        EXECUTE format(q, tbl) INTO got;
+                        checks := checks + 1;
+                        IF got IS DISTINCT FROM expect THEN
+                            mismatches := mismatches + 1;
+                            RAISE NOTICE 'mismatch on %: % (% vs heap %)', tbl, format(q, tbl), got, expect;
+                        END IF;
+                    END LOOP;
+                END LOOP;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END $$;
+SELECT * FROM numc_check();
+DROP FUNCTION numc_check;
+DROP TABLE numc_heap, numc_pax, numc_pax2;
+
 -- the randomized differential test
 CREATE TABLE rnd_heap (
     i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, n numeric, d date,
