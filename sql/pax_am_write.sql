@@ -42,6 +42,40 @@ COPY cp FROM stdin;
 \N	\N	\N
 \.
 SELECT * FROM cp WHERE id IS NULL OR id > 20000 ORDER BY id;
+-- COPY lays each page's variable-length values out column by column
+-- (PaxPageGroupValues): short and 4-byte-aligned plain values, long ones,
+-- NULLs, several COPY batches on one page; read back as heap reads them
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set cpg_file :abs_builddir '/results/pax_am_write_cpg.data'
+CREATE TABLE cpg_heap (id int, n numeric, t text, p text, b bytea, c char(3), i int8) USING heap;
+ALTER TABLE cpg_heap ALTER COLUMN p SET STORAGE PLAIN;
+INSERT INTO cpg_heap
+SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE round(i / 3.0, i % 5) END,
+       CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN repeat('L', 300 + i % 50) ELSE 'v' || i END,
+       CASE WHEN i % 17 = 0 THEN NULL ELSE repeat('p', i % 9) END,
+       CASE WHEN i % 5 = 0 THEN NULL ELSE decode(md5(i::text), 'hex') END,
+       (i % 3)::text, i * 1000
+  FROM generate_series(1, 3000) i;
+COPY cpg_heap TO :'cpg_file';
+CREATE TABLE cpg_pax (LIKE cpg_heap INCLUDING STORAGE) USING pax;
+COPY cpg_pax FROM :'cpg_file';
+COPY cpg_pax FROM :'cpg_file';
+INSERT INTO cpg_heap SELECT * FROM cpg_heap;
+SELECT (SELECT count(*) FROM cpg_pax) AS pax,
+       (SELECT count(*) FROM (SELECT * FROM cpg_pax EXCEPT ALL SELECT * FROM cpg_heap) d) AS only_pax,
+       (SELECT count(*) FROM (SELECT * FROM cpg_heap EXCEPT ALL SELECT * FROM cpg_pax) d) AS only_heap;
+SELECT count(*) AS problems FROM pax_verify('cpg_pax');
+-- and through indexes and after VACUUM's compaction
+DELETE FROM cpg_pax WHERE id % 4 = 0;
+DELETE FROM cpg_heap WHERE id % 4 = 0;
+VACUUM cpg_pax;
+CREATE INDEX ON cpg_pax (id);
+SET enable_seqscan = off;
+SELECT count(*) FROM (SELECT * FROM cpg_pax WHERE id BETWEEN 100 AND 2000
+                      EXCEPT ALL SELECT * FROM cpg_heap WHERE id BETWEEN 100 AND 2000) d;
+RESET enable_seqscan;
+SELECT count(*) AS problems FROM pax_verify('cpg_pax');
+DROP TABLE cpg_heap, cpg_pax;
 -- COPY FREEZE in the creating transaction
 BEGIN;
 CREATE TABLE cpf (a int) USING pax;
