@@ -466,6 +466,28 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  int from, int to,
 							  const int16 *needed, int nneeded,
 							  Datum *values, bool *isnull);
+
+/*
+ * PaxPageShortValue gives the value of row `row` in the minipage of a
+ * varlena column laid out on the page (col->data != 0) when it is a short
+ * (1-byte header) varlena inside the value area, the usual form of small
+ * values: the fast path of the typed loops.  NULL for anything else (a
+ * NULL, a 4-byte header, a TOAST pointer, bytes PaxPageGetValue reports as
+ * corrupted): the caller then reads it with PaxPageGetValue.
+ */
+static inline const char *
+PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
+{
+	uint16		off = ((const uint16 *) (page + col->data))[row];
+	uint16		special = ((PageHeader) page)->pd_special;
+	const char *p = page + off;
+
+	if (off < ((PageHeader) page)->pd_upper || off >= special ||
+		(col->nullmap != 0 && PaxBitIsSet((const bits8 *) page + col->nullmap, row)) ||
+		!VARATT_IS_1B(p) || VARATT_IS_1B_E(p) || off + VARSIZE_1B(p) > special)
+		return NULL;
+	return p;
+}
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 									 BlockNumber blkno);

@@ -1166,13 +1166,24 @@ PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc)
 		{
 			PaxNumColumn *c = &state->numcols[i];
 			int			a = state->numattnos[i];
+			const PaxColumnLayout *col = a < layout->natts &&
+				layout->cols[a].data != 0 ? &layout->cols[a] : NULL;
 
 			for (int r = 0; r < nsel; r++)
 			{
+				const char *p = col ? PaxPageShortValue(page, col, sel[r]) : NULL;
 				bool		isnull;
-				Datum		d = PaxAggValue(page, layout, tupdesc, sel[r], a,
-											&isnull);
+				Datum		d;
 
+				if (p != NULL &&
+					PaxNumParseShort(p + VARHDRSZ_SHORT,
+									 VARSIZE_1B(p) - VARHDRSZ_SHORT,
+									 &c->v[r], &c->scale[r]))
+				{
+					c->status[r] = PAX_NUM_OK;
+					continue;
+				}
+				d = PaxAggValue(page, layout, tupdesc, sel[r], a, &isnull);
 				c->status[r] = PaxNumParseDatum(d, isnull, &c->v[r],
 												&c->scale[r]);
 			}

@@ -388,27 +388,20 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_NUMERIC &&
 		pred->numfast)
 	{
-		const uint16 *offs = (const uint16 *) (page + col->data);
-		uint16		upper = ((PageHeader) page)->pd_upper;
-		uint16		special = ((PageHeader) page)->pd_special;
-
 		/*
 		 * In 64 bits inline where the value is a short varlena inside the
-		 * value area (PaxFetch's checks); the rest (NULLs, other forms,
-		 * values that look corrupted) through PaxPageGetValue, which
-		 * reports corruption, and the 128-bit comparison or the operator.
+		 * value area; the rest (NULLs, other forms, values that look
+		 * corrupted) through PaxPageGetValue, which reports corruption, and
+		 * the 128-bit comparison or the operator.
 		 */
 		for (int k = 0; k < n; k++)
 		{
 			int			r = sel[k];
-			uint16		off = offs[r];
-			const char *p = page + off;
+			const char *p = pred->numkey ? PaxPageShortValue(page, col, r) : NULL;
 			int			cmp;
 			bool		ok;
 
-			if (pred->numkey && off >= upper && off < special &&
-				VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
-				off + VARSIZE_1B(p) <= special &&
+			if (p != NULL &&
 				PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
 							 pred->nkey, pred->nkeyscale, &cmp))
 				ok = PaxStrategyHolds(pred->strategy, cmp);

@@ -120,52 +120,125 @@ static const int64 PaxPow10Int64[19] = {
 	INT64CONST(1000000000000000000)
 };
 
-extern bool PaxNumKeyMake(int128 v, int scale, int64 *key, int *keyscale);
-
 /*
- * PaxNumCmpKey compares the body (what follows the varlena header) of a
- * stored numeric with key, a value scaled by 10^keyscale in 64 bits (see
- * PaxNumKeyMake), into *cmp: the inline path of pushed numeric
- * comparisons, for numerics in the short on-disk form with at most four
- * base-10000 digits (numeric.c's NumericShort: a 2-byte header of sign,
- * display scale and weight, then the digits).  False where it cannot say
- * (other forms, more digits or fractional digits than keyscale keeps, an
- * overflow): the caller compares the slow way.
+ * PaxNumShortDigits reads the body (what follows the varlena header) of a
+ * stored numeric in the short on-disk form with at most four base-10000
+ * digits (numeric.c's NumericShort: a 2-byte header of sign, display scale
+ * and weight, then the digits): its header, the digits as one integer *h,
+ * and the power of ten *e the last digit weighs, 4 * (weight - ndigits +
+ * 1) (0 for zero).  False for any other form: the inline paths below are
+ * for the usual small values only.
  */
 static inline bool
-PaxNumCmpKey(const char *body, int len, int64 key, int keyscale, int *cmp)
+PaxNumShortDigits(const char *body, int len, uint16 *head, int64 *h, int *e)
 {
-	uint16		head;
 	int			weight;
 	int			ndigits;
-	int			e;
-	int64		h = 0;
+	int64		acc = 0;
 
 	if (len < (int) sizeof(uint16) || (len & 1) != 0)
 		return false;
-	memcpy(&head, body, sizeof(uint16));
-	if ((head & 0xC000) != 0x8000)	/* NUMERIC_SHORT only */
+	memcpy(head, body, sizeof(uint16));
+	if ((*head & 0xC000) != 0x8000)	/* NUMERIC_SHORT only */
 		return false;
 	ndigits = (len - sizeof(uint16)) / sizeof(int16);
 	if (ndigits > 4)
 		return false;
-	weight = head & 0x003F;
-	if (head & 0x0040)
+	weight = *head & 0x003F;
+	if (*head & 0x0040)
 		weight |= ~0x003F;
 	for (int i = 0; i < ndigits; i++)
 	{
 		int16		d;
 
 		memcpy(&d, body + sizeof(uint16) + i * sizeof(int16), sizeof(int16));
-		h = h * 10000 + d;
+		acc = acc * 10000 + d;
 	}
-	/* the last digit weighs 10^(4 * (weight - ndigits + 1)) */
-	e = 4 * (weight - ndigits + 1) + keyscale;
+	*h = acc;
+	*e = ndigits == 0 ? 0 : 4 * (weight - ndigits + 1);
+	return true;
+}
+
+/* The sign bit of the short form's header (NUMERIC_SHORT_SIGN_MASK). */
+#define PAX_NUM_SHORT_NEGATIVE(head)	(((head) & 0x2000) != 0)
+
+/*
+ * PaxNumParseShort reads a short-form numeric body as (*v, *scale), scale
+ * its display scale, as PaxNumParse does: the inline path of the aggregate
+ * mode.
+ */
+static inline bool
+PaxNumParseShort(const char *body, int len, int128 *v, int *scale)
+{
+	uint16		head;
+	int64		h;
+	int			e;
+	int			dscale;
+
+	if (!PaxNumShortDigits(body, len, &head, &h, &e))
+		return false;
+	dscale = (head & 0x1F80) >> 7;
+
+	/*
+	 * At most the last digit's three lowest decimal digits lie beyond the
+	 * display scale, and they are zero in a stored value: divisions by
+	 * constants, checked.
+	 */
+	e = h == 0 ? 0 : e + dscale;
+	switch (e)
+	{
+		case 0:
+			break;
+		case -1:
+			if (h % 10 != 0)
+				return false;
+			h /= 10;
+			break;
+		case -2:
+			if (h % 100 != 0)
+				return false;
+			h /= 100;
+			break;
+		case -3:
+			if (h % 1000 != 0)
+				return false;
+			h /= 1000;
+			break;
+		default:
+			if (e < 0 || e > 18 ||
+				__builtin_mul_overflow(h, PaxPow10Int64[e], &h))
+				return false;
+			break;
+	}
+	*v = PAX_NUM_SHORT_NEGATIVE(head) ? -h : h;
+	*scale = dscale;
+	return true;
+}
+
+extern bool PaxNumKeyMake(int128 v, int scale, int64 *key, int *keyscale);
+
+/*
+ * PaxNumCmpKey compares a short-form numeric body with key, a value scaled
+ * by 10^keyscale in 64 bits (see PaxNumKeyMake), into *cmp: the inline
+ * path of pushed numeric comparisons.  False where it cannot say (other
+ * forms, more fractional digits than keyscale keeps, an overflow): the
+ * caller compares the slow way.
+ */
+static inline bool
+PaxNumCmpKey(const char *body, int len, int64 key, int keyscale, int *cmp)
+{
+	uint16		head;
+	int64		h;
+	int			e;
+
+	if (!PaxNumShortDigits(body, len, &head, &h, &e))
+		return false;
 	if (h != 0)
 	{
+		e += keyscale;
 		if (e < 0 || e > 18 || __builtin_mul_overflow(h, PaxPow10Int64[e], &h))
 			return false;
-		if (head & 0x2000)		/* NUMERIC_SHORT_SIGN_MASK */
+		if (PAX_NUM_SHORT_NEGATIVE(head))
 			h = -h;
 	}
 	*cmp = (h > key) - (h < key);
