@@ -147,6 +147,8 @@ typedef struct PaxAggScanState
 	int			maxgroups;
 	Datum	   *gkeys;			/* ngcols per group */
 	bool	   *gnulls;
+	uint64	   *gpacked;		/* ngcols per group, where gpackok */
+	bool	   *gpackok;
 	uint32	   *ghashes;
 	PaxAggAcc  *accs;			/* naggs per group */
 	int32	   *slots;			/* open addressing: group index or -1 */
@@ -155,6 +157,7 @@ typedef struct PaxAggScanState
 	/* a row's values, by column, for GROUP BY keys and slow numerics */
 	Datum	   *values;
 	bool	   *isnull;
+	uint64	   *rowpacked;		/* its packed GROUP BY key (PaxGroupReadKey) */
 #ifdef PAX_HAVE_FAST_NUMERIC
 	/* the numeric columns the aggregates read, parsed per page */
 	int		   *numattnos;
@@ -696,6 +699,7 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 #endif
 	}
 	state->values = palloc0(sizeof(Datum) * tupdesc->natts);
+	state->rowpacked = palloc0(sizeof(uint64) * Max(state->ngcols, 1));
 	state->isnull = palloc0(sizeof(bool) * tupdesc->natts);
 #ifdef PAX_HAVE_FAST_NUMERIC
 	state->numcols = palloc0(sizeof(PaxNumColumn) * Max(state->nnumcols, 1));
@@ -965,11 +969,12 @@ PaxGroupResize(PaxAggScanState *state)
 }
 
 /*
- * PaxGroupNew adds a group for the row's key (state->values/isnull),
- * copying the key into the groups' memory, and returns its index.
+ * PaxGroupNew adds a group for the row's key (state->values/isnull, and
+ * state->rowpacked when packed), copying the key into the groups' memory,
+ * and returns its index.
  */
 static int
-PaxGroupNew(PaxAggScanState *state, uint32 h)
+PaxGroupNew(PaxAggScanState *state, uint32 h, bool packed)
 {
 	int			g = state->ngroups;
 	MemoryContext old = MemoryContextSwitchTo(state->groupcxt);
@@ -983,6 +988,8 @@ PaxGroupNew(PaxAggScanState *state, uint32 h)
 		{
 			state->gkeys = palloc(sizeof(Datum) * n * nk);
 			state->gnulls = palloc(sizeof(bool) * n * nk);
+			state->gpacked = palloc(sizeof(uint64) * n * nk);
+			state->gpackok = palloc(sizeof(bool) * n);
 			state->ghashes = palloc(sizeof(uint32) * n);
 			state->accs = palloc(sizeof(PaxAggAcc) * n * Max(state->naggs, 1));
 		}
@@ -990,6 +997,8 @@ PaxGroupNew(PaxAggScanState *state, uint32 h)
 		{
 			state->gkeys = repalloc(state->gkeys, sizeof(Datum) * n * nk);
 			state->gnulls = repalloc(state->gnulls, sizeof(bool) * n * nk);
+			state->gpacked = repalloc(state->gpacked, sizeof(uint64) * n * nk);
+			state->gpackok = repalloc(state->gpackok, sizeof(bool) * n);
 			state->ghashes = repalloc(state->ghashes, sizeof(uint32) * n);
 			state->accs = repalloc(state->accs,
 								   sizeof(PaxAggAcc) * n * Max(state->naggs, 1));
@@ -1009,6 +1018,10 @@ PaxGroupNew(PaxAggScanState *state, uint32 h)
 			state->gkeys[g * state->ngcols + i] =
 				PointerGetDatum(PG_DETOAST_DATUM_COPY(d));
 	}
+	state->gpackok[g] = packed;
+	if (packed)
+		memcpy(&state->gpacked[g * state->ngcols], state->rowpacked,
+			   sizeof(uint64) * state->ngcols);
 	state->ghashes[g] = h;
 	memset(&state->accs[g * state->naggs], 0, sizeof(PaxAggAcc) * state->naggs);
 	state->ngroups++;
@@ -1027,6 +1040,75 @@ PaxGroupNew(PaxAggScanState *state, uint32 h)
 	return g;
 }
 
+/* A packed varlena key's bytes: at most this many (one more holds the length). */
+#define PAX_PACKED_KEY_BYTES	7
+
+/* PaxHashPacked hashes a packed key (the 64-bit finalizer of MurmurHash3). */
+static inline uint32
+PaxHashPacked(uint64 k)
+{
+	k ^= k >> 33;
+	k *= UINT64CONST(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	k *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	k ^= k >> 33;
+	return (uint32) k;
+}
+
+/*
+ * PaxGroupReadKey reads GROUP BY column gc of a row into state->values and
+ * state->isnull and tells whether its value packs into one uint64 (*pk): a
+ * by-value Datum, or a varlena whose significant bytes (PaxGroupKeyBytes)
+ * are at most PAX_PACKED_KEY_BYTES, with their length.  Whether a value
+ * packs depends on the value alone (not on how it is stored), so a key
+ * always takes the same way: rows whose every key column packs are hashed
+ * and compared as integers (PaxGroupRows).  Short varlenas are read inline.
+ */
+static inline bool
+PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
+				const PaxPageLayout *layout, TupleDesc tupdesc, int row,
+				uint64 *pk)
+{
+	int			a = gc->attno;
+	const char *p = NULL;
+	const char *b;
+	int			n;
+	uint64		v = 0;
+
+	if (gc->attlen == -1 && a < layout->natts && layout->cols[a].data != 0)
+		p = PaxPageShortValue(page, &layout->cols[a], row);
+	if (p != NULL)
+	{
+		state->values[a] = PointerGetDatum(p);
+		state->isnull[a] = false;
+		b = p + VARHDRSZ_SHORT;
+		n = VARSIZE_1B(p) - VARHDRSZ_SHORT;
+		if (gc->bpchar)
+			while (n > 0 && b[n - 1] == ' ')
+				n--;
+	}
+	else
+	{
+		state->values[a] = PaxAggValue(page, layout, tupdesc, row, a,
+									   &state->isnull[a]);
+		if (state->isnull[a])
+			return false;
+		if (gc->byval)
+		{
+			*pk = (uint64) state->values[a];
+			return true;
+		}
+		if (gc->attlen != -1)
+			return false;
+		b = PaxGroupKeyBytes(gc, state->values[a], &n);
+	}
+	if (n > PAX_PACKED_KEY_BYTES)
+		return false;
+	memcpy(&v, b, n);
+	*pk = (v << 8) | (uint64) n;
+	return true;
+}
+
 /*
  * PaxGroupRows finds (or makes) the group of each selected row of the page
  * into state->gid[], reading the GROUP BY columns into state->values.
@@ -1035,31 +1117,44 @@ static void
 PaxGroupRows(PaxAggScanState *state, Page page, const PaxPageLayout *layout,
 			 TupleDesc tupdesc, const uint16 *sel, int nsel)
 {
+	int			ngcols = state->ngcols;
+
 	for (int k = 0; k < nsel; k++)
 	{
-		uint32		h;
+		uint32		h = 0;
 		uint32		i;
 		int			g;
+		bool		packed = true;
 
-		for (int c = 0; c < state->ngcols; c++)
+		for (int c = 0; c < ngcols; c++)
+			packed &= PaxGroupReadKey(state, &state->gcols[c], page, layout,
+									  tupdesc, sel[k], &state->rowpacked[c]);
+		if (packed)
 		{
-			int			a = state->gcols[c].attno;
-
-			state->values[a] = PaxAggValue(page, layout, tupdesc, sel[k], a,
-										   &state->isnull[a]);
+			for (int c = 0; c < ngcols; c++)
+				h = hash_combine(h, PaxHashPacked(state->rowpacked[c]));
 		}
-		h = PaxGroupHash(state);
+		else
+			h = PaxGroupHash(state);
 		i = h & (state->nslots - 1);
 		for (;;)
 		{
 			g = state->slots[i];
 			if (g < 0)
 			{
-				g = PaxGroupNew(state, h);
+				g = PaxGroupNew(state, h, packed);
 				break;
 			}
-			if (state->ghashes[g] == h && PaxGroupEqual(state, g))
-				break;
+			if (state->ghashes[g] == h)
+			{
+				/* a packed key equals only a packed key, bit for bit */
+				if (packed || state->gpackok[g] ?
+					packed && state->gpackok[g] &&
+					memcmp(&state->gpacked[g * ngcols], state->rowpacked,
+						   sizeof(uint64) * ngcols) == 0 :
+					PaxGroupEqual(state, g))
+					break;
+			}
 			i = (i + 1) & (state->nslots - 1);
 		}
 		state->gid[k] = g;
@@ -1285,7 +1380,7 @@ PaxAggNext(ScanState *ss)
 		if (agss->nslots == 0)
 			PaxGroupResize(agss);
 		if (agss->ngcols == 0)
-			(void) PaxGroupNew(agss, 0);
+			(void) PaxGroupNew(agss, 0, false);
 
 		state->dir = ForwardScanDirection;
 		while (PaxScanNextPage(state))

@@ -136,6 +136,27 @@ SELECT * FROM ga_same($$SELECT k, count(*), sum(id), min(id), max(id) FROM big G
 SELECT * FROM ga_same($$SELECT kv, length(k), count(*) FROM big GROUP BY kv, k$$);
 SELECT count(DISTINCT k) FROM ga_pax.big;
 
+-- keys of up to seven significant bytes are hashed and compared packed in
+-- one integer, longer ones as bytes: a key must find its group whichever
+-- way it is stored (short header, 4-byte header under STORAGE PLAIN,
+-- compressed), around the seven-byte edge, with trailing blanks, NULLs
+CREATE TABLE ga_pax.edge (id int, t text, b char(9), i int) USING pax;
+INSERT INTO ga_pax.edge
+SELECT i, CASE WHEN i % 11 = 0 THEN NULL ELSE left('abcdefghij', 5 + i % 5) END,
+	left('xyzxyzxyz', 6 + i % 3), i % 3
+FROM generate_series(1, 300) i;
+ALTER TABLE ga_pax.edge ALTER COLUMN t SET STORAGE PLAIN;
+ALTER TABLE ga_pax.edge ALTER COLUMN b SET STORAGE PLAIN;
+INSERT INTO ga_pax.edge
+SELECT i, left('abcdefghij', 5 + i % 5), left('xyzxyzxyz', 6 + i % 3), i % 3
+FROM generate_series(301, 600) i;
+ALTER TABLE ga_pax.edge ALTER COLUMN t SET STORAGE MAIN;
+INSERT INTO ga_pax.edge VALUES (601, repeat('abcdefg', 500), 'xyz', 1);
+CREATE TABLE ga_heap.edge AS SELECT * FROM ga_pax.edge;
+SELECT * FROM ga_same($$SELECT t, count(*), sum(id) FROM edge GROUP BY t$$);
+SELECT * FROM ga_same($$SELECT b, i, t, count(*), sum(id) FROM edge GROUP BY b, i, t$$);
+SELECT count(*) AS groups FROM (SELECT b, i, t FROM ga_pax.edge GROUP BY b, i, t) g;
+
 -- the aggregate mode off: same answers through the usual plan
 SET pax.enable_aggpushdown = off;
 SELECT * FROM ga_same($$SELECT gt, sum(n2 * (1 - n4)), avg(nu) FROM t GROUP BY gt$$);
