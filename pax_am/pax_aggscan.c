@@ -1104,7 +1104,8 @@ PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
 	}
 	if (n > PAX_PACKED_KEY_BYTES)
 		return false;
-	memcpy(&v, b, n);
+	for (int i = 0; i < n; i++)
+		v |= (uint64) (uint8) b[i] << (8 * i);
 	*pk = (v << 8) | (uint64) n;
 	return true;
 }
@@ -1148,11 +1149,18 @@ PaxGroupRows(PaxAggScanState *state, Page page, const PaxPageLayout *layout,
 			if (state->ghashes[g] == h)
 			{
 				/* a packed key equals only a packed key, bit for bit */
-				if (packed || state->gpackok[g] ?
-					packed && state->gpackok[g] &&
-					memcmp(&state->gpacked[g * ngcols], state->rowpacked,
-						   sizeof(uint64) * ngcols) == 0 :
-					PaxGroupEqual(state, g))
+				if (packed && state->gpackok[g])
+				{
+					const uint64 *gk = &state->gpacked[g * ngcols];
+					int			c = 0;
+
+					while (c < ngcols && gk[c] == state->rowpacked[c])
+						c++;
+					if (c == ngcols)
+						break;
+				}
+				else if (!packed && !state->gpackok[g] &&
+						 PaxGroupEqual(state, g))
 					break;
 			}
 			i = (i + 1) & (state->nslots - 1);
