@@ -50,6 +50,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
+#include "utils/timestamp.h"
 #include "utils/typcache.h"
 
 #include "pax_numeric.h"
@@ -433,9 +434,19 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 				pred->vclass = PAX_VC_BYTES;
 			break;
 		default:
-			/* datetime_ops is cross-type too, but only like with like here */
+			/*
+			 * datetime_ops is cross-type too: like with like, and a date
+			 * column against a timestamp (date '...' + interval '...')
+			 */
 			if (valtype == coltype)
 				pred->vclass = PaxSameTypeClass(coltype);
+			else if (coltype == DATEOID && valtype == TIMESTAMPOID &&
+					 pred->kind == PAX_PRED_CMP)
+			{
+				pred->vclass = PAX_VC_INT;
+				pred->datets = true;
+				pred->datets_strategy = pred->strategy;
+			}
 			break;
 	}
 }
@@ -511,6 +522,55 @@ PaxPredEvaluateArray(PaxPred *pred, Datum value, Oid base)
 }
 
 /*
+ * PaxPredEvaluateDateTs sets a date column's comparison with timestamp ts
+ * as one with a date: ival and the strategy.  date_cmp_timestamp() in
+ * date.c, PostgreSQL 15, compares the date's midnight with ts, dates past
+ * the end of the timestamp range after every finite ts but before
+ * infinity, and the infinities with the infinities.  So with q the day of
+ * ts (rounded down): at midnight, "d op ts" is "d op q"; inside the day, d
+ * at midnight is never equal to ts, below it exactly when d <= q and
+ * above it when d > q.  -infinity and infinity are the dates -infinity and
+ * infinity (INT32_MIN, INT32_MAX), which sort below and above every date.
+ */
+static void
+PaxPredEvaluateDateTs(PaxPred *pred, Timestamp ts)
+{
+	int			strategy = pred->datets_strategy;
+	int64		q;
+
+	if (TIMESTAMP_IS_NOBEGIN(ts))
+		q = PG_INT32_MIN;
+	else if (TIMESTAMP_IS_NOEND(ts))
+		q = PG_INT32_MAX;
+	else
+	{
+		q = ts / USECS_PER_DAY;
+		if (ts % USECS_PER_DAY != 0)
+		{
+			if (ts < 0)
+				q--;			/* round down */
+			switch (strategy)
+			{
+				case BTLessStrategyNumber:
+					strategy = BTLessEqualStrategyNumber;
+					break;
+				case BTGreaterEqualStrategyNumber:
+					strategy = BTGreaterStrategyNumber;
+					break;
+				case BTEqualStrategyNumber:
+				case PAX_STRATEGY_NE:
+					q = PG_INT64_MAX;	/* no date is equal */
+					break;
+				default:
+					break;
+			}
+		}
+	}
+	pred->strategy = strategy;
+	pred->ival = q;
+}
+
+/*
  * PaxPredEvaluate computes the value side of a predicate, in mcxt (the
  * scan's predicate memory): at scan start and rescan unless it is lazy,
  * else when a row first reaches it (PaxPredsFilter).
@@ -548,7 +608,9 @@ PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
 	{
 		pred->val = datumCopy(value, get_typbyval(pred->valtype),
 							  get_typlen(pred->valtype));
-		if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
+		if (pred->datets)
+			PaxPredEvaluateDateTs(pred, DatumGetTimestamp(pred->val));
+		else if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
 			pred->ival = PaxToInt64(pred->val, base);
 		else if (pred->vclass == PAX_VC_FLOAT)
 			pred->fval = PaxToDouble(pred->val, base);

@@ -61,6 +61,9 @@ typedef struct PaxPred
 	Oid			collation;
 	FmgrInfo	fn;				/* operator function (FMGR class) */
 	Oid			valtype;		/* type of the value side */
+	bool		datets;			/* date column, timestamp value: compared as
+								 * dates (PaxPredEvaluateDateTs) */
+	int			datets_strategy;	/* then: the clause's own strategy */
 	Oid			coltype;		/* base type of the column */
 	Expr	   *valexpr;		/* value side, Vars-free */
 	ExprState  *valstate;

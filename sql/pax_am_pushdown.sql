@@ -169,6 +169,45 @@ SELECT * FROM numc_check();
 DROP FUNCTION numc_check;
 DROP TABLE numc_heap, numc_pax, numc_pax2;
 
+-- a date column against timestamps (date '...' + interval '...'): compared
+-- as dates, at midnight or inside a day, before 2000 and BC, infinities,
+-- dates past the end of the timestamp range
+CREATE TABLE dts_heap (d date) USING heap;
+INSERT INTO dts_heap SELECT date '1999-12-25' + i FROM generate_series(0, 20) i;
+INSERT INTO dts_heap VALUES ('-infinity'), ('infinity'), ('4713-01-01 BC'), ('0044-03-15 BC'),
+    ('5000000-01-01'), ('294276-12-31'), ('1970-01-01'), (NULL);
+CREATE TABLE dts_pax (LIKE dts_heap) USING pax;
+INSERT INTO dts_pax SELECT * FROM dts_heap;
+EXPLAIN (COSTS OFF) SELECT * FROM dts_pax WHERE d < date '2000-01-01' + interval '1 day';
+CREATE FUNCTION dts_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
+DECLARE
+    c text; op text; q text; expect text; got text;
+BEGIN
+    checks := 0; mismatches := 0;
+    PERFORM set_config('enable_seqscan', 'off', true);
+    FOREACH c IN ARRAY ARRAY['2000-01-01', '2000-01-01 00:00:00.000001', '2000-01-03 12:00',
+                             '2000-01-04 23:59:59.999999', '1999-12-31 23:59:59.999999',
+                             '1999-12-25 06:00', '1969-12-31 18:00', '0044-03-15 12:00 BC',
+                             '4713-01-01 00:00 BC', '294276-12-31 23:59:59', '-infinity', 'infinity'] LOOP
+        FOREACH op IN ARRAY ARRAY['=', '<>', '<', '<=', '>', '>='] LOOP
+            FOREACH q IN ARRAY ARRAY[format('d %s %L::timestamp', op, c),
+                                     format('%L::timestamp %s d', c, op)] LOOP
+                q := 'SELECT count(*) || '':'' || coalesce(string_agg(d::text, '','' ORDER BY d), '''') FROM %I WHERE ' || q;
+                EXECUTE format(q, 'dts_heap') INTO expect;
+                EXECUTE format(q, 'dts_pax') INTO got;
+                checks := checks + 1;
+                IF got IS DISTINCT FROM expect THEN
+                    mismatches := mismatches + 1;
+                    RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'dts_pax'), got, expect;
+                END IF;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END $$;
+SELECT * FROM dts_check();
+DROP FUNCTION dts_check;
+DROP TABLE dts_heap, dts_pax;
+
 -- the randomized differential test
 CREATE TABLE rnd_heap (
     i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, n numeric, d date,
