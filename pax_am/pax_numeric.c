@@ -42,22 +42,6 @@
 
 #ifdef HAVE_INT128
 
-/* The on-disk header bits (numeric.c's NumericData). */
-#define PAX_NUM_SIGN_MASK		0xC000
-#define PAX_NUM_NEG				0x4000
-#define PAX_NUM_SHORT			0x8000
-#define PAX_NUM_SPECIAL			0xC000
-#define PAX_NUM_SHORT_SIGN		0x2000
-#define PAX_NUM_SHORT_DSCALE_MASK	0x1F80
-#define PAX_NUM_SHORT_DSCALE_SHIFT	7
-#define PAX_NUM_SHORT_WEIGHT_SIGN	0x0040
-#define PAX_NUM_SHORT_WEIGHT_MASK	0x003F
-#define PAX_NUM_DSCALE_MASK		0x3FFF
-
-/* Largest scale and magnitude the fast path keeps (10^36 < 2^127). */
-#define PAX_NUM_MAX_SCALE		36
-#define PAX_NUM_MAX_DIGITS		38
-
 static int128 PaxPow10[PAX_NUM_MAX_SCALE + 1];
 
 /* PaxNumInitPow10 fills the table of powers of ten once. */

@@ -19,6 +19,22 @@
 #ifdef HAVE_INT128
 #define PAX_HAVE_FAST_NUMERIC 1
 
+/* The on-disk header bits (numeric.c's NumericData). */
+#define PAX_NUM_SIGN_MASK		0xC000
+#define PAX_NUM_NEG				0x4000
+#define PAX_NUM_SHORT			0x8000
+#define PAX_NUM_SPECIAL			0xC000
+#define PAX_NUM_SHORT_SIGN		0x2000
+#define PAX_NUM_SHORT_DSCALE_MASK	0x1F80
+#define PAX_NUM_SHORT_DSCALE_SHIFT	7
+#define PAX_NUM_SHORT_WEIGHT_SIGN	0x0040
+#define PAX_NUM_SHORT_WEIGHT_MASK	0x003F
+#define PAX_NUM_DSCALE_MASK		0x3FFF
+
+/* Largest scale and magnitude the fast path keeps (10^36 < 2^127). */
+#define PAX_NUM_MAX_SCALE		36
+#define PAX_NUM_MAX_DIGITS		38
+
 typedef enum PaxNumOp
 {
 	PAX_NUM_COLUMN,
@@ -139,14 +155,14 @@ PaxNumShortDigits(const char *body, int len, uint16 *head, int64 *h, int *e)
 	if (len < (int) sizeof(uint16) || (len & 1) != 0)
 		return false;
 	memcpy(head, body, sizeof(uint16));
-	if ((*head & 0xC000) != 0x8000)	/* NUMERIC_SHORT only */
+	if ((*head & PAX_NUM_SIGN_MASK) != PAX_NUM_SHORT)
 		return false;
 	ndigits = (len - sizeof(uint16)) / sizeof(int16);
 	if (ndigits > 4)
 		return false;
-	weight = *head & 0x003F;
-	if (*head & 0x0040)
-		weight |= ~0x003F;
+	weight = *head & PAX_NUM_SHORT_WEIGHT_MASK;
+	if (*head & PAX_NUM_SHORT_WEIGHT_SIGN)
+		weight |= ~PAX_NUM_SHORT_WEIGHT_MASK;
 	for (int i = 0; i < ndigits; i++)
 	{
 		int16		d;
@@ -159,13 +175,12 @@ PaxNumShortDigits(const char *body, int len, uint16 *head, int64 *h, int *e)
 	return true;
 }
 
-/* The sign bit of the short form's header (NUMERIC_SHORT_SIGN_MASK). */
-#define PAX_NUM_SHORT_NEGATIVE(head)	(((head) & 0x2000) != 0)
+#define PAX_NUM_SHORT_NEGATIVE(head)	(((head) & PAX_NUM_SHORT_SIGN) != 0)
 
 /*
  * PaxNumParseShort reads a short-form numeric body as (*v, *scale), scale
- * its display scale, as PaxNumParse does: the inline path of the aggregate
- * mode.
+ * its display scale, as PaxNumParse does (the same bound on the scale
+ * included): the inline path of the aggregate mode.
  */
 static inline bool
 PaxNumParseShort(const char *body, int len, int128 *v, int *scale)
@@ -177,7 +192,9 @@ PaxNumParseShort(const char *body, int len, int128 *v, int *scale)
 
 	if (!PaxNumShortDigits(body, len, &head, &h, &e))
 		return false;
-	dscale = (head & 0x1F80) >> 7;
+	dscale = (head & PAX_NUM_SHORT_DSCALE_MASK) >> PAX_NUM_SHORT_DSCALE_SHIFT;
+	if (dscale > PAX_NUM_MAX_SCALE)
+		return false;
 
 	/*
 	 * At most the last digit's three lowest decimal digits lie beyond the
