@@ -392,7 +392,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		 * In 64 bits inline where the value is a short varlena inside the
 		 * value area; the rest (NULLs, other forms, values that look
 		 * corrupted) through PaxPageGetValue, which reports corruption, and
-		 * the 128-bit comparison or the operator.
+		 * PaxValueQualifies (the 128-bit comparison, else the operator).
 		 */
 		for (int k = 0; k < n; k++)
 		{
@@ -411,13 +411,8 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 				Datum		value = PaxPageGetValue(page, layout, r,
 													pred->attno, &isnull);
 
-				if (isnull)
-					ok = PaxPredAcceptsNull(pred);
-				else if (PaxNumCompareDatum(value, pred->nval, pred->nscale,
-											&cmp))
-					ok = PaxStrategyHolds(pred->strategy, cmp);
-				else
-					ok = PaxValueQualifies(pred, value, col->attlen);
+				ok = isnull ? PaxPredAcceptsNull(pred) :
+					PaxValueQualifies(pred, value, col->attlen);
 			}
 			if (ok)
 				sel[m++] = r;
