@@ -189,23 +189,10 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 	if (n < 2)
 		return;
 
-	/* size it first: nothing changes unless all of it fits */
-	for (int i = 0; i < tupdesc->natts && upper >= 0; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-
-		if (att->attlen > 0)
-			continue;
-		for (int k = 0; k < n && upper >= 0; k++)
-			if (!rows[k].isnull[i])
-				upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
-									  NULL, NULL, i, rowidx[k]);
-	}
-	if (upper < 0)
-		return;
-
-	/* place into a scratch page at the same offsets, then copy it over */
-	upper = top;
+	/*
+	 * Place into a scratch page at the same offsets; the page itself
+	 * changes only once all of it fits.
+	 */
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
@@ -213,9 +200,14 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 		if (att->attlen > 0)
 			continue;
 		for (int k = 0; k < n; k++)
-			if (!rows[k].isnull[i])
-				upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
-									  buf.data, layout, i, rowidx[k]);
+		{
+			if (rows[k].isnull[i])
+				continue;
+			upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
+								  buf.data, layout, i, rowidx[k]);
+			if (upper < 0)
+				return;			/* keep the rows' order */
+		}
 	}
 	Assert(upper >= lower);
 
