@@ -860,6 +860,19 @@ PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
  */
 
 /*
+ * PaxGroupKeyLen gives the significant length of a key's n bytes at p:
+ * for bpchar without trailing blanks, as bpchareq compares them.
+ */
+static inline int
+PaxGroupKeyLen(const PaxGroupCol *gc, const char *p, int n)
+{
+	if (gc->bpchar)
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+	return n;
+}
+
+/*
  * PaxGroupKeyBytes gives a varlena key's significant bytes: detoasted (in
  * the current memory context) and, for bpchar, without trailing blanks,
  * as bpchareq compares them.
@@ -869,17 +882,12 @@ PaxGroupKeyBytes(const PaxGroupCol *gc, Datum d, int *len)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 	const char *p;
-	int			n;
 
 	/* out-of-line (a 1-byte header too) or compressed: the value itself */
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = pg_detoast_datum_packed(v);
 	p = VARDATA_ANY(v);
-	n = VARSIZE_ANY_EXHDR(v);
-	if (gc->bpchar)
-		while (n > 0 && p[n - 1] == ' ')
-			n--;
-	*len = n;
+	*len = PaxGroupKeyLen(gc, p, VARSIZE_ANY_EXHDR(v));
 	return p;
 }
 
@@ -1082,10 +1090,7 @@ PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
 		state->values[a] = PointerGetDatum(p);
 		state->isnull[a] = false;
 		b = p + VARHDRSZ_SHORT;
-		n = VARSIZE_1B(p) - VARHDRSZ_SHORT;
-		if (gc->bpchar)
-			while (n > 0 && b[n - 1] == ' ')
-				n--;
+		n = PaxGroupKeyLen(gc, b, VARSIZE_1B(p) - VARHDRSZ_SHORT);
 	}
 	else
 	{
