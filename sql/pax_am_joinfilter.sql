@@ -199,16 +199,20 @@ REVOKE ALL ON jf_pax.fact, jf_pax.dim FROM jf_reader;
 DROP ROLE jf_reader;
 
 -- a LIMIT stops the scan where heap's stops: seq_tup_read equal (counts
--- not yet reported by earlier statements are in both readings)
+-- not yet reported by earlier statements are in both readings; one
+-- transaction block, because a backend reports its pending counts when idle
+-- outside one, which could happen between the readings)
 SET stats_fetch_consistency = none;
 CREATE FUNCTION jf_tup_read() RETURNS bigint[] LANGUAGE sql AS
 $$SELECT ARRAY[pg_stat_get_xact_tuples_returned('jf_pax.fact'::regclass),
 	pg_stat_get_xact_tuples_returned('jf_heap.fact'::regclass)]$$;
+BEGIN;
 CREATE TEMP TABLE jf_before AS SELECT jf_tup_read() r;
 SELECT count(*) FROM (SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4 LIMIT 5) s;
 SELECT count(*) FROM (SELECT f.id FROM jf_heap.fact f JOIN jf_heap.dim d ON f.k4 = d.k4 LIMIT 5) s;
 SELECT (jf_tup_read())[1] - r[1] AS pax_read, (jf_tup_read())[2] - r[2] AS heap_read
 FROM jf_before;
+COMMIT;
 DROP TABLE jf_before;
 
 DROP SCHEMA jf_pax CASCADE;
