@@ -278,12 +278,12 @@ PaxIsPlainScanPath(Path *path)
 }
 
 /*
- * PaxJoinFilteredPath copies an unparameterized, serial PaxScan path, whose
- * relation's restriction clauses split into pushed and rest, and costs the
- * copy as the outer side of a hash join whose table filters it on jf_keys
- * columns, passing the share jf_share of its rows (see PaxCostPath).  The
- * plan is the same: the filter is attached when the executor starts
- * (pax_joinfilter.c).
+ * PaxJoinFilteredPath copies an unparameterized PaxScan path, serial or
+ * partial, whose relation's restriction clauses split into pushed and rest,
+ * and costs the copy as the outer side of a hash join whose table filters
+ * it on jf_keys columns, passing the share jf_share of its rows (see
+ * PaxCostPath).  The plan is the same: the filter is attached when the
+ * executor starts (pax_joinfilter.c).
  */
 Path *
 PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed, List *rest,
@@ -291,9 +291,10 @@ PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed, List *rest,
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
-	Assert(PaxIsPlainScanPath(base) && base->param_info == NULL &&
-		   base->parallel_workers == 0);
+	Assert(PaxIsPlainScanPath(base) && base->param_info == NULL);
 	memcpy(cpath, base, sizeof(CustomPath));
+	/* the relation's rows, which PaxCostPath shares among the workers */
+	cpath->path.rows = base->parent->rows;
 	PaxCostPath(root, base->parent, cpath, pushed, rest, jf_keys, jf_share);
 	return &cpath->path;
 }

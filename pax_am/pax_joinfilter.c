@@ -43,9 +43,9 @@
  * attached to its plan (each outer hash key a column of the relation,
  * strict operators, no security quals, leakproof remaining quals) and
  * would remove at least half the rows; add_path keeps it where it is the
- * cheapest.  Not where the relation has partial paths (parallel workers may
- * scan it): the parallel plans' filters are not costed, and a serial plan
- * costed with its filter would win against them unfairly.
+ * cheapest.  Where parallel workers may scan the relation, partial hash
+ * join paths with a filtered parallel PaxScan are added the same way, so
+ * that serial and parallel plans compete with their filters costed alike.
  *
  * pax_am/pax_joinfilter.c
  *
@@ -719,10 +719,54 @@ PaxJfHashClauses(RelOptInfo *joinrel, RelOptInfo *outerrel,
 }
 
 /*
- * PaxJfJoinPaths adds a hash join path of joinrel whose outer side, a
+ * PaxJfTryPath adds a hash join path of joinrel with the given (filtered)
+ * outer path, serial or partial, if it may be the cheapest.  Adapted from
+ * try_hashjoin_path() and try_partial_hashjoin_path() in joinpath.c,
+ * PostgreSQL 15, for unparameterized paths.
+ */
+static void
+PaxJfTryPath(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
+			 JoinPathExtraData *extra, Path *outer, Path *inner,
+			 List *hashclauses, bool partial, bool parallel_hash)
+{
+	JoinCostWorkspace workspace;
+	Path	   *path;
+
+	if (!bms_is_empty(PATH_REQ_OUTER(inner)))
+		return;
+	initial_cost_hashjoin(root, &workspace, jointype, hashclauses,
+						  outer, inner, extra, parallel_hash);
+#if PG_VERSION_NUM >= 180000
+	if (partial ? !add_partial_path_precheck(joinrel, workspace.disabled_nodes,
+											 workspace.total_cost, NIL) :
+		!add_path_precheck(joinrel, workspace.disabled_nodes,
+						   workspace.startup_cost, workspace.total_cost,
+						   NIL, NULL))
+		return;
+#else
+	if (partial ? !add_partial_path_precheck(joinrel, workspace.total_cost, NIL) :
+		!add_path_precheck(joinrel, workspace.startup_cost,
+						   workspace.total_cost, NIL, NULL))
+		return;
+#endif
+	path = (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace,
+										 extra, outer, inner, parallel_hash,
+										 extra->restrictlist, NULL,
+										 hashclauses);
+	if (partial)
+		add_partial_path(joinrel, path);
+	else
+		add_path(joinrel, path);
+}
+
+/*
+ * PaxJfJoinPaths adds hash join paths of joinrel whose outer side, a
  * PaxScan of outerrel, is costed with the filter the join's table will
- * give it (see "Costs" above).  Adapted from hash_inner_and_outer() in
- * joinpath.c, PostgreSQL 15, for the cheapest inner path.
+ * give it (see "Costs" above): a serial path, and where workers may scan
+ * the relation, partial paths with a shared table (parallel hash) or a
+ * table per process, which the filter summarises alike.  Adapted from
+ * hash_inner_and_outer() in joinpath.c, PostgreSQL 15, for the cheapest
+ * inner paths.
  */
 static void
 PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -730,6 +774,7 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 			   JoinPathExtraData *extra)
 {
 	Path	   *base = NULL;
+	Path	   *pbase = NULL;
 	Path	   *inner;
 	Path	   *outer;
 	List	   *hashclauses;
@@ -738,7 +783,6 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	ListCell   *lc;
 	double		matched;
 	double		share;
-	JoinCostWorkspace workspace;
 
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel,
@@ -751,7 +795,7 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		innerrel->cheapest_total_path->param_info != NULL)
 		return;
 
-	/* the relation's serial, unparameterized PaxScan path */
+	/* the relation's unparameterized PaxScan paths, serial and partial */
 	foreach(lc, outerrel->pathlist)
 	{
 		Path	   *path = lfirst(lc);
@@ -760,15 +804,14 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 			path->parallel_workers == 0)
 			base = path;
 	}
-	if (base == NULL)
-		return;
+	foreach(lc, outerrel->partial_pathlist)
+	{
+		Path	   *path = lfirst(lc);
 
-	/*
-	 * Where the relation may be scanned by parallel workers, the serial join
-	 * is left to compete with the parallel plans unfiltered as before: the
-	 * partial paths' filters are not costed.
-	 */
-	if (outerrel->partial_pathlist != NIL)
+		if (PaxIsPlainScanPath(path) && path->param_info == NULL)
+			pbase = path;
+	}
+	if (base == NULL && pbase == NULL)
 		return;
 
 	/* where the plan would take a filter */
@@ -778,7 +821,7 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 	/* one batch: the table must fit in memory to be summarised */
 	inner = innerrel->cheapest_total_path;
-	if (inner->rows * (MAXALIGN(inner->pathtarget->width) + 64) >
+	if (innerrel->rows * (MAXALIGN(inner->pathtarget->width) + 64) >
 		get_hash_memory_limit())
 		return;
 
@@ -787,27 +830,43 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		return;
 
 	/* the outer rows with a match, and the false positives */
-	matched = Min(joinrel->rows, base->rows);
-	share = (matched + (base->rows - matched) * PAX_JF_FALSE_POSITIVES) /
-		base->rows;
+	matched = Min(joinrel->rows, outerrel->rows);
+	share = (matched + (outerrel->rows - matched) * PAX_JF_FALSE_POSITIVES) /
+		Max(outerrel->rows, 1.0);
 	if (share > 0.5)
 		return;
-	outer = PaxJoinFilteredPath(root, base, pushed, rest,
-								list_length(hashclauses), share);
 
-	initial_cost_hashjoin(root, &workspace, jointype, hashclauses,
-						  outer, inner, extra, false);
-	if (add_path_precheck(joinrel,
-#if PG_VERSION_NUM >= 180000
-						  workspace.disabled_nodes,
-#endif
-						  workspace.startup_cost, workspace.total_cost,
-						  NIL, NULL))
-		add_path(joinrel, (Path *)
-				 create_hashjoin_path(root, joinrel, jointype, &workspace,
-									  extra, outer, inner, false,
-									  extra->restrictlist, NULL,
-									  hashclauses));
+	if (base != NULL)
+		PaxJfTryPath(root, joinrel, jointype, extra,
+					 PaxJoinFilteredPath(root, base, pushed, rest,
+										 list_length(hashclauses), share),
+					 inner, hashclauses, false, false);
+
+	/*
+	 * Partial paths, as hash_inner_and_outer() makes them for the joins a
+	 * filter serves (inner and semi: a right join's unmatched inner rows
+	 * need every process's match flags), with the cheapest partial inner
+	 * path (a shared table) and the cheapest parallel-safe one (a table per
+	 * process).
+	 */
+	if (pbase != NULL && joinrel->consider_parallel &&
+		bms_is_empty(joinrel->lateral_relids) &&
+		(jointype == JOIN_INNER || jointype == JOIN_SEMI))
+	{
+		Path	   *safe_inner;
+
+		outer = PaxJoinFilteredPath(root, pbase, pushed, rest,
+									list_length(hashclauses), share);
+		if (innerrel->partial_pathlist != NIL && enable_parallel_hash)
+			PaxJfTryPath(root, joinrel, jointype, extra, outer,
+						 linitial(innerrel->partial_pathlist),
+						 hashclauses, true, true);
+		safe_inner = inner->parallel_safe ? inner :
+			get_cheapest_parallel_safe_total_inner(innerrel->pathlist);
+		if (safe_inner != NULL)
+			PaxJfTryPath(root, joinrel, jointype, extra, outer,
+						 safe_inner, hashclauses, true, false);
+	}
 }
 
 /*

@@ -162,8 +162,36 @@ SET enable_parallel_hash = off;
 EXPLAIN (COSTS OFF)
 SELECT f.id, d.name FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4;
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4$$);
-RESET parallel_leader_participation;
+-- the partial plans' filters are costed too, with a table per process and
+-- a shared one: the parallel PaxScan's estimate (rows per process, 10000
+-- unfiltered) counts only the rows that pass the filter
+CREATE FUNCTION jf_fact_scan(q text) RETURNS TABLE (parallel_aware boolean,
+	filtered boolean) LANGUAGE plpgsql AS $$
+DECLARE
+	j jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+	j := jsonb_path_query_first(j, '$.**?(@."Relation Name" == "fact")');
+	parallel_aware := (j->>'Parallel Aware')::boolean;
+	filtered := (j->>'Plan Rows')::float8 < 2500;
+	RETURN NEXT;
+END
+$$;
+SELECT * FROM jf_fact_scan($$SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d
+	ON f.k4 = d.k4 WHERE d.grp = 1$$);
 RESET enable_parallel_hash;
+SELECT * FROM jf_fact_scan($$SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d
+	ON f.k4 = d.k4 WHERE d.grp = 1$$);
+SELECT * FROM jf_fact_scan($$SELECT f.id FROM jf_pax.fact f WHERE EXISTS
+	(SELECT FROM jf_pax.dim d WHERE d.k4 = f.k4 AND d.grp = 1)$$);
+SET pax.enable_joinfilter = off;
+SELECT * FROM jf_fact_scan($$SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d
+	ON f.k4 = d.k4 WHERE d.grp = 1$$);
+RESET pax.enable_joinfilter;
+SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE d.grp = 1$$);
+SELECT * FROM jf_same($$SELECT f.id FROM fact f WHERE EXISTS (SELECT FROM dim d WHERE d.k4 = f.k4 AND d.grp = 1)$$);
+DROP FUNCTION jf_fact_scan(text);
+RESET parallel_leader_participation;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
