@@ -163,6 +163,74 @@ PaxCmpBytes(const char *a, int alen, const char *b, int blen)
 }
 
 /*
+ * PaxFindBytes returns the first occurrence of needle (nlen > 0 bytes) in
+ * hay (hlen bytes), or NULL.
+ */
+static inline const char *
+PaxFindBytes(const char *hay, int hlen, const char *needle, int nlen)
+{
+	const char *end = hay + hlen - nlen;	/* the last possible start */
+
+	while (hay <= end)
+	{
+		const char *c = memchr(hay, needle[0], end - hay + 1);
+
+		if (c == NULL)
+			return NULL;
+		if (memcmp(c + 1, needle + 1, nlen - 1) == 0)
+			return c;
+		hay = c + 1;
+	}
+	return NULL;
+}
+
+/*
+ * PaxLikeMatches tells whether a string matches a simple LIKE pattern, split
+ * into literal runs by PaxPredEvaluateLike: the first run at the start
+ * unless the pattern starts with %, the last at the end unless it ends with
+ * %, and the runs between found in order, each at its leftmost place after
+ * the previous one (leftmost is never worse for the runs after it).
+ */
+static bool
+PaxLikeMatches(const PaxPred *pred, const char *s, int len)
+{
+	int			pos = 0;
+	int			end = len;
+	int			first = 0;
+	int			last = pred->nsegs;
+
+	if (!pred->likepercent)
+		return len == (pred->nsegs ? pred->seglens[0] : 0) &&
+			(len == 0 || memcmp(s, pred->segs[0], len) == 0);
+	if (pred->likestart && first < last)
+	{
+		if (pred->seglens[0] > len || memcmp(s, pred->segs[0], pred->seglens[0]) != 0)
+			return false;
+		pos = pred->seglens[0];
+		first++;
+	}
+	if (pred->likeend && first < last)
+	{
+		int			l = pred->seglens[last - 1];
+
+		if (l > end - pos || memcmp(s + len - l, pred->segs[last - 1], l) != 0)
+			return false;
+		end = len - l;
+		last--;
+	}
+	for (int i = first; i < last; i++)
+	{
+		const char *c = PaxFindBytes(s + pos, end - pos, pred->segs[i],
+									 pred->seglens[i]);
+
+		if (c == NULL)
+			return false;
+		pos = (c - s) + pred->seglens[i];
+	}
+	return true;
+}
+
+/*
  * PaxValueQualifies evaluates one predicate on one non-null value: the
  * general path, used for the classes without a loop of their own and for
  * OR members.
@@ -188,6 +256,17 @@ PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
 					if (PaxValueQualifies(lfirst(lc), value, attlen))
 						return true;
 				return false;
+			}
+		case PAX_PRED_LIKE:
+			{
+				const char *a;
+				int			alen;
+
+				/* compressed or out-of-line values through the operator */
+				if (PaxTextBytes(value, &a, &alen))
+					return PaxLikeMatches(pred, a, alen) != pred->likeneg;
+				return DatumGetBool(FunctionCall2Coll(&pred->fn, pred->collation,
+													  value, pred->val));
 			}
 		default:
 			break;

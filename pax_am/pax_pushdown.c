@@ -41,6 +41,7 @@
 #include "catalog/pg_proc_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/executor.h"
+#include "mb/pg_wchar.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -170,6 +171,71 @@ PaxPredSetOperator(PaxPred *pred, PaxPredKind kind, int attno, int strategy,
 	fmgr_info(opfuncid, &pred->fn);
 }
 
+/*
+ * PaxLikePatternSimple tells whether a LIKE pattern matches as literal
+ * bytes and %s only: no _ and no escape character (the default escape,
+ * backslash).  Under a single-byte encoding or UTF-8, such a pattern's
+ * literal runs match where their bytes occur, as GenericMatchText() in
+ * like.c (PostgreSQL 15) finds them; other multibyte encodings compare
+ * character by character and are left to the operator.
+ */
+static bool
+PaxLikePatternSimple(const char *p, int len)
+{
+	if (pg_database_encoding_max_length() != 1 &&
+		GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	for (int i = 0; i < len; i++)
+		if (p[i] == '_' || p[i] == '\\')
+			return false;
+	return true;
+}
+
+/*
+ * PaxAnalyzeLike is PaxAnalyzeClause for "column [NOT] LIKE pattern" of a
+ * text, varchar or bpchar column: pushed only where its result is that of
+ * comparing bytes, which cannot fail on any value (a constant, simple
+ * pattern under a deterministic collation); other patterns stay with the
+ * executor, whose function also raises LIKE's errors in heap's order.
+ */
+static bool
+PaxAnalyzeLike(OpExpr *op, Index varno, PaxPred *pred)
+{
+	AttrNumber	attno = PaxVarAttno(linitial(op->args), varno);
+	Node	   *right = lsecond(op->args);
+	Const	   *pat;
+	text	   *t;
+	bool		simple;
+
+	while (IsA(right, RelabelType))
+		right = (Node *) ((RelabelType *) right)->arg;
+	if (attno == 0 || !IsA(right, Const) || ((Const *) right)->constisnull ||
+		getBaseType(((Const *) right)->consttype) != TEXTOID ||
+		!OidIsValid(op->inputcollid) ||
+		!get_collation_isdeterministic(op->inputcollid))
+		return false;
+	pat = (Const *) right;
+	t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pat->constvalue));
+	simple = PaxLikePatternSimple(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+	if ((Pointer) t != DatumGetPointer(pat->constvalue))
+		pfree(t);
+	if (!simple)
+		return false;
+	if (pred == NULL)
+		return true;
+
+	memset(pred, 0, sizeof(PaxPred));
+	pred->kind = PAX_PRED_LIKE;
+	pred->attno = attno - 1;
+	pred->varonleft = true;
+	pred->collation = op->inputcollid;
+	fmgr_info(op->opfuncid, &pred->fn);
+	pred->likeneg = op->opfuncid == F_TEXTNLIKE || op->opfuncid == F_BPCHARNLIKE;
+	pred->valtype = pat->consttype;
+	pred->valexpr = (Expr *) pat;
+	return true;
+}
+
 /* PaxAnalyzeOpExpr is PaxAnalyzeClause for "column op value". */
 static bool
 PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
@@ -183,6 +249,9 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 
 	if (list_length(op->args) != 2)
 		return false;
+	if (op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
+		op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE)
+		return PaxAnalyzeLike(op, varno, pred);
 	left = linitial(op->args);
 	right = lsecond(op->args);
 	if ((attno = PaxVarAttno(left, varno)) == 0)
@@ -398,6 +467,8 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 
 	valtype = getBaseType(pred->valtype);
 	pred->vclass = PAX_VC_FMGR;
+	if (pred->kind == PAX_PRED_LIKE)
+		return;
 	tc = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY);
 	if (!OidIsValid(tc->btree_opf) || pred->opfamily != tc->btree_opf)
 		return;
@@ -571,6 +642,38 @@ PaxPredEvaluateDateTs(PaxPred *pred, Timestamp ts)
 }
 
 /*
+ * PaxPredEvaluateLike splits a simple LIKE pattern (PaxLikePatternSimple)
+ * into its literal runs, in the current memory context.
+ */
+static void
+PaxPredEvaluateLike(PaxPred *pred)
+{
+	text	   *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pred->val));
+	const char *p = VARDATA_ANY(t);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	int			start = 0;
+
+	pred->nsegs = 0;
+	pred->segs = palloc(sizeof(char *) * (len / 2 + 1));
+	pred->seglens = palloc(sizeof(int) * (len / 2 + 1));
+	pred->likepercent = memchr(p, '%', len) != NULL;
+	pred->likestart = len == 0 || p[0] != '%';
+	pred->likeend = len == 0 || p[len - 1] != '%';
+	for (int i = 0; i <= len; i++)
+	{
+		if (i < len && p[i] != '%')
+			continue;
+		if (i > start)
+		{
+			pred->segs[pred->nsegs] = p + start;
+			pred->seglens[pred->nsegs] = i - start;
+			pred->nsegs++;
+		}
+		start = i + 1;
+	}
+}
+
+/*
  * PaxPredEvaluate computes the value side of a predicate, in mcxt (the
  * scan's predicate memory): at scan start and rescan unless it is lazy,
  * else when a row first reaches it (PaxPredsFilter).
@@ -604,7 +707,12 @@ PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
 	}
 
 	old = MemoryContextSwitchTo(mcxt);
-	if (pred->kind == PAX_PRED_CMP)
+	if (pred->kind == PAX_PRED_LIKE)
+	{
+		pred->val = datumCopy(value, false, -1);
+		PaxPredEvaluateLike(pred);
+	}
+	else if (pred->kind == PAX_PRED_CMP)
 	{
 		pred->val = datumCopy(value, get_typbyval(pred->valtype),
 							  get_typlen(pred->valtype));

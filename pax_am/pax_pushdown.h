@@ -28,7 +28,9 @@ typedef enum PaxPredKind
 	PAX_PRED_NOTIN,				/* column <> ALL (values) */
 	PAX_PRED_ISNULL,
 	PAX_PRED_NOTNULL,
-	PAX_PRED_OR					/* any of args, all on one column */
+	PAX_PRED_OR,				/* any of args, all on one column */
+	PAX_PRED_LIKE				/* column [NOT] LIKE a constant pattern of
+								 * literal characters and % only */
 } PaxPredKind;
 
 typedef enum PaxValClass
@@ -90,6 +92,19 @@ typedef struct PaxPred
 	double	   *fvals;
 
 	List	   *args;			/* PAX_PRED_OR: PaxPred * */
+
+	/*
+	 * PAX_PRED_LIKE: the pattern's literal runs between its %s, whether the
+	 * first must start the string and the last end it, and whether the
+	 * operator is NOT LIKE (set by PaxPredEvaluate)
+	 */
+	bool		likeneg;
+	bool		likestart;
+	bool		likeend;
+	bool		likepercent;	/* the pattern has a % at all */
+	int			nsegs;
+	const char **segs;
+	int		   *seglens;
 
 	/* set by PaxPredsInit */
 	bool		lazy;			/* value computed at its first use */

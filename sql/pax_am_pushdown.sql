@@ -26,7 +26,7 @@ ANALYZE pd;
 
 -- what is pushed, what stays, what is read
 EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
-EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE 20 = age AND name LIKE 'n1%';
+EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE 20 = age AND name LIKE 'n1%' AND name LIKE 'n1_%';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pd WHERE id BETWEEN 10 AND 20;
 EXPLAIN (COSTS OFF) SELECT name FROM pd WHERE age IN (1, 2) AND f > 3 AND b;
 EXPLAIN (COSTS OFF) SELECT * FROM pd WHERE age <> ALL ('{1,2}') OR age IS NULL;
@@ -207,6 +207,53 @@ END $$;
 SELECT * FROM dts_check();
 DROP FUNCTION dts_check;
 DROP TABLE dts_heap, dts_pax;
+
+-- LIKE and NOT LIKE with patterns of literal characters and % only: their
+-- literal runs found in the stored bytes (text, varchar, bpchar with its
+-- blanks, "C" and default collations, multibyte characters, compressed
+-- and out-of-line values); patterns with _ or an escape stay with the
+-- executor
+CREATE TABLE lk_heap (t text, c text COLLATE "C", v varchar(30), b char(8)) USING heap;
+INSERT INTO lk_heap SELECT x, x, left(x, 30), left(x, 8) FROM unnest(ARRAY[
+    NULL, '', 'a', 'ab', 'abc', 'abcabc', 'aXbXc', 'cba', 'special requests',
+    'specialrequests', 'requests special', 'speciaLrequests', 'ünïcødé', 'Ünï',
+    '%', 'a%b', 'a_b', 'a\b', 'aa', 'aaa', 'bbb a']) x;
+INSERT INTO lk_heap (t, c) VALUES (repeat('x', 6000) || 'needle', repeat('y', 6000));
+INSERT INTO lk_heap (t, c) SELECT string_agg(md5(i::text), ''), 'z' || string_agg(md5(i::text), '')
+    FROM generate_series(1, 150) i;
+CREATE TABLE lk_pax (LIKE lk_heap) USING pax;
+INSERT INTO lk_pax SELECT * FROM lk_heap;
+EXPLAIN (COSTS OFF) SELECT * FROM lk_pax WHERE t LIKE '%special%requests%' AND b NOT LIKE 'a%';
+EXPLAIN (COSTS OFF) SELECT * FROM lk_pax WHERE t LIKE 'a_c' AND c LIKE 'a\%';
+CREATE FUNCTION lk_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
+DECLARE
+    col text; pat text; op text; q text; expect text; got text;
+BEGIN
+    checks := 0; mismatches := 0;
+    PERFORM set_config('enable_seqscan', 'off', true);
+    FOREACH col IN ARRAY ARRAY['t', 'c', 'v', 'b'] LOOP
+        FOREACH pat IN ARRAY ARRAY['', '%', '%%', 'a', 'a%', '%a', '%a%', 'a%c', 'a%b%c',
+                                   '%b%c%', 'abc', 'abcabc%', '%abc%abc%', '%abc%abc%abc%',
+                                   '%special%requests%', 'special%requests', '%requests%special',
+                                   'ü%', '%é', '%ï%', 'Ü%ï', '%needle', 'x%needle', 'x%x%needle',
+                                   '%c%a%', 'a%a', 'a%%a', 'aa%aa', 'a%   ', '%  ', 'a       ',
+                                   '%y', 'z%', 'a_b', 'a\%b', 'a\\b%'] LOOP
+            FOREACH op IN ARRAY ARRAY['LIKE', 'NOT LIKE'] LOOP
+                q := 'SELECT count(*) || '':'' || coalesce(md5(string_agg(t, '','' ORDER BY t)), '''') FROM %I WHERE %I %s %L';
+                EXECUTE format(q, 'lk_heap', col, op, pat) INTO expect;
+                EXECUTE format(q, 'lk_pax', col, op, pat) INTO got;
+                checks := checks + 1;
+                IF got IS DISTINCT FROM expect THEN
+                    mismatches := mismatches + 1;
+                    RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'lk_pax', col, op, pat), got, expect;
+                END IF;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END $$;
+SELECT * FROM lk_check();
+DROP FUNCTION lk_check;
+DROP TABLE lk_heap, lk_pax;
 
 -- the randomized differential test
 CREATE TABLE rnd_heap (
