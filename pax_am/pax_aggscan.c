@@ -19,8 +19,17 @@
  * The plan node carries PaxScan's one CustomScanMethods, so that EXPLAIN
  * shows "Custom Scan (PaxScan)" as before; PaxScanCreateState hands plans
  * with scanrelid 0 to PaxAggCreateState, which sets the executor methods
- * of this file.  The mode is never parallel (its path is not
- * parallel-safe), so it has no DSM callbacks.
+ * of this file.
+ *
+ * Parallel plans: where the relation may be scanned by workers, a second
+ * path aggregates partially: each participant's PaxScan (parallel-aware,
+ * sharing the plain scan's DSM callbacks and block allocator) folds the
+ * pages it claims and returns, per group, the partial states that
+ * PostgreSQL's own aggregates would have (count and int sums as int8,
+ * avg of int2/int4 as the int8[] {count, sum}, min/max as the value,
+ * numeric sums and averages as numeric_avg_serialize's bytea), under a
+ * Gather and a Finalize Aggregate that combines them with the aggregates'
+ * combine and final functions, as core's partial aggregation does.
  *
  * pax_am/pax_aggscan.c
  *
@@ -29,6 +38,7 @@
 #include "postgres.h"
 
 #include "access/tableam.h"
+#include "catalog/pg_type_d.h"
 #include "common/hashfn.h"
 #include "catalog/pg_aggregate_d.h"
 #include "commands/explain.h"
@@ -46,10 +56,13 @@
 #include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/planner.h"
+#include "optimizer/prep.h"
+#include "optimizer/tlist.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
 #include "storage/bufmgr.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
@@ -136,6 +149,7 @@ typedef struct PaxAggScanState
 	PaxGroupCol *gcols;			/* GROUP BY columns */
 	int			ngcols;
 	bool		has_numeric;	/* some aggregate is of a numeric kind */
+	bool		partial;		/* returns partial states (parallel plans) */
 	bool		aggregated;		/* every row is folded in */
 	int			next_group;		/* the group to return next */
 	List	   *clauses;		/* the pushed clauses, for EXPLAIN */
@@ -413,6 +427,116 @@ PaxGroupColumns(PlannerInfo *root, Index relid, List *targetexprs,
 }
 
 /*
+ * PaxAggMakePath makes an aggregate-mode path of the grouping relation with
+ * the given target and cost, parallel-aware (a partial path) if workers >
+ * 0.
+ */
+static CustomPath *
+PaxAggMakePath(RelOptInfo *output_rel, PathTarget *target, Cost cost,
+			   double rows, int workers, List *custom_private)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = output_rel;
+	cpath->path.pathtarget = target;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = workers > 0;
+	cpath->path.parallel_safe = workers > 0;
+	cpath->path.parallel_workers = workers;
+	cpath->path.rows = rows;
+	cpath->path.startup_cost = cost;
+	cpath->path.total_cost = cost + rows * cpu_tuple_cost;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;
+	cpath->custom_paths = NIL;
+	cpath->custom_private = custom_private;
+	cpath->methods = &PaxAggPathMethods;
+	return cpath;
+}
+
+/*
+ * PaxAggPartialPaths offers, where workers may scan the relation, the
+ * aggregate mode under a Gather: each participant's PaxScan folds the pages
+ * it claims into partial states (PaxAggPartial), and a Finalize Aggregate
+ * (hashed with GROUP BY) combines them and applies HAVING, as core's
+ * partial aggregation does (add_paths_to_grouping_rel() and
+ * create_partial_grouping_paths() in planner.c, PostgreSQL 15).  disk and
+ * cpu are the serial path's costs: the CPU share is divided among the
+ * processes.
+ */
+static void
+PaxAggPartialPaths(PlannerInfo *root, RelOptInfo *input_rel,
+				   RelOptInfo *output_rel, List *aggspec, List *pushed,
+				   List *aggrefs, List *gcols, List *gvars, Cost disk,
+				   Cost cpu, double ngroups)
+{
+	Query	   *parse = root->parse;
+	List	   *groupClause;
+	PathTarget *ptarget;
+	List	   *paggrefs = NIL;
+	CustomPath *cpath;
+	Path	   *gather;
+	AggClauseCosts costs;
+	double		total_groups;
+	int			workers;
+	ListCell   *lc;
+
+#if PG_VERSION_NUM >= 160000
+	groupClause = root->processed_groupClause;
+#else
+	groupClause = parse->groupClause;
+#endif
+	if (!input_rel->consider_parallel || !output_rel->consider_parallel ||
+		root->hasNonPartialAggs || root->hasNonSerialAggs ||
+		list_length(groupClause) != list_length(gvars) ||
+		(groupClause != NIL && !grouping_is_hashable(groupClause)))
+		return;
+	workers = compute_parallel_worker(input_rel, input_rel->pages, -1,
+									  max_parallel_workers_per_gather);
+	if (workers <= 0)
+		return;
+
+	/* the GROUP BY columns, with their references, and partial aggregates */
+	ptarget = create_empty_pathtarget();
+	foreach(lc, groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+
+		add_column_to_pathtarget(ptarget,
+								 (Expr *) copyObject(get_sortgroupclause_expr(sgc, parse->targetList)),
+								 sgc->tleSortGroupRef);
+	}
+	foreach(lc, aggrefs)
+	{
+		Aggref	   *aggref = copyObject(lfirst_node(Aggref, lc));
+
+		Assert(OidIsValid(aggref->aggtranstype));
+		mark_partial_aggref(aggref, AGGSPLIT_INITIAL_SERIAL);
+		add_column_to_pathtarget(ptarget, (Expr *) aggref, 0);
+		paggrefs = lappend(paggrefs, aggref);
+	}
+	set_pathtarget_cost_width(root, ptarget);
+
+	cpath = PaxAggMakePath(output_rel, ptarget,
+						   disk + cpu / PaxParallelDivisor(workers),
+						   ngroups, workers,
+						   list_make5(aggspec, pushed, paggrefs,
+									  list_make1_int(input_rel->relid),
+									  list_make3(gcols, gvars, NIL)));
+	total_groups = ngroups * workers;
+	gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
+										 ptarget, NULL, &total_groups);
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
+	add_path(output_rel, (Path *)
+			 create_agg_path(root, output_rel, gather, output_rel->reltarget,
+							 groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
+							 AGGSPLIT_FINAL_DESERIAL, groupClause,
+							 (List *) parse->havingQual, &costs, ngroups));
+}
+
+/*
  * PaxUpperPaths offers, for a query that aggregates one pax table without
  * GROUP BY (count(*), count, sum and avg of int2/int4, min and max of
  * integer-like columns), a PaxScan that computes the aggregates itself on
@@ -436,7 +560,8 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	double		ntuples;
 	double		npass;
 	double		ngroups;
-	Cost		cost;
+	Cost		disk;
+	Cost		cpu;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -477,15 +602,15 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	npass = clamp_row_est(ntuples *
 						  clauselist_selectivity(root, pushed, input_rel->relid,
 												 JOIN_INNER, NULL));
-	cost = input_rel->pages * seq_page_cost +
-		ntuples * PaxPushedRowCost(list_length(pushed), input_rel->allvisfrac) +
+	disk = input_rel->pages * seq_page_cost;
+	cpu = ntuples * PaxPushedRowCost(list_length(pushed), input_rel->allvisfrac) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
 	ngroups = 1;
 	if (gcols != NIL)
 	{
 		/* hashing and looking up each passing row's group */
 		ngroups = estimate_num_groups(root, gvars, npass, NULL, NULL);
-		cost += npass * list_length(gcols) * cpu_operator_cost;
+		cpu += npass * list_length(gcols) * cpu_operator_cost;
 
 		/*
 		 * The groups stay in memory (nothing spills to disk, as HashAgg's
@@ -504,28 +629,18 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * must discourage it as it does PaxScan's and heap's scans.
 	 */
 	if (!enable_seqscan)
-		cost += disable_cost;
+		disk += disable_cost;
 
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = output_rel;
-	cpath->path.pathtarget = output_rel->reltarget;
-	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = ngroups;
-	cpath->path.startup_cost = cost;
-	cpath->path.total_cost = cost + ngroups * cpu_tuple_cost;
-	cpath->path.pathkeys = NIL;
-	cpath->flags = 0;
-	cpath->custom_paths = NIL;
 	/* with the relation's index, as planning knows it */
-	cpath->custom_private = list_make5(aggspec, pushed, aggrefs,
-									   list_make1_int(input_rel->relid),
-									   list_make3(gcols, gvars, having));
-	cpath->methods = &PaxAggPathMethods;
+	cpath = PaxAggMakePath(output_rel, output_rel->reltarget, disk + cpu,
+						   ngroups, 0,
+						   list_make5(aggspec, pushed, aggrefs,
+									  list_make1_int(input_rel->relid),
+									  list_make3(gcols, gvars, having)));
 	add_path(output_rel, &cpath->path);
+
+	PaxAggPartialPaths(root, input_rel, output_rel, aggspec, pushed, aggrefs,
+					   gcols, gvars, disk, cpu, ngroups);
 }
 
 /*
@@ -602,6 +717,11 @@ static const CustomExecMethods PaxAggExecMethods = {
 	.ExecCustomScan = PaxAggExec,
 	.EndCustomScan = PaxScanEnd,
 	.ReScanCustomScan = PaxAggReScan,
+	.EstimateDSMCustomScan = PaxScanEstimateDSM,
+	.InitializeDSMCustomScan = PaxScanInitializeDSM,
+	.ReInitializeDSMCustomScan = PaxScanReInitializeDSM,
+	.InitializeWorkerCustomScan = PaxScanInitializeWorker,
+	.ShutdownCustomScan = PaxScanShutdown,
 	.ExplainCustomScan = PaxAggExplain,
 };
 
@@ -697,6 +817,14 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 			state->has_numeric = true;
 		}
 #endif
+	}
+	/* partial aggregates (under Gather) return their transition states */
+	if (state->naggs > 0)
+	{
+		TargetEntry *tle = list_nth(cscan->custom_scan_tlist, state->ngcols);
+
+		Assert(IsA(tle->expr, Aggref));
+		state->partial = DO_AGGSPLIT_SKIPFINAL(((Aggref *) tle->expr)->aggsplit);
 	}
 	state->values = palloc0(sizeof(Datum) * tupdesc->natts);
 	state->rowpacked = palloc0(sizeof(uint64) * Max(state->ngcols, 1));
@@ -1368,6 +1496,49 @@ PaxAggResult(PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
 }
 
 /*
+ * PaxAggPartial returns an aggregate's partial state for a Finalize
+ * Aggregate above a Gather: what the aggregate's transition function (and
+ * serial function) would have made of the same values, in PostgreSQL 15's
+ * pg_aggregate: count and sum of int2/int4 as int8 (sums NULL with no
+ * value), avg of int2/int4 as int8[] {count, sum} (int4_avg_accum's
+ * state, never NULL), min and max as the value, and numeric sum and avg as
+ * numeric_avg_serialize()'s bytea (NULL with no value, as its state).
+ */
+static Datum
+PaxAggPartial(PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
+{
+	*isnull = false;
+	switch (agg->kind)
+	{
+		case PAX_AGG_AVG:
+			{
+				Datum		elems[2];
+
+				elems[0] = Int64GetDatum(accum->count);
+				elems[1] = Int64GetDatum(accum->acc);
+				return PointerGetDatum(construct_array(elems, 2, INT8OID,
+													   sizeof(int64),
+													   FLOAT8PASSBYVAL,
+													   TYPALIGN_DOUBLE));
+			}
+#ifdef PAX_HAVE_FAST_NUMERIC
+		case PAX_AGG_SUM_NUMERIC:
+		case PAX_AGG_AVG_NUMERIC:
+			{
+				Datum		total = PaxNumSumResult(&accum->nsum, accum->count,
+													false, isnull);
+
+				if (*isnull)
+					return (Datum) 0;
+				return PaxNumAvgStateSerialize(total, accum->count);
+			}
+#endif
+		default:
+			return PaxAggResult(agg, accum, isnull);
+	}
+}
+
+/*
  * PaxAggNext folds every visible row that passes the pushed clauses into
  * its group, page by page, at the first call, then returns a row per
  * group (one row without GROUP BY, even for no rows): the access method of
@@ -1417,7 +1588,9 @@ PaxAggNext(ScanState *ss)
 		slot->tts_isnull[i] = agss->gnulls[g * agss->ngcols + i];
 	}
 	for (int k = 0; k < agss->naggs; k++)
-		slot->tts_values[agss->ngcols + k] =
+		slot->tts_values[agss->ngcols + k] = agss->partial ?
+			PaxAggPartial(&agss->aggs[k], &agss->accs[g * agss->naggs + k],
+						  &slot->tts_isnull[agss->ngcols + k]) :
 			PaxAggResult(&agss->aggs[k], &agss->accs[g * agss->naggs + k],
 						 &slot->tts_isnull[agss->ngcols + k]);
 	MemoryContextSwitchTo(old);
@@ -1538,7 +1711,8 @@ PaxAggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		appendStringInfo(&aggs, "%s%s(%s)", k > 0 ? ", " : "",
 						 PaxAggNames[agg->kind], arg);
 	}
-	ExplainPropertyText("Pax Aggregates", aggs.data, es);
+	ExplainPropertyText(state->partial ? "Pax Partial Aggregates" : "Pax Aggregates",
+						aggs.data, es);
 	if (state->clauses != NIL)
 		PaxExplainFilter(node, state->clauses, ancestors, es);
 	if (es->analyze)

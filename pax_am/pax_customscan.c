@@ -140,6 +140,22 @@ PaxNeededShare(RelOptInfo *rel)
 }
 
 /*
+ * PaxParallelDivisor is the share of a parallel scan's rows each of its
+ * processes is expected to handle, as get_parallel_divisor() in costsize.c
+ * (PostgreSQL 15) computes it: the workers, and the leader's share.
+ */
+double
+PaxParallelDivisor(int workers)
+{
+	double		divisor = workers;
+	double		leader = 1.0 - (PAX_LEADER_SHARE_PER_WORKER * workers);
+
+	if (parallel_leader_participation && leader > 0)
+		divisor += leader;
+	return divisor;
+}
+
+/*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with the
  * pushed clauses evaluated column-at-a-time at a fraction of an operator's
  * cost and rows formed only when they pass them.  Under a hash join whose
@@ -198,12 +214,8 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 
 	if (path->parallel_workers > 0)
 	{
-		double		divisor = path->parallel_workers;
-		double		leader = 1.0 - (PAX_LEADER_SHARE_PER_WORKER *
-									path->parallel_workers);
+		double		divisor = PaxParallelDivisor(path->parallel_workers);
 
-		if (parallel_leader_participation && leader > 0)
-			divisor += leader;
 		cpu_run_cost /= divisor;
 		path->rows = clamp_row_est(path->rows / divisor);
 	}
@@ -1083,7 +1095,7 @@ PaxScanPscanSize(CustomScanState *node)
  * PaxScanEstimateDSM sizes the shared state: PaxScanShared, the table AM's
  * parallel scan descriptor, and one recent-buffer map entry per block.
  */
-static Size
+Size
 PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
 {
 	PaxScanState *state = (PaxScanState *) node;
@@ -1100,7 +1112,7 @@ PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
  * leader: counters, the recent-buffer map seeded from this backend's, and
  * the table AM's parallel scan descriptor.
  */
-static void
+void
 PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 					 void *coordinate)
 {
@@ -1125,7 +1137,7 @@ PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 }
 
 /* PaxScanReInitializeDSM resets the shared block allocator for a rescan. */
-static void
+void
 PaxScanReInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 					   void *coordinate)
 {
@@ -1136,7 +1148,7 @@ PaxScanReInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
 }
 
 /* PaxScanInitializeWorker attaches a parallel worker to the shared state. */
-static void
+void
 PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	PaxScanState *state = (PaxScanState *) node;
@@ -1162,7 +1174,7 @@ PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
  * when the Gather was read to its end but not when the leader stopped early
  * (a LIMIT): then the totals can miss what workers add later.
  */
-static void
+void
 PaxScanShutdown(CustomScanState *node)
 {
 	PaxScanState *state = (PaxScanState *) node;

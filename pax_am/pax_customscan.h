@@ -192,6 +192,7 @@ extern Node *(*PaxScanCreateUpper) (CustomScan *cscan);
 extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
+extern double PaxParallelDivisor(int workers);
 extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
 extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
 								 List *rest, int jf_keys, double jf_share);
@@ -202,6 +203,14 @@ extern void PaxScanStart(PaxScanState *state);
 extern bool PaxScanNextPage(PaxScanState *state);
 extern void PaxScanEnd(CustomScanState *node);
 extern void PaxScanReScan(CustomScanState *node);
+extern Size PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt);
+extern void PaxScanInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+								 void *coordinate);
+extern void PaxScanReInitializeDSM(CustomScanState *node,
+								   ParallelContext *pcxt, void *coordinate);
+extern void PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc,
+									void *coordinate);
+extern void PaxScanShutdown(CustomScanState *node);
 extern void PaxExplainFilter(CustomScanState *node, List *clauses,
 							 List *ancestors, struct ExplainState *es);
 

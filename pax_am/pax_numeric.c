@@ -29,6 +29,7 @@
 
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
+#include "libpq/pqformat.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -611,6 +612,70 @@ PaxNumSumResult(PaxNumSum *sum, int64 count, bool avg, bool *isnull)
 		return total;
 	return DirectFunctionCall2(numeric_div, total,
 							   NumericGetDatum(int64_to_numeric(count)));
+}
+
+/*
+ * PaxNumAvgStateSerialize returns the partial state of numeric sum() and
+ * avg() over count non-null values whose total is total (NaN or an infinity
+ * where one arose), in the form numeric_avg_serialize() in numeric.c gives
+ * a NumericAggState (PostgreSQL 15 and 18 alike): N, the finite sum as a
+ * NumericVar (ndigits, weight, sign and dscale as int32, then the base-10000
+ * digits as int16: numeric_send()'s fields, widened), maxScale and
+ * maxScaleCount (only inverse transitions read them), and the NaN, +Inf
+ * and -Inf counts.  A total that is NaN counts one NaN (sum() and avg()
+ * then return NaN, as for +Inf plus -Inf), an infinite one one infinity,
+ * each with a zero finite sum.
+ */
+Datum
+PaxNumAvgStateSerialize(Datum total, int64 count)
+{
+	Numeric		num = DatumGetNumeric(total);
+	StringInfoData buf;
+	int64		nan = 0;
+	int64		pinf = 0;
+	int64		ninf = 0;
+	int			dscale = 0;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, count);
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+	{
+		if (numeric_is_nan(num))
+			nan = 1;
+		else if (DatumGetBool(DirectFunctionCall2(numeric_gt, total,
+												  NumericGetDatum(int64_to_numeric(0)))))
+			pinf = 1;
+		else
+			ninf = 1;
+		/* a zero sum: no digits, weight 0, NUMERIC_POS, scale 0 */
+		for (int i = 0; i < 4; i++)
+			pq_sendint32(&buf, 0);
+	}
+	else
+	{
+		bytea	   *wire = DatumGetByteaPP(DirectFunctionCall1(numeric_send, total));
+		StringInfoData in;
+		int			ndigits;
+
+		in.data = VARDATA_ANY(wire);
+		in.len = VARSIZE_ANY_EXHDR(wire);
+		in.cursor = 0;
+		in.maxlen = in.len;
+		ndigits = (uint16) pq_getmsgint(&in, 2);
+		pq_sendint32(&buf, ndigits);
+		pq_sendint32(&buf, (int16) pq_getmsgint(&in, 2));	/* weight */
+		pq_sendint32(&buf, (uint16) pq_getmsgint(&in, 2));	/* sign */
+		dscale = (uint16) pq_getmsgint(&in, 2);
+		pq_sendint32(&buf, dscale);
+		for (int i = 0; i < ndigits; i++)
+			pq_sendint16(&buf, (int16) pq_getmsgint(&in, 2));
+	}
+	pq_sendint32(&buf, dscale);		/* maxScale */
+	pq_sendint64(&buf, count);		/* maxScaleCount */
+	pq_sendint64(&buf, nan);
+	pq_sendint64(&buf, pinf);
+	pq_sendint64(&buf, ninf);
+	return PointerGetDatum(pq_endtypsend(&buf));
 }
 
 #endif							/* HAVE_INT128 */

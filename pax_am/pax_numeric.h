@@ -105,6 +105,7 @@ extern void PaxNumSumAddRescale(PaxNumSum *sum, int128 v, int scale,
 extern void PaxNumSumAddSlow(PaxNumSum *sum, Datum value, MemoryContext mcxt);
 extern Datum PaxNumSumResult(PaxNumSum *sum, int64 count, bool avg,
 							 bool *isnull);
+extern Datum PaxNumAvgStateSerialize(Datum total, int64 count);
 
 /*
  * PaxNumSumAdd adds (v, scale) to a sum: inline when the scales agree and

@@ -157,6 +157,38 @@ SELECT * FROM ga_same($$SELECT t, count(*), sum(id) FROM edge GROUP BY t$$);
 SELECT * FROM ga_same($$SELECT b, i, t, count(*), sum(id) FROM edge GROUP BY b, i, t$$);
 SELECT count(*) AS groups FROM (SELECT b, i, t FROM ga_pax.edge GROUP BY b, i, t) g;
 
+-- parallel workers: each participant folds the pages it claims into the
+-- aggregates' partial states (counts and int sums as int8, avg of integers
+-- as {count, sum}, numeric sums and averages as numeric_avg_serialize's
+-- bytea, NaN and infinities counted apart) and a Finalize Aggregate
+-- combines them: heap's answers, display scales included
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT g4, count(*), sum(i4), avg(i2), avg(n2) FROM ga_pax.t WHERE id > 10
+GROUP BY g4 HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(n2) FROM ga_pax.t;
+SELECT * FROM ga_same($$SELECT g4, count(*), count(n2), sum(i4), avg(i2), min(i8), max(ts) FROM t GROUP BY g4$$);
+SELECT * FROM ga_same($$SELECT g4, sum(n2), avg(n2), sum(n4), avg(n4), sum(nu), avg(nu) FROM t GROUP BY g4$$);
+SELECT * FROM ga_same($$SELECT gt, gp, sum(n2 * (1 - n4)), sum(n2 * (1 - n4) * (1 + n4)) FROM t GROUP BY gt, gp$$);
+SELECT * FROM ga_same($$SELECT g4, sum(nu * nu * nu * nu), avg(nu * 1e20 * 1e20) FROM t GROUP BY g4$$);
+SELECT * FROM ga_same($$SELECT sum(n2), avg(n2 * n4), sum(nu), avg(i4), min(gd), count(*) FROM t$$);
+SELECT * FROM ga_same($$SELECT sum(n2), avg(nu), sum(nu), count(*) FROM t WHERE id > 5002$$);
+SELECT * FROM ga_same($$SELECT sum(nu), avg(nu) FROM t WHERE id = 5003 OR id < 50$$);
+SELECT * FROM ga_same($$SELECT count(*), sum(n2), avg(n2), sum(i2), avg(i2), max(i4) FROM t WHERE id < 0$$);
+SELECT * FROM ga_same($$SELECT g4, count(*) FROM t GROUP BY g4 HAVING sum(n2) > 300000 OR g4 IS NULL$$);
+SELECT * FROM ga_same($$SELECT count(*), sum(n) FROM empty$$);
+SET parallel_leader_participation = off;
+SELECT * FROM ga_same($$SELECT g4, sum(n2), avg(nu), avg(i2), count(*) FROM t GROUP BY g4$$);
+SELECT * FROM ga_same($$SELECT sum(n2), avg(nu), avg(i2), count(*) FROM t$$);
+RESET parallel_leader_participation;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- the aggregate mode off: same answers through the usual plan
 SET pax.enable_aggpushdown = off;
 SELECT * FROM ga_same($$SELECT gt, sum(n2 * (1 - n4)), avg(nu) FROM t GROUP BY gt$$);

@@ -124,10 +124,12 @@ SELECT pg_stat_force_next_flush();
 SELECT hm_reads();
 DROP FUNCTION hm_fail(text);
 DROP DOMAIN hm_dint;
--- PaxScan's parallel mode
+-- PaxScan's parallel mode (the plain scan: the aggregate mode would
+-- compute the count itself)
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
+SET pax.enable_aggpushdown = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM hm_sp WHERE b = 3;
 \o /dev/null
 SELECT count(*) FROM hm_sp WHERE b = 3; SELECT count(*) FROM hm_sh WHERE b = 3;
@@ -135,6 +137,7 @@ SELECT count(*) FROM hm_sp WHERE b = 3; SELECT count(*) FROM hm_sh WHERE b = 3;
 RESET parallel_setup_cost; RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+RESET pax.enable_aggpushdown;
 SELECT pg_stat_force_next_flush();
 -- the workers report their counts as they exit: wait for them (10 s at most)
 DO $$
