@@ -376,6 +376,8 @@ class Gen:
             return f"{c} IS NULL"
         if x < 0.14:
             return f"{c} IS NOT NULL"
+        if kind == "txt" and x < 0.24:
+            return self.like(c)
         ops = ["=", "<>", "<", "<=", ">", ">="]
         if kind in ("bool", "other") and col.base == "uuid":
             ops = ["=", "<>", "<", ">="]
@@ -403,6 +405,25 @@ class Gen:
                           f"{c} >= ALL ({arr})"]
             return r.choice(forms)
         return f"{c} IS DISTINCT FROM {self.literal(col)}"
+
+    def like(self, c):
+        # [NOT] LIKE: patterns of literal runs and % (pushed into PaxScan),
+        # now and then a _ or an escaped % (left to the executor)
+        r = self.r
+        runs = [r.choice(TEXT_SMALL + ["v", "1", "0", "5"]) for _ in range(r.randint(0, 3))]
+        pat = ""
+        for i, run in enumerate(runs):
+            if i > 0 or r.random() < 0.6:
+                pat += "%" * r.choice([1, 1, 2])
+            pat += run
+        if r.random() < 0.6 or not runs:
+            pat += "%"
+        if r.random() < 0.1:
+            pat = pat.replace("%", "_", 1)
+        elif r.random() < 0.05:
+            pat += "\\%"
+        neg = "NOT " if r.random() < 0.3 else ""
+        return f"{c} {neg}LIKE '{pat.replace(chr(39), chr(39) * 2)}'"
 
     def pred(self, t):
         r = self.r

@@ -819,6 +819,42 @@ PaxPredIsEarly(PaxPred *pred)
  */
 
 /*
+ * PaxClauseMayFail tells whether evaluating a clause on a row may raise an
+ * error: unless it is leakproof (contain_leaked_vars), yes, but for LIKE
+ * and NOT LIKE of a column with a constant pattern that does not end in an
+ * escape character, under a deterministic collation: those compare bytes
+ * (GenericMatchText() in like.c, PostgreSQL 15), whatever the pattern.
+ */
+static bool
+PaxClauseMayFail(Node *clause)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *arg;
+	Const	   *pat;
+	text	   *t;
+	int			len;
+	int			escapes = 0;
+
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2 ||
+		!(op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
+		  op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE))
+		return contain_leaked_vars(clause);
+	arg = linitial(op->args);
+	while (IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	pat = (Const *) lsecond(op->args);
+	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull ||
+		!OidIsValid(op->inputcollid) ||
+		!get_collation_isdeterministic(op->inputcollid))
+		return contain_leaked_vars(clause);
+	t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pat->constvalue));
+	len = VARSIZE_ANY_EXHDR(t);
+	while (escapes < len && VARDATA_ANY(t)[len - 1 - escapes] == '\\')
+		escapes++;
+	return escapes % 2 == 1;
+}
+
+/*
  * PaxSplitClauses splits RestrictInfos into those PaxScan evaluates on the
  * minipages and the others, keeping the order of each.
  *
@@ -827,7 +863,9 @@ PaxPredIsEarly(PaxPred *pred)
  * policies, security_barrier views), or if it is leakproof: the rule
  * of order_qual_clauses() in createplan.c and
  * restriction_is_securely_promotable() in restrictinfo.c (PostgreSQL 15)
- * applies.
+ * applies.  And a clause after one left behind that can raise an error is
+ * left behind too (see below), so that errors come from the same rows as
+ * heap's.
  */
 void
 PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
@@ -837,6 +875,7 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	bool	   *lazy = palloc(sizeof(bool) * Max(n, 1));
 	Index		min_rest = UINT_MAX;
 	bool		any_rest = false;
+	bool		failing_rest = false;
 	ListCell   *lc;
 
 	foreach(lc, clauses)
@@ -845,11 +884,21 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 		int			i = foreach_current_index(lc);
 		PaxPred		pred;
 
-		push[i] = pax_enable_pushdown && !ri->pseudoconstant &&
+		/*
+		 * A clause left to the executor that can raise an error (one that
+		 * is not leakproof) runs, in heap's plan, on every row the clauses
+		 * before it pass: a clause after it pushed ahead would spare it
+		 * rows, and its error with them.  So what follows such a clause
+		 * stays with the executor, in heap's order (the plan's clauses
+		 * come in order_qual_clauses' order).
+		 */
+		push[i] = pax_enable_pushdown && !ri->pseudoconstant && !failing_rest &&
 			PaxAnalyzeClause((Node *) ri->clause, relid, &pred);
 		lazy[i] = push[i] && PaxPredIsLazy(&pred);
 		if (!push[i])
 			min_rest = Min(min_rest, ri->security_level);
+		if (!push[i] && !ri->pseudoconstant)
+			failing_rest |= PaxClauseMayFail((Node *) ri->clause);
 	}
 	/*
 	 * A clause kept back for this reason has a level above min_rest, so it

@@ -208,6 +208,27 @@ SELECT * FROM dts_check();
 DROP FUNCTION dts_check;
 DROP TABLE dts_heap, dts_pax;
 
+-- a clause left to the executor that can fail (not leakproof) keeps the
+-- clauses after it, in the plan's order, with the executor too: heap
+-- evaluates it on the rows they would remove, and fails there
+CREATE TABLE eo_h (a int, b text) USING heap;
+INSERT INTO eo_h SELECT i, 'x' || i FROM generate_series(1, 1000) i;
+CREATE TABLE eo_p (LIKE eo_h) USING pax;
+INSERT INTO eo_p SELECT * FROM eo_h;
+ANALYZE eo_h, eo_p;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM eo_p WHERE 10 / (a - a) > 0 AND a = ANY ('{-1,-2,-3,-4,-5,-6}');
+SELECT count(*) FROM eo_h WHERE 10 / (a - a) > 0 AND a = ANY ('{-1,-2,-3,-4,-5,-6}');
+SELECT count(*) FROM eo_p WHERE 10 / (a - a) > 0 AND a = ANY ('{-1,-2,-3,-4,-5,-6}');
+-- one that cannot fail does not; nor one that runs after the pushed ones
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM eo_p WHERE a <> a AND a = ANY ('{-1,-2,-3,-4,-5,-6}');
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM eo_p WHERE a = ANY ('{-1,-2,-3,-4,-5,-6}') AND 10 / (a - a) > 0;
+SELECT count(*) FROM eo_p WHERE a = ANY ('{-1,-2,-3,-4,-5,-6}') AND 10 / (a - a) > 0;
+SELECT count(*) FROM eo_h WHERE a = ANY ('{-1,-2,-3,-4,-5,-6}') AND 10 / (a - a) > 0;
+DROP TABLE eo_h, eo_p;
+
 -- LIKE and NOT LIKE with patterns of literal characters and % only: their
 -- literal runs found in the stored bytes (text, varchar, bpchar with its
 -- blanks, "C" and default collations, multibyte characters, compressed
