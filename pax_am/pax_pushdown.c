@@ -191,30 +191,55 @@ PaxLikePatternSimple(const char *p, int len)
 	return true;
 }
 
+/* PaxIsLikeFunc tells whether a function is that of [NOT] LIKE (~~, !~~). */
+static inline bool
+PaxIsLikeFunc(Oid fn)
+{
+	return fn == F_TEXTLIKE || fn == F_TEXTNLIKE ||
+		fn == F_BPCHARLIKE || fn == F_BPCHARNLIKE;
+}
+
+/*
+ * PaxLikeConst returns the pattern of "x [NOT] LIKE pattern" (text, varchar
+ * or bpchar) where it is a non-null constant and the collation is
+ * deterministic, or NULL for any other clause.
+ */
+static Const *
+PaxLikeConst(OpExpr *op)
+{
+	Node	   *right;
+
+	if (list_length(op->args) != 2 || !PaxIsLikeFunc(op->opfuncid))
+		return NULL;
+	right = lsecond(op->args);
+	while (IsA(right, RelabelType))
+		right = (Node *) ((RelabelType *) right)->arg;
+	if (!IsA(right, Const) || ((Const *) right)->constisnull ||
+		getBaseType(((Const *) right)->consttype) != TEXTOID ||
+		!OidIsValid(op->inputcollid) ||
+		!get_collation_isdeterministic(op->inputcollid))
+		return NULL;
+	return (Const *) right;
+}
+
 /*
  * PaxAnalyzeLike is PaxAnalyzeClause for "column [NOT] LIKE pattern" of a
  * text, varchar or bpchar column: pushed only where its result is that of
  * comparing bytes, which cannot fail on any value (a constant, simple
- * pattern under a deterministic collation); other patterns stay with the
- * executor, whose function also raises LIKE's errors in heap's order.
+ * pattern under a deterministic collation: PaxLikeConst); other patterns
+ * stay with the executor, whose function also raises LIKE's errors in
+ * heap's order.
  */
 static bool
 PaxAnalyzeLike(OpExpr *op, Index varno, PaxPred *pred)
 {
 	AttrNumber	attno = PaxVarAttno(linitial(op->args), varno);
-	Node	   *right = lsecond(op->args);
-	Const	   *pat;
+	Const	   *pat = PaxLikeConst(op);
 	text	   *t;
 	bool		simple;
 
-	while (IsA(right, RelabelType))
-		right = (Node *) ((RelabelType *) right)->arg;
-	if (attno == 0 || !IsA(right, Const) || ((Const *) right)->constisnull ||
-		getBaseType(((Const *) right)->consttype) != TEXTOID ||
-		!OidIsValid(op->inputcollid) ||
-		!get_collation_isdeterministic(op->inputcollid))
+	if (attno == 0 || pat == NULL)
 		return false;
-	pat = (Const *) right;
 	t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pat->constvalue));
 	simple = PaxLikePatternSimple(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 	if ((Pointer) t != DatumGetPointer(pat->constvalue))
@@ -249,8 +274,7 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 
 	if (list_length(op->args) != 2)
 		return false;
-	if (op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
-		op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE)
+	if (PaxIsLikeFunc(op->opfuncid))
 		return PaxAnalyzeLike(op, varno, pred);
 	left = linitial(op->args);
 	right = lsecond(op->args);
@@ -828,24 +852,18 @@ PaxPredIsEarly(PaxPred *pred)
 static bool
 PaxClauseMayFail(Node *clause)
 {
-	OpExpr	   *op = (OpExpr *) clause;
 	Node	   *arg;
 	Const	   *pat;
 	text	   *t;
 	int			len;
 	int			escapes = 0;
 
-	if (!IsA(clause, OpExpr) || list_length(op->args) != 2 ||
-		!(op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
-		  op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE))
+	if (!IsA(clause, OpExpr) || (pat = PaxLikeConst((OpExpr *) clause)) == NULL)
 		return contain_leaked_vars(clause);
-	arg = linitial(op->args);
+	arg = linitial(((OpExpr *) clause)->args);
 	while (IsA(arg, RelabelType))
 		arg = (Node *) ((RelabelType *) arg)->arg;
-	pat = (Const *) lsecond(op->args);
-	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull ||
-		!OidIsValid(op->inputcollid) ||
-		!get_collation_isdeterministic(op->inputcollid))
+	if (!IsA(arg, Var))
 		return contain_leaked_vars(clause);
 	t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pat->constvalue));
 	len = VARSIZE_ANY_EXHDR(t);
