@@ -3,7 +3,10 @@
   Cluster        the private cluster of bin/lib.sh (PAX_HOME, PAX_PORT,
                  PG_CONFIG): started on creation; psql() runs SQL in a new
                  session, run() a client program (pgbench, ...), both as
-                 the cluster's owner with libpq pointed at it
+                 the cluster's owner with libpq pointed at it;
+                 hold_in_buffers() sizes shared_buffers for the relations
+                 a benchmark prewarms and empties the pool, resident()
+                 checks that they stayed
   timings()      the milliseconds of psql's \\timing lines in an output
   median(), summary(), ratio()
   prewarm_sql()  pg_prewarm of some relations, as SQL
@@ -114,6 +117,53 @@ class Cluster:
         if not times:
             raise BenchError("no timing in output of:\n%s\n%s" % (sql, out))
         return times[-1]
+
+    def restart(self):
+        """restart stops and starts the cluster (bin/cluster), which empties
+        shared buffers."""
+        for what in ("stop", "start"):
+            subprocess.run([os.path.join(ROOT, "bin", "cluster"), what], check=True)
+
+    def hold_in_buffers(self, relations, db=None):
+        """hold_in_buffers makes shared_buffers hold the relations (their
+        tables, TOAST and indexes) with a quarter to spare, and restarts the
+        cluster so that the pool holds nothing else when the benchmark's
+        prewarms fill it.  A prewarm of relations that do not fit, or into a
+        pool full of other pages, leaves part of them out (the clock sweep
+        evicts pages it has just read before the prewarm ends), and a scan
+        then reads those pages from the kernel's page cache: a cost per page
+        that hides what a scan of cached pages costs.  At most half of the
+        machine's memory is given; returns the bytes the relations take."""
+        names = ", ".join("'%s'" % r for r in relations)
+        need = int(self.psql(
+            "SELECT coalesce(sum(pg_total_relation_size(c::regclass)), 0) "
+            "FROM unnest(ARRAY[%s]::text[]) c" % names, db).strip())
+        have = int(self.psql(
+            "SELECT pg_size_bytes(current_setting('shared_buffers'))", db).strip())
+        want = need * 5 // 4 + (256 << 20)
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        if have < want:
+            gb = min(-(-want // (1 << 30)), max(1, ram // 2 // (1 << 30)))
+            if (gb << 30) > have:
+                self.psql("ALTER SYSTEM SET shared_buffers = '%dGB'" % gb, db)
+        self.restart()
+        return need
+
+    def resident(self, relations, db=None):
+        """resident: the fraction of the relations' main-fork pages that are
+        in shared buffers (pg_buffercache, created if missing)."""
+        names = ", ".join("'%s'" % r for r in relations)
+        out = self.psql(
+            "CREATE EXTENSION IF NOT EXISTS pg_buffercache;\n"
+            "SELECT (SELECT count(*) FROM pg_buffercache b JOIN pg_class c "
+            "ON b.relfilenode = pg_relation_filenode(c.oid) AND b.relforknumber = 0 "
+            "AND b.reldatabase = (SELECT oid FROM pg_database "
+            "WHERE datname = current_database()) "
+            "WHERE c.oid = ANY (ARRAY[%s]::regclass[]))::float8 / "
+            "greatest(1, (SELECT sum(pg_relation_size(c::regclass)) "
+            "/ current_setting('block_size')::int "
+            "FROM unnest(ARRAY[%s]::text[]) c))" % (names, names), db)
+        return float(out.strip().splitlines()[-1])
 
     def has_db(self, name):
         """has_db says whether database name exists."""
