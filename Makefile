@@ -24,7 +24,7 @@ REGRESS = \
 	pax_am_pushdown \
 	pax_am_aggregate \
 	pax_am_joinfilter \
-	pax_am_groupagg \
+	pax_am_groupagg pax_am_costs \
 	pax_am_colskip \
 	pax_am_trust \
 	pax_am_mvcc_delete \

@@ -595,15 +595,17 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 
 	/*
-	 * PaxScan's own cost (pages, visibility, the pushed clauses), with one
-	 * cheap fold per aggregate in place of forming each passing row.
+	 * PaxScan's own cost (pages, charged as PaxCostPath does, visibility,
+	 * the pushed clauses), with one cheap fold per aggregate in place of
+	 * forming each passing row.
 	 */
 	ntuples = input_rel->tuples;
 	npass = clamp_row_est(ntuples *
 						  clauselist_selectivity(root, pushed, input_rel->relid,
 												 JOIN_INNER, NULL));
-	disk = input_rel->pages * seq_page_cost;
-	cpu = ntuples * PaxPushedRowCost(list_length(pushed), input_rel->allvisfrac) +
+	disk = input_rel->pages * PaxPageCost(root, input_rel);
+	cpu = ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed),
+									 input_rel->allvisfrac) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
 	ngroups = 1;
 	if (gcols != NIL)

@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include <float.h>
+
 #include "fmgr.h"
 #include "utils/guc.h"
 
@@ -27,9 +29,9 @@ PG_MODULE_MAGIC;
 #endif
 
 /*
- * The module's GUCs: all boolean switches, on by default, settable by any
- * user, under the "pax." prefix.  Each variable lives in the file that
- * reads it.
+ * The module's GUCs, settable by any user, under the "pax." prefix: boolean
+ * switches, on by default, and one planner cost.  Each variable lives in
+ * the file that reads it.
  */
 typedef struct PaxBoolGuc
 {
@@ -73,6 +75,11 @@ PaxDefineGucs(void)
 								 PaxBoolGucs[i].short_desc,
 								 NULL, PaxBoolGucs[i].variable, true,
 								 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("pax.cached_page_cost",
+							 "Sets the planner's estimate of the cost of a page a PaxScan finds in memory.",
+							 "The query's tables count as in memory as far as effective_cache_size holds them; other pages cost seq_page_cost.",
+							 &pax_cached_page_cost, PAX_CACHED_PAGE_COST,
+							 0.0, DBL_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pax");
 }
 

@@ -54,6 +54,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
@@ -65,6 +66,9 @@
 
 /* GUC pax.enable_customscan, defined in _PG_init */
 bool		pax_enable_customscan = true;
+
+/* GUC pax.cached_page_cost */
+double		pax_cached_page_cost = PAX_CACHED_PAGE_COST;
 
 /*
  * PaxScanCreateUpper makes the executor state of a PaxScan plan that scans
@@ -156,9 +160,69 @@ PaxParallelDivisor(int workers)
 }
 
 /*
- * PaxCostPath estimates a PaxScan path as cost_seqscan would, with the
- * pushed clauses evaluated column-at-a-time at a fraction of an operator's
- * cost and rows formed only when they pass them.  Under a hash join whose
+ * PaxPageCost is what a PaxScan is charged per page of rel.  cost_seqscan()
+ * charges every page as read from disk (seq_page_cost), which is what a
+ * page costs a pax scan too when it is not in memory; a page in memory
+ * costs a scan that reads a few of its minipages far less
+ * (pax.cached_page_cost), where heap's scan still forms every row.  As
+ * index_pages_fetched() in costsize.c does for repeated index scans, the
+ * query's tables (root->total_table_pages) are taken to be in memory as far
+ * as effective_cache_size holds them: a lower effective_cache_size charges
+ * more of each page as a disk read.
+ */
+Cost
+PaxPageCost(PlannerInfo *root, RelOptInfo *rel)
+{
+	double		spc_seq_page_cost;
+	double		total = Max(root->total_table_pages, 1.0);
+	double		cached = Min(1.0, (double) effective_cache_size / total);
+
+	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
+	return (1.0 - cached) * spc_seq_page_cost +
+		cached * Min(pax_cached_page_cost, spc_seq_page_cost);
+}
+
+/*
+ * PaxPushedClausesCost is the cost per stored row of rel's pushed clauses
+ * (RestrictInfos or bare clauses): a share of an operator's cost for each
+ * one PaxScan evaluates inline (PaxClauseIsInline), and for each other one
+ * its own cost, its operator's function being called per row as the
+ * executor's qual would call it.
+ */
+Cost
+PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed)
+{
+	Relation	relation;
+	Cost		cost = 0;
+	ListCell   *lc;
+
+	if (pushed == NIL)
+		return 0;
+	relation = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
+	foreach(lc, pushed)
+	{
+		Node	   *clause = lfirst(lc);
+		QualCost	qc;
+
+		if (IsA(clause, RestrictInfo))
+			clause = (Node *) ((RestrictInfo *) clause)->clause;
+		if (PaxClauseIsInline(clause, rel->relid, RelationGetDescr(relation)))
+			cost += PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		else
+		{
+			cost_qual_eval_node(&qc, clause, root);
+			cost += qc.per_tuple;
+		}
+	}
+	table_close(relation, NoLock);
+	return cost;
+}
+
+/*
+ * PaxCostPath estimates a PaxScan path as cost_seqscan would, with pages in
+ * memory charged less (PaxPageCost), the pushed clauses evaluated
+ * column-at-a-time at a fraction of an operator's cost and rows formed only
+ * when they pass them.  Under a hash join whose
  * table filters its rows (jf_keys > 0 key columns, pax_joinfilter.c), the
  * rows that pass the pushed clauses are checked against the filter, and
  * only the share jf_share of them that passes it is formed and returned.
@@ -170,7 +234,6 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 			List *pushed, List *rest, int jf_keys, double jf_share)
 {
 	Path	   *path = &cpath->path;
-	double		spc_seq_page_cost;
 	Cost		startup_cost = 0;
 	Cost		cpu_run_cost;
 	Cost		disk_run_cost;
@@ -184,8 +247,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	if (!enable_seqscan)
 		startup_cost += disable_cost;
 
-	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
-	disk_run_cost = spc_seq_page_cost * rel->pages;
+	disk_run_cost = PaxPageCost(root, rel) * rel->pages;
 
 	pushed_sel = clauselist_selectivity(root, extract_actual_clauses(pushed, false),
 										rel->relid, JOIN_INNER, NULL);
@@ -202,7 +264,8 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	 */
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
-	cpu_run_cost = ntuples * PaxPushedRowCost(list_length(pushed), rel->allvisfrac);
+	cpu_run_cost = ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, pushed),
+											  rel->allvisfrac);
 	if (jf_keys > 0)
 	{
 		cpu_run_cost += npass * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;

@@ -48,8 +48,9 @@
 /*
  * Cost model (provisional, see "heuristics" in pax_am/README): per stored
  * row, a visibility check costs this share of cpu_tuple_cost, and each
- * pushed clause, evaluated in a typed loop, this share of
- * cpu_operator_cost.
+ * pushed clause evaluated inline (a typed loop, PaxClauseIsInline) this
+ * share of cpu_operator_cost; the others cost what the executor's qual
+ * would pay.
  */
 #define PAX_VISIBILITY_COST_SHARE	0.05
 #define PAX_PUSHED_CLAUSE_COST_SHARE	0.25
@@ -60,6 +61,17 @@
  */
 #define PAX_FORM_FIXED_SHARE	0.3
 #define PAX_FORM_COLUMN_SHARE	0.7
+
+/*
+ * Default of pax.cached_page_cost, the cost of a page a PaxScan finds in
+ * memory (its pin, its header and the minipages of the columns read); see
+ * PaxPageCost.  Measured with TPC-H's lineitem in shared buffers: a pax
+ * page whose rows a pushed clause all removes takes 0.5 us, and heap's
+ * count(*) takes 2 us per unit of its estimated cost, which gives 0.25;
+ * twice that leaves room for the CPU costs of PostgreSQL's own nodes above
+ * the scan, which a cheap page exposes (pax_am/README, "Heuristics").
+ */
+#define PAX_CACHED_PAGE_COST	0.5
 
 /* Folding a passing row into one pushed-down aggregate: of an operator. */
 #define PAX_AGG_FOLD_COST_SHARE	0.1
@@ -172,13 +184,13 @@ typedef struct PaxScanState
  * its visibility check, on the pages not marked all-visible (allvisfrac,
  * the share that are, as the planner estimates it for index-only scans:
  * rows of all-visible pages are not checked one by one), and the pushed
- * clauses' typed loops.
+ * clauses (pushed_cost, PaxPushedClausesCost).
  */
 static inline Cost
-PaxPushedRowCost(int npushed, double allvisfrac)
+PaxPushedRowCost(Cost pushed_cost, double allvisfrac)
 {
 	return PAX_VISIBILITY_COST_SHARE * cpu_tuple_cost * (1.0 - allvisfrac) +
-		npushed * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		pushed_cost;
 }
 
 /* ----------------------------------------------------------------
@@ -193,6 +205,10 @@ extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
 extern double PaxParallelDivisor(int workers);
+extern double pax_cached_page_cost;
+extern Cost PaxPageCost(PlannerInfo *root, RelOptInfo *rel);
+extern Cost PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel,
+								 List *pushed);
 extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
 extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
 								 List *rest, int jf_keys, double jf_share);

@@ -843,6 +843,44 @@ PaxPredIsEarly(PaxPred *pred)
  */
 
 /*
+ * PaxPredIsInline tells whether PaxScan evaluates a resolved predicate
+ * without calling the operator's function per row: a typed loop, a
+ * bytewise or scaled-integer comparison, a null test or the LIKE matcher.
+ */
+static bool
+PaxPredIsInline(PaxPred *pred)
+{
+	if (pred->kind == PAX_PRED_OR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, pred->args)
+			if (!PaxPredIsInline(lfirst(lc)))
+				return false;
+		return true;
+	}
+	return pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL ||
+		pred->kind == PAX_PRED_LIKE || pred->vclass != PAX_VC_FMGR;
+}
+
+/*
+ * PaxClauseIsInline tells whether a pushable clause on relation varno, whose
+ * columns tupdesc describes, is evaluated inline (PaxPredIsInline): the
+ * planner charges those a share of an operator's cost per row, and the
+ * others what the executor's qual would pay for them.
+ */
+bool
+PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc)
+{
+	PaxPred		pred;
+
+	if (!PaxAnalyzeClause(clause, varno, &pred))
+		return false;
+	PaxResolveClass(&pred, tupdesc);
+	return PaxPredIsInline(&pred);
+}
+
+/*
  * PaxClauseMayFail tells whether evaluating a clause on a row may raise an
  * error: unless it is leakproof (contain_leaked_vars), yes, but for LIKE
  * and NOT LIKE of a column with a constant pattern that does not end in an

@@ -178,6 +178,7 @@ PaxSelIsValid(const uint16 *sel, int n, int nrows)
 /* pax_pushdown.c */
 extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
+extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
 extern void PaxSplitClauses(List *clauses, Index relid, List **pushed,
 							List **rest);
 extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,

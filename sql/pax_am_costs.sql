@@ -1,0 +1,71 @@
+--
+-- The planner's costs of PaxScan: pages in memory (pax.cached_page_cost,
+-- effective_cache_size) and pushed clauses evaluated inline or through
+-- their operator's function.
+--
+CREATE EXTENSION IF NOT EXISTS pax_am;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE pc_pax (i int, c char(4), t text) USING pax;
+INSERT INTO pc_pax SELECT g % 100, (g % 100)::text, (g % 100)::text
+  FROM generate_series(1, 20000) g;
+VACUUM ANALYZE pc_pax;
+
+-- the estimated total cost of a query's top plan node
+CREATE FUNCTION pc_cost(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Total Cost')::float8;
+END $$;
+
+-- every page in memory (the table is far smaller than effective_cache_size):
+-- each costs pax.cached_page_cost, at most seq_page_cost
+SELECT current_setting('pax.cached_page_cost') AS default_cached_page_cost;
+SET pax.cached_page_cost = 0;
+SELECT pc_cost('SELECT i FROM pc_pax') AS c0 \gset
+SET pax.cached_page_cost = 0.5;
+SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 2) =
+       round(0.5 * relpages, 2) AS half_per_page
+  FROM pg_class WHERE relname = 'pc_pax';
+SET pax.cached_page_cost = 7;
+SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 2) =
+       round((current_setting('seq_page_cost')::float8 * relpages)::numeric, 2)
+         AS capped_at_seq_page_cost
+  FROM pg_class WHERE relname = 'pc_pax';
+-- the aggregate mode is charged alike
+SET pax.cached_page_cost = 0;
+SELECT pc_cost('SELECT count(*) FROM pc_pax') AS a0 \gset
+SET pax.cached_page_cost = 0.5;
+SELECT round((pc_cost('SELECT count(*) FROM pc_pax') - :a0)::numeric, 2) =
+       round(0.5 * relpages, 2) AS agg_half_per_page
+  FROM pg_class WHERE relname = 'pc_pax';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pc_pax;
+
+-- an effective_cache_size of one page: nearly every page is read from disk
+SET effective_cache_size = 1;
+SET pax.cached_page_cost = 0;
+SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 0) =
+       round((relpages - 1)::numeric, 0) AS disk_pages
+  FROM pg_class WHERE relname = 'pc_pax';
+RESET effective_cache_size;
+RESET pax.cached_page_cost;
+
+-- a clause compared inline (integers; text bytewise under "C") costs a
+-- quarter of an operator per row; one whose operator's function is called
+-- per row (bpchar) costs that function's cost, as the executor's qual would
+SELECT pc_cost('SELECT i FROM pc_pax WHERE i = 5') AS ci,
+       pc_cost('SELECT i FROM pc_pax WHERE t = ''5'' COLLATE "C"') AS ct,
+       pc_cost('SELECT i FROM pc_pax WHERE c = ''5''') AS cc \gset
+SELECT round(((:ct - :ci) / reltuples)::numeric, 4) AS text_minus_int_per_row,
+       round(((:cc - :ci) / reltuples / current_setting('cpu_operator_cost')::float8)::numeric, 2)
+         AS bpchar_minus_int_per_row_in_operators
+  FROM pg_class WHERE relname = 'pc_pax';
+EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE c = '5';
+
+-- bad settings
+SET pax.cached_page_cost = -1;
+
+DROP TABLE pc_pax;
+DROP FUNCTION pc_cost;
