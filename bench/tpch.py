@@ -225,7 +225,9 @@ def main(argv=None):
     # hold nothing else when the runs start (benchlib.hold_in_buffers)
     rels = [f"{suite.prefix}_{am}.{t}" for am in AMS for t in suite.tables]
     need = cl.hold_in_buffers(rels)
-    buffers = cl.psql("SHOW shared_buffers").strip()
+    buffers = cl.psql("SELECT current_setting('shared_buffers') || coalesce("
+                      "' (huge pages: ' || current_setting('huge_pages_status', true) || ')', '')"
+                      ).strip()
     resident = {}
 
     results = []

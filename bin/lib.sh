@@ -207,7 +207,10 @@ reserve_hugepages() {
 	need=$(as_pg postgres -C shared_memory_size_in_huge_pages \
 		-D "$PAX_DATA" 2>/dev/null) || return 0
 	[ "${need:-0}" -gt 0 ] 2>/dev/null || return 0
-	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+	# free pages that another running cluster has mapped but not touched
+	# yet are reserved for it (HugePages_Rsvd): not ours to take
+	free=$(awk '/^HugePages_Free:/ {f = $2} /^HugePages_Rsvd:/ {r = $2}
+		END {print f - r}' /proc/meminfo)
 	total=$(cat /proc/sys/vm/nr_hugepages)
 	[ "$free" -ge "$need" ] && return 0
 	as_root sh -c "echo $((total + need - free)) > /proc/sys/vm/nr_hugepages" \

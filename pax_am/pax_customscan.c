@@ -221,11 +221,11 @@ PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed)
 /*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with pages in
  * memory charged less (PaxPageCost), the pushed clauses evaluated
- * column-at-a-time at a fraction of an operator's cost and rows formed only
- * when they pass them.  Under a hash join whose
- * table filters its rows (jf_keys > 0 key columns, pax_joinfilter.c), the
- * rows that pass the pushed clauses are checked against the filter, and
- * only the share jf_share of them that passes it is formed and returned.
+ * column-at-a-time (PaxPushedClausesCost) and rows formed only when they
+ * pass them.  Under a hash join whose table filters its rows (jf_keys > 0
+ * key columns, pax_joinfilter.c), the rows that pass the pushed clauses are
+ * checked against the filter, and only the share jf_share of them that
+ * passes it is formed and returned.
  * Adapted from cost_seqscan() in costsize.c, PostgreSQL 15, with the
  * parallel divisor of get_parallel_divisor() there.
  */
