@@ -562,6 +562,8 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	double		ngroups;
 	Cost		disk;
 	Cost		cpu;
+	Cost		disk_page;
+	Cost		cached_page;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -603,9 +605,11 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	npass = clamp_row_est(ntuples *
 						  clauselist_selectivity(root, pushed, input_rel->relid,
 												 JOIN_INNER, NULL));
-	disk = input_rel->pages * PaxPageCost(root, input_rel);
-	cpu = ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed),
-									 input_rel->allvisfrac) +
+	PaxPageCosts(root, input_rel, &disk_page, &cached_page);
+	disk = input_rel->pages * disk_page;
+	cpu = input_rel->pages * cached_page +
+		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed),
+								   input_rel->allvisfrac) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
 	ngroups = 1;
 	if (gcols != NIL)

@@ -160,26 +160,29 @@ PaxParallelDivisor(int workers)
 }
 
 /*
- * PaxPageCost is what a PaxScan is charged per page of rel.  cost_seqscan()
- * charges every page as read from disk (seq_page_cost), which is what a
- * page costs a pax scan too when it is not in memory; a page in memory
- * costs a scan that reads a few of its minipages far less
- * (pax.cached_page_cost), where heap's scan still forms every row.  As
- * index_pages_fetched() in costsize.c does for repeated index scans, the
- * query's tables (root->total_table_pages) are taken to be in memory as far
- * as effective_cache_size holds them: a lower effective_cache_size charges
- * more of each page as a disk read.
+ * PaxPageCosts sets what a PaxScan is charged per page of rel: *disk for
+ * reading it, *cached for visiting it in memory.  cost_seqscan() charges
+ * every page as read from disk (seq_page_cost), which is what a page costs
+ * a pax scan too when it is not in memory; a page in memory costs a scan
+ * that reads a few of its minipages far less (pax.cached_page_cost), where
+ * heap's scan still forms every row.  As index_pages_fetched() in
+ * costsize.c does for repeated index scans, the query's tables
+ * (root->total_table_pages) are taken to be in memory as far as
+ * effective_cache_size holds them: a lower effective_cache_size charges
+ * more of each page as a disk read.  The disk share is I/O, which parallel
+ * workers do not divide (cost_seqscan()); the cached share is CPU work,
+ * which they do.
  */
-Cost
-PaxPageCost(PlannerInfo *root, RelOptInfo *rel)
+void
+PaxPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk, Cost *cached)
 {
 	double		spc_seq_page_cost;
 	double		total = Max(root->total_table_pages, 1.0);
-	double		cached = Min(1.0, (double) effective_cache_size / total);
+	double		share = Min(1.0, (double) effective_cache_size / total);
 
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
-	return (1.0 - cached) * spc_seq_page_cost +
-		cached * Min(pax_cached_page_cost, spc_seq_page_cost);
+	*disk = (1.0 - share) * spc_seq_page_cost;
+	*cached = share * Min(pax_cached_page_cost, spc_seq_page_cost);
 }
 
 /*
@@ -220,7 +223,7 @@ PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed)
 
 /*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with pages in
- * memory charged less (PaxPageCost), the pushed clauses evaluated
+ * memory charged less (PaxPageCosts), the pushed clauses evaluated
  * column-at-a-time (PaxPushedClausesCost) and rows formed only when they
  * pass them.  Under a hash join whose table filters its rows (jf_keys > 0
  * key columns, pax_joinfilter.c), the rows that pass the pushed clauses are
@@ -237,6 +240,8 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	Cost		startup_cost = 0;
 	Cost		cpu_run_cost;
 	Cost		disk_run_cost;
+	Cost		disk_page;
+	Cost		cached_page;
 	QualCost	rest_cost;
 	Selectivity pushed_sel;
 	double		ntuples = rel->tuples;
@@ -247,7 +252,8 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	if (!enable_seqscan)
 		startup_cost += disable_cost;
 
-	disk_run_cost = PaxPageCost(root, rel) * rel->pages;
+	PaxPageCosts(root, rel, &disk_page, &cached_page);
+	disk_run_cost = disk_page * rel->pages;
 
 	pushed_sel = clauselist_selectivity(root, extract_actual_clauses(pushed, false),
 										rel->relid, JOIN_INNER, NULL);
@@ -264,8 +270,9 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	 */
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
-	cpu_run_cost = ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, pushed),
-											  rel->allvisfrac);
+	cpu_run_cost = cached_page * rel->pages +
+		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, pushed),
+								   rel->allvisfrac);
 	if (jf_keys > 0)
 	{
 		cpu_run_cost += npass * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;

@@ -65,7 +65,7 @@
 /*
  * Default of pax.cached_page_cost, the cost of a page a PaxScan finds in
  * memory (its pin, its header and the minipages of the columns read); see
- * PaxPageCost.  Measured with TPC-H's lineitem in shared buffers: a pax
+ * PaxPageCosts.  Measured with TPC-H's lineitem in shared buffers: a pax
  * page whose rows a pushed clause all removes takes 0.5 us, and heap's
  * count(*) takes 2 us per unit of its estimated cost, which gives 0.25;
  * twice that leaves room for the CPU costs of PostgreSQL's own nodes above
@@ -206,7 +206,8 @@ extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
 extern double PaxParallelDivisor(int workers);
 extern double pax_cached_page_cost;
-extern Cost PaxPageCost(PlannerInfo *root, RelOptInfo *rel);
+extern void PaxPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk,
+						 Cost *cached);
 extern Cost PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel,
 								 List *pushed);
 extern bool PaxJoinFilterAllowed(List *clauses, List *rest);

@@ -3,7 +3,9 @@
 -- effective_cache_size) and pushed clauses evaluated inline or through
 -- their operator's function.
 --
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
 SET max_parallel_workers_per_gather = 0;
 
 CREATE TABLE pc_pax (i int, c char(4), t text) USING pax;
@@ -11,13 +13,18 @@ INSERT INTO pc_pax SELECT g % 100, (g % 100)::text, (g % 100)::text
   FROM generate_series(1, 20000) g;
 VACUUM ANALYZE pc_pax;
 
--- the estimated total cost of a query's top plan node
-CREATE FUNCTION pc_cost(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+-- the estimated total cost of a query's top plan node, or of its first child
+CREATE FUNCTION pc_cost(q text, child bool DEFAULT false) RETURNS float8
+LANGUAGE plpgsql AS $$
 DECLARE
-    plan json;
+    node json;
 BEGIN
-    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
-    RETURN (plan -> 0 -> 'Plan' ->> 'Total Cost')::float8;
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO node;
+    node := node -> 0 -> 'Plan';
+    IF child THEN
+        node := node -> 'Plans' -> 0;
+    END IF;
+    RETURN (node ->> 'Total Cost')::float8;
 END $$;
 
 -- every page in memory (the table is far smaller than effective_cache_size):
@@ -42,6 +49,26 @@ SELECT round((pc_cost('SELECT count(*) FROM pc_pax') - :a0)::numeric, 2) =
        round(0.5 * relpages, 2) AS agg_half_per_page
   FROM pg_class WHERE relname = 'pc_pax';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pc_pax;
+
+-- a page in memory is CPU work, which parallel workers divide (a page read
+-- from disk is I/O, which they do not, as cost_seqscan() has it): two
+-- workers and the leader's share divide by 2.4
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET pax.cached_page_cost = 0;
+SELECT pc_cost('SELECT i FROM pc_pax WHERE i < 50', true) AS p0 \gset
+SET pax.cached_page_cost = 0.5;
+SELECT round((pc_cost('SELECT i FROM pc_pax WHERE i < 50', true) - :p0)::numeric, 2) =
+       round((0.5 * relpages / 2.4)::numeric, 2) AS divided_among_workers
+  FROM pg_class WHERE relname = 'pc_pax';
+EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE i < 50;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 
 -- an effective_cache_size of one page: nearly every page is read from disk
 SET effective_cache_size = 1;
