@@ -27,27 +27,28 @@ BEGIN
     RETURN (node ->> 'Total Cost')::float8;
 END $$;
 
+-- what pax.cached_page_cost = c adds to the cost of a query's top plan node
+-- (or of its first child) over pax.cached_page_cost = 0, per page of pc_pax
+CREATE FUNCTION pc_page_delta(q text, c float8, child bool DEFAULT false)
+RETURNS numeric LANGUAGE plpgsql AS $$
+DECLARE
+    c0 float8;
+BEGIN
+    PERFORM set_config('pax.cached_page_cost', '0', true);
+    c0 := pc_cost(q, child);
+    PERFORM set_config('pax.cached_page_cost', c::text, true);
+    RETURN round(((pc_cost(q, child) - c0) /
+                  (SELECT relpages FROM pg_class WHERE relname = 'pc_pax'))::numeric, 4);
+END $$;
+
 -- every page in memory (the table is far smaller than effective_cache_size):
 -- each costs pax.cached_page_cost, at most seq_page_cost
 SELECT current_setting('pax.cached_page_cost') AS default_cached_page_cost;
-SET pax.cached_page_cost = 0;
-SELECT pc_cost('SELECT i FROM pc_pax') AS c0 \gset
-SET pax.cached_page_cost = 0.5;
-SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 2) =
-       round(0.5 * relpages, 2) AS half_per_page
-  FROM pg_class WHERE relname = 'pc_pax';
-SET pax.cached_page_cost = 7;
-SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 2) =
-       round((current_setting('seq_page_cost')::float8 * relpages)::numeric, 2)
-         AS capped_at_seq_page_cost
-  FROM pg_class WHERE relname = 'pc_pax';
+SELECT pc_page_delta('SELECT i FROM pc_pax', 0.5) = 0.5 AS half_per_page,
+       pc_page_delta('SELECT i FROM pc_pax', 7) =
+         current_setting('seq_page_cost')::numeric AS capped_at_seq_page_cost;
 -- the aggregate mode is charged alike
-SET pax.cached_page_cost = 0;
-SELECT pc_cost('SELECT count(*) FROM pc_pax') AS a0 \gset
-SET pax.cached_page_cost = 0.5;
-SELECT round((pc_cost('SELECT count(*) FROM pc_pax') - :a0)::numeric, 2) =
-       round(0.5 * relpages, 2) AS agg_half_per_page
-  FROM pg_class WHERE relname = 'pc_pax';
+SELECT pc_page_delta('SELECT count(*) FROM pc_pax', 0.5) = 0.5 AS agg_half_per_page;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pc_pax;
 
 -- a page in memory is CPU work, which parallel workers divide (a page read
@@ -57,12 +58,8 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-SET pax.cached_page_cost = 0;
-SELECT pc_cost('SELECT i FROM pc_pax WHERE i < 50', true) AS p0 \gset
-SET pax.cached_page_cost = 0.5;
-SELECT round((pc_cost('SELECT i FROM pc_pax WHERE i < 50', true) - :p0)::numeric, 2) =
-       round((0.5 * relpages / 2.4)::numeric, 2) AS divided_among_workers
-  FROM pg_class WHERE relname = 'pc_pax';
+SELECT pc_page_delta('SELECT i FROM pc_pax WHERE i < 50', 0.5, true) =
+       round(0.5 / 2.4, 4) AS divided_among_workers;
 EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE i < 50;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
@@ -71,8 +68,9 @@ RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 
 -- an effective_cache_size of one page: nearly every page is read from disk
-SET effective_cache_size = 1;
 SET pax.cached_page_cost = 0;
+SELECT pc_cost('SELECT i FROM pc_pax') AS c0 \gset
+SET effective_cache_size = 1;
 SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 0) =
        round((relpages - 1)::numeric, 0) AS disk_pages
   FROM pg_class WHERE relname = 'pc_pax';
@@ -95,4 +93,4 @@ EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE c = '5';
 SET pax.cached_page_cost = -1;
 
 DROP TABLE pc_pax;
-DROP FUNCTION pc_cost;
+DROP FUNCTION pc_page_delta, pc_cost;
