@@ -515,6 +515,10 @@ extern void PaxChangeFinish(PaxChange *chg);
 
 /* pax_slot.c */
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
+extern const PaxPageLayout *PaxSlotPinPage(TupleTableSlot *slot,
+										   Relation rel, Buffer buffer,
+										   BlockNumber blkno);
+extern void PaxSlotPrefetchRow(TupleTableSlot *slot, int row);
 extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
 extern void PaxSlotSetNeeded(TupleTableSlot *slot, const int16 *needed,
@@ -529,6 +533,8 @@ extern void PaxColSkipInit(void);
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
 					   HeapTuple tuple);
+extern bool PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs,
+						 ItemPointer tid, HeapTuple tuple);
 extern void PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page,
 									   uint16 rowhdrs, const uint16 *cand,
 									   int ncand);

@@ -109,7 +109,10 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	IndexFetchPaxData *pscan = (IndexFetchPaxData *) scan;
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	int			row = ItemPointerGetOffsetNumber(tid) - 1;
 	HeapTupleData tp;
+	Page		page;
+	bool		found;
 	bool		visible;
 
 	*call_again = false;
@@ -121,7 +124,25 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		pscan->xs_cbuf = ReleaseAndReadBuffer(pscan->xs_cbuf, rel, blkno);
 
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
-	if (!PaxReadRow(rel, pscan->xs_cbuf, tid, &tp))
+	page = BufferGetPage(pscan->xs_cbuf);
+	if (slot->tts_ops == &TTSOpsPaxTuple && !PageIsNew(page) &&
+		PaxPageGetHeader(page)->pp_natts <= slot->tts_tupleDescriptor->natts &&
+		row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)
+	{
+		/*
+		 * Lay the page out in the slot now, and have the row's lines loading
+		 * while we look at its header: the visibility check below and the
+		 * executor's reading of the columns then find them in cache.
+		 */
+		const PaxPageLayout *layout = PaxSlotPinPage(slot, rel, pscan->xs_cbuf,
+													 blkno);
+
+		PaxSlotPrefetchRow(slot, row);
+		found = PaxReadRowAt(rel, pscan->xs_cbuf, layout->rowhdrs, tid, &tp);
+	}
+	else
+		found = PaxReadRow(rel, pscan->xs_cbuf, tid, &tp);
+	if (!found)
 	{
 		/* the entry points at a slot VACUUM has not refilled yet */
 		LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
@@ -140,8 +161,7 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
 
 	if (visible)
-		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno,
-						ItemPointerGetOffsetNumber(tid) - 1);
+		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno, row);
 	return visible;
 }
 

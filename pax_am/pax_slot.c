@@ -312,13 +312,15 @@ const TupleTableSlotOps TTSOpsPaxTuple = {
 };
 
 /*
- * PaxSlotStoreRow makes a pax slot hold row `row` of block `blkno`, whose
- * buffer the caller has pinned; the slot takes a pin of its own.  Values
- * are read when asked for.  The caller has checked the row's visibility.
+ * PaxSlotPinPage makes a pax slot hold a pin of its own on the buffer's
+ * page (which the caller has pinned) and the page's layout, which it
+ * returns, ready for PaxSlotStoreRow of one of the page's rows.  A row the
+ * slot held on another page is cleared.  The slot may stay empty and
+ * pinned (the row turned out invisible): clearing it drops the pin.
  */
-void
-PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
-				BlockNumber blkno, int row)
+const PaxPageLayout *
+PaxSlotPinPage(TupleTableSlot *slot, Relation rel, Buffer buffer,
+			   BlockNumber blkno)
 {
 	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
 
@@ -334,6 +336,64 @@ PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
 		PaxPageGetLayout(rel, slot->tts_tupleDescriptor, pslot->page, blkno,
 						 &pslot->lcache);
 	}
+	return pslot->lcache.layout;
+}
+
+/*
+ * PaxSlotPrefetchRow asks the CPU to start loading the cache lines that
+ * reading row `row` of the slot's page (see PaxSlotPinPage) will touch:
+ * the row header, and for each column the slot reads, its null bitmap
+ * byte and its value (or a variable-length value's offset).  A row fetched
+ * by TID lies on a page no neighbouring row has brought into cache, and
+ * its columns lie in as many minipages: loaded as they are read, each line
+ * is a cache miss after the previous one; prefetched, they overlap.
+ */
+void
+PaxSlotPrefetchRow(TupleTableSlot *slot, int row)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+	const PaxPageLayout *layout = pslot->lcache.layout;
+	const char *page = pslot->page;
+	int			n;
+
+	Assert(BufferIsValid(pslot->buffer) && row >= 0);
+	__builtin_prefetch(PaxRowHeader(page, layout->rowhdrs, row));
+	n = pslot->needed ? pslot->nneeded : layout->natts;
+	for (int k = 0; k < n; k++)
+	{
+		int			i = pslot->needed ? pslot->needed[k] : k;
+		const PaxColumnLayout *col;
+
+		if (i >= layout->natts)
+			break;
+		col = &layout->cols[i];
+		if (col->data == 0 || col->dropped)
+			continue;
+		if (col->nullmap != 0)
+			__builtin_prefetch(page + col->nullmap + row / 8);
+		if (col->attlen > 0)
+			__builtin_prefetch(page + col->data + row * col->attlen);
+		else
+			__builtin_prefetch(page + col->data + row * sizeof(uint16));
+	}
+}
+
+/*
+ * PaxSlotStoreRow makes a pax slot hold row `row` of block `blkno`, whose
+ * buffer the caller has pinned; the slot takes a pin of its own.  Values
+ * are read when asked for.  The caller has checked the row's visibility.
+ */
+void
+PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
+				BlockNumber blkno, int row)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+	if (slot->tts_ops != &TTSOpsPaxTuple)
+		elog(ERROR, "pax rows can only be stored in pax slots");
+
+	if (pslot->buffer != buffer)
+		(void) PaxSlotPinPage(slot, rel, buffer, blkno);
 	else if (TTS_SHOULDFREE(slot))
 	{
 		/* values were materialised: forget them, keep the pin */

@@ -63,16 +63,32 @@ bool
 PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
 {
 	Page		page = BufferGetPage(buffer);
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	uint16		rowhdrs;
 
 	Assert(PaxBufferLockedByMe(buffer, false));
-	if (PageIsNew(page) || row < 0)
+	if (PageIsNew(page) || ItemPointerGetOffsetNumber(tid) < 1)
 		return false;
 	/* the row's own header vouches for the page's column count */
-	rowhdrs = PaxPageRowHeaderOffset(rel, page, blkno);
-	if (row >= PaxPageGetHeader(page)->pp_nrows ||
+	return PaxReadRowAt(rel, buffer,
+						PaxPageRowHeaderOffset(rel, page,
+											   BufferGetBlockNumber(buffer)),
+						tid, tuple);
+}
+
+/*
+ * PaxReadRowAt is PaxReadRow on a page whose header has been verified and
+ * whose row headers start at rowhdrs (PaxPageRowHeaderOffset, or the
+ * page's layout).
+ */
+bool
+PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
+			 HeapTuple tuple)
+{
+	Page		page = BufferGetPage(buffer);
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+
+	Assert(PaxBufferLockedByMe(buffer, false));
+	if (row < 0 || row >= PaxPageGetHeader(page)->pp_nrows ||
 		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
 		return false;
 	PaxPageCheckRowNatts(rel, page, blkno, PaxRowHeader(page, rowhdrs, row));
