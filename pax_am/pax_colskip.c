@@ -14,21 +14,28 @@
  * scan's pax slot learns which columns the query can read, and reads only
  * those; the others read as NULL.
  *
- * Which columns: those the query's text names for the relation (the range
+ * Which columns: those the scan slot's readers read.  These are the scan
+ * node's own expressions (its quals, index recheck quals unless the index
+ * is a btree, which never asks for a recheck, and its target list when it
+ * projects), which hold what the rewriter and planner added:
+ * row-level security quals, equivalence-class derived clauses.  A scan that
+ * projects hands up another slot, so they are all.  A scan that hands its
+ * slot up unprojected (a "physical" target list) to a join has the join's
+ * expressions read it too (a nested loop's inner index scan, whose join
+ * reads the columns by number as INNER_VAR Vars): the columns they name on
+ * the scan's side, and nothing above the join, which always projects.
+ * Under any other node, the columns the query's text names for the relation
+ * bound what can be read (the range
  * table entry's selectedCols, the columns whose SELECT privilege the
  * executor checks: every Var the parser makes is marked there, a
  * whole-row reference included; and the selectedCols of the relation's
  * other entries, such as the OLD and NEW of a rule whose actions the
- * rewriter merged in, moving their Vars onto the relation's entry),
- * together with the Vars of the scan node's
- * own expressions (its quals, index recheck quals, and its target list when
- * it projects), which hold what the rewriter and planner added: row-level
- * security quals, equivalence-class derived clauses.  A column no plan node
- * can read is never asked for; a scan that hands its slot up unprojected
- * (a "physical" target list) does not make every column needed, since the
- * nodes above read only the columns the query names.  Slots other than the
- * scan nodes' own (EvalPlanQual rechecks, triggers, RETURNING, the old row
- * of UPDATE, ModifyTable's fetches) are never restricted.
+ * rewriter merged in, moving their Vars onto the relation's entry):
+ * the nodes above read only the columns the query names.  So the index
+ * column of a nested loop's inner scan, which only its index condition
+ * names, is not read from the row.  Slots other than the scan nodes' own
+ * (EvalPlanQual rechecks, triggers, RETURNING, the old row of UPDATE,
+ * ModifyTable's fetches) are never restricted.
  *
  * Where the columns are not known for sure the slot reads them all: a
  * range table entry without SELECT permission bits (an inheritance child,
@@ -44,6 +51,7 @@
 #include "postgres.h"
 
 #include "access/sysattr.h"
+#include "catalog/pg_am_d.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -135,9 +143,21 @@ PaxScanNodeColumns(ScanState *ss, Bitmapset **cols)
 	switch (nodeTag(scan))
 	{
 		case T_IndexScan:
-			pull_varattnos((Node *) ((IndexScan *) scan)->indexqualorig, varno, cols);
-			pull_varattnos((Node *) ((IndexScan *) scan)->indexorderbyorig, varno, cols);
-			break;
+			{
+				Relation	index = ((IndexScanState *) ss)->iss_RelationDesc;
+
+				/*
+				 * The index conditions are rechecked on the row only where
+				 * the index AM asks for it (xs_recheck), which btree never
+				 * does: there they read nothing of the row.
+				 */
+				if (index == NULL || index->rd_rel->relam != BTREE_AM_OID)
+					pull_varattnos((Node *) ((IndexScan *) scan)->indexqualorig,
+								   varno, cols);
+				pull_varattnos((Node *) ((IndexScan *) scan)->indexorderbyorig,
+							   varno, cols);
+				break;
+			}
 		case T_BitmapHeapScan:
 			pull_varattnos((Node *) ((BitmapHeapScan *) scan)->bitmapqualorig, varno, cols);
 			break;
@@ -155,12 +175,91 @@ PaxScanNodeColumns(ScanState *ss, Bitmapset **cols)
 	}
 }
 
+/* PaxSideVarsContext: what PaxSideVarsWalker collects. */
+typedef struct PaxSideVarsContext
+{
+	int			varno;			/* OUTER_VAR or INNER_VAR */
+	Bitmapset  *cols;			/* their attnos, offset as pull_varattnos's */
+} PaxSideVarsContext;
+
+static bool
+PaxSideVarsWalker(Node *node, PaxSideVarsContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varno == cxt->varno && var->varlevelsup == 0)
+			cxt->cols = bms_add_member(cxt->cols,
+									   var->varattno - FirstLowInvalidHeapAttributeNumber);
+		return false;
+	}
+	return expression_tree_walker(node, PaxSideVarsWalker, cxt);
+}
+
+/*
+ * PaxJoinReadColumns adds to *cols the columns that a join node reads of
+ * the rows its child hands it from an unprojected scan (the scan itself, or
+ * a Memoize or Material node over it): the Vars of the join's expressions
+ * that refer to that side (OUTER_VAR or INNER_VAR, whose attnos are the
+ * scan's column numbers when it does not project).  False if reader is not
+ * a join with child as a child.  A join always projects, so nothing above
+ * it reads the scan's rows: only the join's own expressions do.
+ */
+static bool
+PaxJoinReadColumns(PlanState *reader, PlanState *child, Bitmapset **cols)
+{
+	Plan	   *plan;
+	PaxSideVarsContext cxt;
+
+	if (reader == NULL || reader->ps_ProjInfo == NULL)
+		return false;
+	if (outerPlanState(reader) == child)
+		cxt.varno = OUTER_VAR;
+	else if (innerPlanState(reader) == child)
+		cxt.varno = INNER_VAR;
+	else
+		return false;
+	cxt.cols = *cols;
+
+	plan = reader->plan;
+	switch (nodeTag(plan))
+	{
+		case T_NestLoop:
+			{
+				ListCell   *lc;
+
+				foreach(lc, ((NestLoop *) plan)->nestParams)
+					(void) PaxSideVarsWalker((Node *) ((NestLoopParam *) lfirst(lc))->paramval,
+											 &cxt);
+				break;
+			}
+		case T_MergeJoin:
+			(void) PaxSideVarsWalker((Node *) ((MergeJoin *) plan)->mergeclauses, &cxt);
+			break;
+		case T_HashJoin:
+			(void) PaxSideVarsWalker((Node *) ((HashJoin *) plan)->hashclauses, &cxt);
+			(void) PaxSideVarsWalker((Node *) ((HashJoin *) plan)->hashkeys, &cxt);
+			break;
+		default:
+			return false;
+	}
+	(void) PaxSideVarsWalker((Node *) ((Join *) plan)->joinqual, &cxt);
+	(void) PaxSideVarsWalker((Node *) plan->qual, &cxt);
+	(void) PaxSideVarsWalker((Node *) plan->targetlist, &cxt);
+	*cols = cxt.cols;
+	return true;
+}
+
 /*
  * PaxSkipColumns restricts the scan's pax slot to the columns its query
  * can read, where they are known and fewer than all.
  */
 static void
-PaxSkipColumns(ScanState *ss, EState *estate)
+PaxSkipColumns(ScanState *ss, EState *estate, PlanState *reader,
+			   PlanState *child)
 {
 	Relation	rel = ss->ss_currentRelation;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
@@ -176,7 +275,16 @@ PaxSkipColumns(ScanState *ss, EState *estate)
 	if (tupdesc->constr && tupdesc->constr->has_generated_virtual)
 		return;
 #endif
-	if (!PaxSelectedColumns(estate, ((Scan *) ss->ps.plan)->scanrelid, &cols))
+
+	/*
+	 * The slot's readers: the scan's own expressions (its quals, and its
+	 * projection when it projects), and when it hands the slot up
+	 * unprojected, the node above: a join's reads are known exactly, any
+	 * other node's are bounded by the columns the query names.
+	 */
+	if (ss->ps.ps_ProjInfo == NULL &&
+		!PaxJoinReadColumns(reader, child, &cols) &&
+		!PaxSelectedColumns(estate, ((Scan *) ss->ps.plan)->scanrelid, &cols))
 		return;
 	PaxScanNodeColumns(ss, &cols);
 	if (bms_is_member(InvalidAttrNumber - FirstLowInvalidHeapAttributeNumber, cols))
@@ -195,9 +303,26 @@ PaxSkipColumns(ScanState *ss, EState *estate)
 	PaxSlotSetNeeded(slot, needed, nneeded);
 }
 
+/*
+ * PaxColSkipContext: the walk's state.  reader is the nearest node above
+ * the node visited that reads its children's slots itself; via is that
+ * reader's child on the way down when it is a node that only stores and
+ * hands on its child's rows (Memoize, Material), else NULL.
+ */
+typedef struct PaxColSkipContext
+{
+	EState	   *estate;
+	PlanState  *reader;
+	PlanState  *via;
+} PaxColSkipContext;
+
 static bool
 PaxColSkipWalker(PlanState *ps, void *context)
 {
+	PaxColSkipContext *cxt = (PaxColSkipContext *) context;
+	PaxColSkipContext saved = *cxt;
+	bool		result;
+
 	if (ps == NULL)
 		return false;
 	switch (nodeTag(ps))
@@ -208,12 +333,26 @@ PaxColSkipWalker(PlanState *ps, void *context)
 		case T_BitmapHeapScanState:
 		case T_TidScanState:
 		case T_TidRangeScanState:
-			PaxSkipColumns((ScanState *) ps, (EState *) context);
+			PaxSkipColumns((ScanState *) ps, cxt->estate, cxt->reader,
+						   cxt->via ? cxt->via : ps);
 			break;
 		default:
 			break;
 	}
-	return planstate_tree_walker(ps, PaxColSkipWalker, context);
+	if ((IsA(ps, MemoizeState) || IsA(ps, MaterialState)) && cxt->reader != NULL)
+	{
+		/* the reader above reads this node's copies of its child's rows */
+		if (cxt->via == NULL)
+			cxt->via = ps;
+	}
+	else
+	{
+		cxt->reader = ps;
+		cxt->via = NULL;
+	}
+	result = planstate_tree_walker(ps, PaxColSkipWalker, cxt);
+	*cxt = saved;
+	return result;
 }
 
 /*
@@ -230,7 +369,14 @@ PaxColSkipExecutorStart(QueryDesc *queryDesc, int eflags)
 		standard_ExecutorStart(queryDesc, eflags);
 
 	if (pax_enable_column_skipping && queryDesc->planstate != NULL)
-		(void) PaxColSkipWalker(queryDesc->planstate, queryDesc->estate);
+	{
+		PaxColSkipContext cxt;
+
+		cxt.estate = queryDesc->estate;
+		cxt.reader = NULL;
+		cxt.via = NULL;
+		(void) PaxColSkipWalker(queryDesc->planstate, &cxt);
+	}
 }
 
 /*

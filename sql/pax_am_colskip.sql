@@ -91,6 +91,58 @@ SET enable_bitmapscan = off;
 SET enable_indexscan = on;
 EXPLAIN (COSTS OFF) SELECT id, k FROM cs_pax WHERE a BETWEEN 10 AND 40;
 SELECT * FROM cs_queries();
+-- joins reading a scan's slot unprojected: a nested loop's inner index
+-- scan reads what the join's expressions name on its side (not the
+-- index column, which only the btree condition names), and so do hash and
+-- merge joins of their children
+CREATE FUNCTION cs_join_queries()
+RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	qs text[] := ARRAY[
+		-- a join qual on an inner column no output names
+		'SELECT t.id, u.id AS uid FROM cs{t} t JOIN cs{t} u ON u.a = t.g AND u.k <> t.k WHERE t.a < 15',
+		-- the inner row whole
+		'SELECT t.id, u FROM cs{t} t JOIN cs{t} u ON u.a = t.g WHERE t.a < 5',
+		-- a subquery in the join''s output reading an inner column
+		'SELECT t.id, (SELECT max(v.i) FROM cs{t} v WHERE v.a = u.h) AS m FROM cs{t} t JOIN cs{t} u ON u.a = t.g WHERE t.a < 5',
+		-- an outer join, inner columns read above the join condition
+		'SELECT t.id, u.b FROM cs{t} t LEFT JOIN cs{t} u ON u.a = t.g AND u.k = 1 WHERE t.a < 10 AND (u.id IS NULL OR u.d > 100)',
+		-- both sides by index, the join on columns the output does not name
+		'SELECT t.b, u.f, t.e FROM cs{t} t JOIN cs{t} u ON u.id = t.i / 1000 WHERE t.a < 20 AND u.k < 3',
+		-- a semi join and an anti join
+		'SELECT t.id, t.j FROM cs{t} t WHERE t.a < 30 AND EXISTS (SELECT 1 FROM cs{t} u WHERE u.a = t.h AND u.e > t.e)',
+		'SELECT t.id FROM cs{t} t WHERE t.a < 30 AND NOT EXISTS (SELECT 1 FROM cs{t} u WHERE u.g = t.k AND u.c IS NOT NULL)',
+		-- the generated column''s table
+		'SELECT t.id, u.s, u.x FROM cs{t} t JOIN csg{t} u ON u.a = t.g WHERE t.a < 8'];
+BEGIN
+	FOR n IN 1 .. array_length(qs, 1) LOOP
+		SELECT * INTO pax, heap, same FROM q(qs[n]);
+		query := n;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF)
+SELECT t.id, u.id AS uid FROM cs_pax t JOIN cs_pax u ON u.a = t.g AND u.k <> t.k WHERE t.a < 15;
+SELECT * FROM cs_join_queries();
+SET enable_nestloop = off;
+SET enable_hashjoin = on;
+EXPLAIN (COSTS OFF)
+SELECT t.id, u.id AS uid FROM cs_pax t JOIN cs_pax u ON u.a = t.g AND u.k <> t.k WHERE t.a < 15;
+SELECT * FROM cs_join_queries();
+SET enable_hashjoin = off;
+SET enable_mergejoin = on;
+SELECT * FROM cs_join_queries();
+RESET enable_nestloop;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+SET enable_indexscan = off;
+SELECT * FROM cs_join_queries();
+RESET enable_indexscan;
+
 -- switched off: the same answers
 SET pax.enable_column_skipping = off;
 SELECT * FROM cs_queries();
@@ -268,5 +320,5 @@ DROP OWNED BY regress_cs_reader;
 DROP ROLE regress_cs_reader;
 DROP VIEW csv_pax, csv_heap, csb_pax, csb_heap;
 DROP TABLE cs_pax, cs_heap, csg_pax, csg_heap, csc_pax, csc_heap, cs_log, cs_rlog;
-DROP FUNCTION cs_fill(text), cs_queries(), cs_trig(), cs_after();
+DROP FUNCTION cs_fill(text), cs_queries(), cs_join_queries(), cs_trig(), cs_after();
 DROP FUNCTION same, dml, q, block, verify_all;
