@@ -38,6 +38,19 @@ SELECT cs_fill('pax'), cs_fill('heap');
 SET pax.enable_customscan = off;
 SET max_parallel_workers_per_gather = 0;
 
+-- cs_run(qs) runs each query on both tables, numbered
+CREATE FUNCTION cs_run(qs text[])
+RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
+LANGUAGE plpgsql AS $$
+BEGIN
+	FOR n IN 1 .. array_length(qs, 1) LOOP
+		SELECT * INTO pax, heap, same FROM q(qs[n]);
+		query := n;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+
 -- cs_queries() runs the read-only queries under the current scan settings
 CREATE FUNCTION cs_queries()
 RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
@@ -68,11 +81,7 @@ DECLARE
 		-- aggregates grouped by a column far from the filtered one
 		'SELECT k, count(*), sum(i) FROM cs{t} WHERE a < 60 GROUP BY k'];
 BEGIN
-	FOR n IN 1 .. array_length(qs, 1) LOOP
-		SELECT * INTO pax, heap, same FROM q(qs[n]);
-		query := n;
-		RETURN NEXT;
-	END LOOP;
+	RETURN QUERY SELECT * FROM cs_run(qs);
 END
 $$;
 
@@ -116,11 +125,7 @@ DECLARE
 		-- the generated column''s table
 		'SELECT t.id, u.s, u.x FROM cs{t} t JOIN csg{t} u ON u.a = t.g WHERE t.a < 8'];
 BEGIN
-	FOR n IN 1 .. array_length(qs, 1) LOOP
-		SELECT * INTO pax, heap, same FROM q(qs[n]);
-		query := n;
-		RETURN NEXT;
-	END LOOP;
+	RETURN QUERY SELECT * FROM cs_run(qs);
 END
 $$;
 SET enable_hashjoin = off;
@@ -320,5 +325,5 @@ DROP OWNED BY regress_cs_reader;
 DROP ROLE regress_cs_reader;
 DROP VIEW csv_pax, csv_heap, csb_pax, csb_heap;
 DROP TABLE cs_pax, cs_heap, csg_pax, csg_heap, csc_pax, csc_heap, cs_log, cs_rlog;
-DROP FUNCTION cs_fill(text), cs_queries(), cs_join_queries(), cs_trig(), cs_after();
+DROP FUNCTION cs_fill(text), cs_run(text[]), cs_queries(), cs_join_queries(), cs_trig(), cs_after();
 DROP FUNCTION same, dml, q, block, verify_all;
