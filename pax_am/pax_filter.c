@@ -133,6 +133,52 @@ PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
 }
 
 /*
+ * PaxFilterIntRange keeps the rows of sel whose integer value lies in
+ * [lo, hi] (lo <= hi): one pass and one unsigned comparison a row where two
+ * PaxFilterIntCmp passes would take two, since v - lo, taken modulo 2^64,
+ * is at most hi - lo exactly for the values between them.
+ */
+#define PAX_RANGE_LOOP(T) \
+	do { \
+		const T *vals = (const T *) base; \
+		for (int k = 0; k < n; k++) \
+		{ \
+			int			r = sel[k]; \
+			sel[m] = r; \
+			m += ((uint64) (int64) vals[r] - (uint64) lo <= width); \
+		} \
+	} while (0)
+
+static int
+PaxFilterIntRange(const char *base, int attlen, bool isunsigned,
+				  int64 lo, int64 hi, uint16 *sel, int n)
+{
+	uint64		width = (uint64) hi - (uint64) lo;
+	int			m = 0;
+
+	Assert(lo <= hi);
+	switch (attlen)
+	{
+		case 1:
+			PAX_RANGE_LOOP(uint8);
+			break;
+		case 2:
+			PAX_RANGE_LOOP(int16);
+			break;
+		case 4:
+			if (isunsigned)
+				PAX_RANGE_LOOP(uint32);
+			else
+				PAX_RANGE_LOOP(int32);
+			break;
+		default:
+			PAX_RANGE_LOOP(int64);
+			break;
+	}
+	return m;
+}
+
+/*
  * PaxTextBytes returns a text value's bytes when it needs no detoasting, or
  * false when it does (compressed, or stored out of line).
  */
@@ -669,6 +715,93 @@ PaxPredsRefutePage(List *preds, Page page, const PaxPageLayout *layout,
 	return false;
 }
 
+/* at most this many ranges fused per pass (PaxPredsFilter) */
+#define PAX_MAX_FUSED	8
+
+/*
+ * PaxRangeCmp tells whether pred is an integer comparison PaxFilterIntCmp
+ * would evaluate on this page (evaluated, neither never nor always, its
+ * column a fixed-width minipage without a NULL on the page) of the given kind:
+ * a lower bound (> or >=) or an upper bound (< or <=).
+ */
+static inline bool
+PaxRangeCmp(const PaxPred *pred, bool lower, Page page,
+			const PaxPageLayout *layout)
+{
+	const PaxColumnLayout *col;
+
+	if (pred->kind != PAX_PRED_CMP || !pred->evaluated || pred->never ||
+		pred->always ||
+		(pred->vclass != PAX_VC_INT && pred->vclass != PAX_VC_UINT) ||
+		pred->attno >= layout->natts)
+		return false;
+	if (lower ? (pred->strategy != BTGreaterStrategyNumber &&
+				 pred->strategy != BTGreaterEqualStrategyNumber) :
+		(pred->strategy != BTLessStrategyNumber &&
+		 pred->strategy != BTLessEqualStrategyNumber))
+		return false;
+	col = &layout->cols[pred->attno];
+	return col->data != 0 && !col->dropped && col->attlen > 0 &&
+		(col->nullmap == 0 ||
+		 !PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), pred->attno));
+}
+
+/*
+ * PaxRangePartner finds, for a lower bound pred, an upper bound on the same
+ * column among the predicates from lc on that run in the same pass, already
+ * evaluated: the two then take one pass (PaxFilterRange).  NULL if there is
+ * none.
+ */
+static PaxPred *
+PaxRangePartner(PaxPred *pred, ListCell *lc, List *preds, bool early,
+				Page page, const PaxPageLayout *layout)
+{
+	if (!PaxRangeCmp(pred, true, page, layout))
+		return NULL;
+	for (; lc != NULL; lc = lnext(preds, lc))
+	{
+		PaxPred    *other = lfirst(lc);
+
+		if (other->early == early && other->attno == pred->attno &&
+			other->vclass == pred->vclass &&
+			PaxRangeCmp(other, false, page, layout))
+			return other;
+	}
+	return NULL;
+}
+
+/*
+ * PaxFilterRange applies a lower and an upper bound on one integer column
+ * (see PaxRangePartner) in one pass.  A bound that no int64 can meet (> the
+ * greatest, < the least) leaves no row.
+ */
+static int
+PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
+			   const PaxPageLayout *layout, uint16 *sel, int n)
+{
+	const PaxColumnLayout *col = &layout->cols[lower->attno];
+	int64		lo = lower->ival;
+	int64		hi = upper->ival;
+
+	Assert(PaxSelIsValid(sel, n, PaxPageGetHeader(page)->pp_nrows));
+	if (lower->strategy == BTGreaterStrategyNumber)
+	{
+		if (lo == PG_INT64_MAX)
+			return 0;
+		lo++;
+	}
+	if (upper->strategy == BTLessStrategyNumber)
+	{
+		if (hi == PG_INT64_MIN)
+			return 0;
+		hi--;
+	}
+	if (lo > hi)
+		return 0;
+	return PaxFilterIntRange(page + col->data, col->attlen,
+							 lower->vclass == PAX_VC_UINT, lo, hi, sel, n);
+}
+
 /*
  * PaxPredsFilter applies the early (or the late) predicates to the
  * selection vector sel[0..n) of a page and returns how many rows are left.
@@ -682,20 +815,36 @@ PaxPredsFilter(List *preds, bool early, Page page,
 			   uint16 *sel, int n, ExprContext *econtext, MemoryContext mcxt)
 {
 	ListCell   *lc;
+	PaxPred    *fused[PAX_MAX_FUSED];	/* upper bounds taken with a lower */
+	int			nfused = 0;
 
 	foreach(lc, preds)
 	{
 		PaxPred    *pred = lfirst(lc);
+		PaxPred    *upper;
+		bool		done = false;
 
 		if (n == 0)
 			break;
 		if (pred->early != early)
+			continue;
+		for (int f = 0; f < nfused; f++)
+			done |= (fused[f] == pred);
+		if (done)
 			continue;
 		if (!pred->evaluated)
 		{
 			/* a lazy one's first use: the page is not locked (late) */
 			Assert(!early);
 			PaxPredEvaluate(pred, econtext, mcxt);
+		}
+		if (nfused < PAX_MAX_FUSED &&
+			(upper = PaxRangePartner(pred, lnext(preds, lc), preds, early,
+									 page, layout)) != NULL)
+		{
+			n = PaxFilterRange(pred, upper, page, layout, sel, n);
+			fused[nfused++] = upper;
+			continue;
 		}
 		n = PaxFilter(pred, page, layout, tupdesc, sel, n);
 	}

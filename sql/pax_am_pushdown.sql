@@ -412,6 +412,58 @@ BEGIN
     RETURN NEXT;
 END $$;
 
+-- two bounds on one integer column are applied in one pass: every kind of
+-- bound, the widths' extremes, empty ranges, bounds no value can meet, and
+-- pages with and without NULLs, against heap
+CREATE TABLE rng_pax (i2 int2, i4 int4, i8 int8, o oid, d date) USING pax;
+CREATE TABLE rng_heap (i2 int2, i4 int4, i8 int8, o oid, d date) USING heap;
+INSERT INTO rng_pax SELECT (k % 65536 - 32768)::int2, k * 53687 - 2147483647,
+	CASE WHEN k % 3 = 0 THEN 9223372036854775807 - k WHEN k % 3 = 1
+		THEN -9223372036854775807 - 1 + k ELSE k - 20000 END,
+	((k::int8 * 131071) % 4294967296)::oid, date '2000-01-01' + (k % 3000)
+  FROM generate_series(0, 40000) k;
+INSERT INTO rng_pax SELECT CASE WHEN k % 5 = 0 THEN NULL ELSE k END, NULLIF(k, 7),
+	k, k, date '2000-01-01' + k FROM generate_series(1, 300) k;
+INSERT INTO rng_heap SELECT * FROM rng_pax;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM rng_pax WHERE i4 BETWEEN 0 AND 1000000;
+CREATE FUNCTION rng_check(q text) RETURNS TABLE (cond text, n bigint, same bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+	p bigint; h bigint; ps numeric; hs numeric;
+BEGIN
+	EXECUTE 'SELECT count(*), sum(hashint8(coalesce(i8, 0))::numeric + coalesce(i4, 0)) FROM rng_pax WHERE ' || q
+		INTO p, ps;
+	EXECUTE 'SELECT count(*), sum(hashint8(coalesce(i8, 0))::numeric + coalesce(i4, 0)) FROM rng_heap WHERE ' || q
+		INTO h, hs;
+	RETURN QUERY SELECT q, p, p = h AND ps IS NOT DISTINCT FROM hs;
+END $$;
+SELECT c.* FROM unnest(ARRAY[
+	'i4 BETWEEN -1000000 AND 1000000',
+	'i4 > -2147483647 AND i4 < 2147483647',
+	'i4 >= -2147483647 AND i4 <= 2147418113',
+	'i4 > 5 AND i4 < 6',
+	'i4 >= 6 AND i4 <= 6',
+	'i4 > 10 AND i4 < 2',
+	'i4 < 100000000 AND i4 > -100000000',
+	'i2 BETWEEN -100 AND 100',
+	'i2 > -32768 AND i2 <= 32767',
+	'i2 >= 1 AND i2 < 200',
+	'i8 >= 9223372036854775000 AND i8 <= 9223372036854775807',
+	'i8 > 9223372036854775807 AND i8 < 9223372036854775807',
+	'i8 > -9223372036854775808 AND i8 < -9223372036854770000',
+	'i8 >= -9223372036854775808 AND i8 < -9223372036854775807',
+	'i8 > -20000 AND i8 <= 20000 AND i4 > 0 AND i4 < 2000000000',
+	'o > 4000000000 AND o <= 4294967295',
+	'o >= 0 AND o < 100000',
+	'd >= date ''2001-01-01'' AND d < date ''2001-01-01'' + interval ''1 month''',
+	'd > date ''2003-01-01'' AND d <= date ''2008-12-31''',
+	'i4 > 0 AND i8 < 0 AND i4 < 1000000000 AND i8 > -9223372036854775000'
+]) q, LATERAL rng_check(q) c;
+RESET enable_seqscan;
+DROP FUNCTION rng_check;
+DROP TABLE rng_pax, rng_heap;
+
 SELECT setseed(0.1234);
 SELECT predicates, checks, mismatches, paxscan_plans = 2 * predicates AS paxscan_used FROM pax_rnd_check(200);
 
