@@ -81,16 +81,18 @@ PaxStrategyHolds(int strategy, int cmp)
  * keeping about half of the rows in no order mispredicts a branch on every
  * other row.
  */
-#define PAX_INT_LOOP(T, OP) \
+#define PAX_SEL_LOOP(T, KEEP) \
 	do { \
 		const T *vals = (const T *) base; \
 		for (int k = 0; k < n; k++) \
 		{ \
 			int			r = sel[k]; \
+			int64		v = (int64) vals[r]; \
 			sel[m] = r; \
-			m += ((int64) vals[r] OP c); \
+			m += (KEEP); \
 		} \
 	} while (0)
+#define PAX_INT_LOOP(T, OP) PAX_SEL_LOOP(T, v OP c)
 
 #define PAX_INT_STRATEGY(T) \
 	switch (strategy) \
@@ -138,16 +140,7 @@ PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
  * PaxFilterIntCmp passes would take two, since v - lo, taken modulo 2^64,
  * is at most hi - lo exactly for the values between them.
  */
-#define PAX_RANGE_LOOP(T) \
-	do { \
-		const T *vals = (const T *) base; \
-		for (int k = 0; k < n; k++) \
-		{ \
-			int			r = sel[k]; \
-			sel[m] = r; \
-			m += ((uint64) (int64) vals[r] - (uint64) lo <= width); \
-		} \
-	} while (0)
+#define PAX_RANGE_LOOP(T) PAX_SEL_LOOP(T, (uint64) v - (uint64) lo <= width)
 
 static int
 PaxFilterIntRange(const char *base, int attlen, bool isunsigned,
