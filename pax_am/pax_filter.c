@@ -410,6 +410,20 @@ PaxPredAcceptsNull(PaxPred *pred)
 }
 
 /*
+ * PaxColumnNulls returns the null bitmap of column attno's minipage on the
+ * page, or NULL when the page has no NULL in it: no bitmap, or a bitmap
+ * without a NULL in it (HASNULL covers every stored row).
+ */
+static inline const bits8 *
+PaxColumnNulls(Page page, const PaxColumnLayout *col, int attno)
+{
+	if (col->nullmap == 0 ||
+		!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), attno))
+		return NULL;
+	return (const bits8 *) page + col->nullmap;
+}
+
+/*
  * PaxFilter applies one predicate to the selection vector sel[0..n) of row
  * indexes of a page and returns how many rows are left (compacted in
  * place).
@@ -439,10 +453,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	col = &layout->cols[pred->attno];
 	if (col->data == 0 || col->dropped)
 		return PaxPredAcceptsNull(pred) ? n : 0;	/* every row NULL */
-	nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
-	/* a null bitmap without a NULL in it (HASNULL covers every stored row) */
-	if (nulls && !PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), pred->attno))
-		nulls = NULL;
+	nulls = PaxColumnNulls(page, col, pred->attno);
 
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 	{
@@ -735,8 +746,7 @@ PaxRangeCmp(const PaxPred *pred, bool lower, Page page,
 		return false;
 	col = &layout->cols[pred->attno];
 	return col->data != 0 && !col->dropped && col->attlen > 0 &&
-		(col->nullmap == 0 ||
-		 !PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), pred->attno));
+		PaxColumnNulls(page, col, pred->attno) == NULL;
 }
 
 /*
