@@ -54,9 +54,8 @@ $$;
 -- cs_queries() runs the read-only queries under the current scan settings
 CREATE FUNCTION cs_queries()
 RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
-LANGUAGE plpgsql AS $$
-DECLARE
-	qs text[] := ARRAY[
+LANGUAGE sql AS $$
+SELECT * FROM cs_run(ARRAY[
 		-- a few columns, the last one far right
 		'SELECT id, k FROM cs{t} WHERE a BETWEEN 10 AND 40',
 		-- no column but the indexed one
@@ -79,10 +78,7 @@ DECLARE
 		'SELECT id, j FROM cs{t} WHERE ctid = ANY (ARRAY(SELECT ctid FROM cs{t} WHERE a = 33))',
 		'SELECT id, h FROM cs{t} WHERE ctid >= ''(0,1)'' AND ctid < ''(100000,0)''',
 		-- aggregates grouped by a column far from the filtered one
-		'SELECT k, count(*), sum(i) FROM cs{t} WHERE a < 60 GROUP BY k'];
-BEGIN
-	RETURN QUERY SELECT * FROM cs_run(qs);
-END
+		'SELECT k, count(*), sum(i) FROM cs{t} WHERE a < 60 GROUP BY k'])
 $$;
 
 -- sequential scans
@@ -106,9 +102,8 @@ SELECT * FROM cs_queries();
 -- merge joins of their children
 CREATE FUNCTION cs_join_queries()
 RETURNS TABLE (query int, pax bigint, heap bigint, same boolean)
-LANGUAGE plpgsql AS $$
-DECLARE
-	qs text[] := ARRAY[
+LANGUAGE sql AS $$
+SELECT * FROM cs_run(ARRAY[
 		-- a join qual on an inner column no output names
 		'SELECT t.id, u.id AS uid FROM cs{t} t JOIN cs{t} u ON u.a = t.g AND u.k <> t.k WHERE t.a < 15',
 		-- the inner row whole
@@ -123,10 +118,7 @@ DECLARE
 		'SELECT t.id, t.j FROM cs{t} t WHERE t.a < 30 AND EXISTS (SELECT 1 FROM cs{t} u WHERE u.a = t.h AND u.e > t.e)',
 		'SELECT t.id FROM cs{t} t WHERE t.a < 30 AND NOT EXISTS (SELECT 1 FROM cs{t} u WHERE u.g = t.k AND u.c IS NOT NULL)',
 		-- the generated column''s table
-		'SELECT t.id, u.s, u.x FROM cs{t} t JOIN csg{t} u ON u.a = t.g WHERE t.a < 8'];
-BEGIN
-	RETURN QUERY SELECT * FROM cs_run(qs);
-END
+		'SELECT t.id, u.s, u.x FROM cs{t} t JOIN csg{t} u ON u.a = t.g WHERE t.a < 8'])
 $$;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
