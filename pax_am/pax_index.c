@@ -127,11 +127,13 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	page = BufferGetPage(pscan->xs_cbuf);
 	if (slot->tts_ops == &TTSOpsPaxTuple && !PageIsNew(page) &&
 		PaxPageGetHeader(page)->pp_natts <= slot->tts_tupleDescriptor->natts &&
-		row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)
+		!PaxPageIsOrphan(page) && row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)
 	{
 		/*
-		 * Lay the page out in the slot now, and have the row's lines loading
-		 * while we look at its header: the visibility check below and the
+		 * Lay the page out in the slot now (not an orphan page, laid out by a
+		 * rolled-back ADD COLUMN for columns the relation may since have
+		 * got otherwise: its rows are all dead), and have the row's lines
+		 * loading while we look at its header: the visibility check below and the
 		 * executor's reading of the columns then find them in cache.
 		 */
 		const PaxPageLayout *layout = PaxSlotPinPage(slot, rel, pscan->xs_cbuf,

@@ -169,6 +169,11 @@ SET pax.enable_customscan = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*), sum(a), string_agg(b, '') FROM pax_orphan WHERE a BETWEEN 1 AND 500;
 SELECT count(*), sum(a), string_agg(b, '') FROM pax_orphan WHERE a BETWEEN 1 AND 500;
+-- and still when a later ADD COLUMN gives the table as many columns as
+-- those pages have, of other types
+ALTER TABLE pax_orphan ADD COLUMN d bpchar(30);
+SELECT count(*), sum(a), string_agg(b, '') FROM pax_orphan WHERE a BETWEEN 1 AND 500;
+ALTER TABLE pax_orphan DROP COLUMN d;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 RESET pax.enable_customscan;
