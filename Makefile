@@ -17,6 +17,7 @@ EXTENSIONS = pax_am sjis_direct deform_cache
 REGRESS = \
 	pax_am_basic \
 	pax_am_types \
+	pax_am_encoding \
 	pax_am_write \
 	pax_am_vacuum \
 	pax_am_scan \

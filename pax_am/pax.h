@@ -128,6 +128,22 @@ typedef PaxPageHeaderData *PaxPageHeader;
 /* pp_flags: some row below pp_nrows is UNUSED (set by VACUUM, cleared by
  * the insert that takes the last one) */
 #define PAX_PAGE_HAS_UNUSED	0x0001
+/* pp_flags: the page has an encoding directory (see PaxPageGetWidths) */
+#define PAX_PAGE_ENCODED	0x0002
+
+/*
+ * Encoded minipages (frame of reference).  On a page with PAX_PAGE_ENCODED,
+ * the column directory's bitmaps are followed by one byte per column: 0 for
+ * a column stored at its full width, else the width in bytes (1, 2 or 4,
+ * less than attlen) of each row's value minus the column's base on the
+ * page: an int64 in the base array that follows the zone maps, one per
+ * encoded column in column order.  Set when the page is initialised and
+ * never changed: a row whose value falls outside base .. base + 2^(8 width)
+ * - 1 goes to another page.  Only integer-like pass-by-value types of 2, 4
+ * or 8 bytes are encoded (PaxEncodeEligible); the value read back is the
+ * stored Datum exactly.
+ */
+#define PAX_ENCODED_WIDTH_OK(w)	((w) == 1 || (w) == 2 || (w) == 4)
 
 /*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
@@ -205,6 +221,10 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 #define PaxPageGetDirMap(page, which) \
 	((bits8 *) PageGetContents(page) + sizeof(PaxPageHeaderData) + \
 	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
+#define PaxPageGetWidths(page) \
+	((uint8 *) PaxPageGetDirMap(page, PAX_NDIRMAPS))
+#define PaxPageIsEncoded(page) \
+	((PaxPageGetHeader(page)->pp_flags & PAX_PAGE_ENCODED) != 0)
 #define PaxRowHeader(page, rowhdrs, row) \
 	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
 /*
@@ -233,6 +253,10 @@ typedef struct PaxColumnLayout
 	bool		byval;
 	bool		dropped;		/* dropped since the page was laid out */
 	int16		zone;			/* index into the zone array, -1 if none */
+	uint16		base;			/* offset of the int64 base of an encoded
+								 * column, 0 if the column is not encoded */
+	uint8		width;			/* bytes a row takes in the minipage: attlen,
+								 * PAX_VAROFF_SIZE, or an encoded width */
 } PaxColumnLayout;
 
 /*
@@ -246,6 +270,7 @@ typedef struct PaxPageLayout
 	int			natts;			/* pp_natts */
 	int			capacity;		/* pp_capacity */
 	uint16		zones;			/* offset of the zone array */
+	uint16		bases;			/* offset of the base array (encoded pages) */
 	uint16		rowhdrs;		/* offset of the row headers */
 	uint16		lower;			/* end of the fixed part: pd_lower */
 	int			nzones;
@@ -270,10 +295,12 @@ typedef struct PaxPageLayout
 typedef struct PaxLayoutCacheEntry
 {
 	PaxPageLayout *layout;		/* sized for the relation's natts, or NULL */
-	bits8	   *dirmaps;		/* copy of the page's directory bitmaps */
+	bits8	   *dirmaps;		/* copy of the page's directory bitmaps and
+								 * encoded widths */
 	bool		valid;
 	int			natts;			/* the layout's, when valid */
 	int			capacity;
+	bool		encoded;		/* the page has encoded widths */
 } PaxLayoutCacheEntry;
 
 typedef struct PaxLayoutCache
@@ -287,7 +314,8 @@ typedef struct PaxLayoutCache
 
 /*
  * The shape of a page to initialise: which columns get null bitmaps and
- * zone maps, and how many rows.
+ * zone maps, which are encoded (widths, bases: NULL if none), and how many
+ * rows.
  */
 typedef struct PaxPageShape
 {
@@ -296,6 +324,8 @@ typedef struct PaxPageShape
 	bits8	   *absent;
 	bits8	   *nullmap;
 	bits8	   *zone;
+	uint8	   *widths;			/* natts encoded widths (0: full), or NULL */
+	int64	   *bases;			/* natts bases (for init), or NULL */
 } PaxPageShape;
 
 /*
@@ -348,10 +378,26 @@ typedef struct PaxChange
  * buffer that last held it, so that scans pin it with ReadRecentBuffer
  * (one look at the buffer's header) instead of a buffer-mapping lookup.
  */
+#define PAX_HINT_ATTS	64		/* columns with encoding hints, at most */
+
+typedef struct PaxEncodeHint
+{
+	int64		lo;				/* least value placed since the last new page */
+	int64		hi;				/* greatest */
+	int64		all_lo;			/* least value placed since the cache began */
+	int64		all_hi;			/* greatest */
+	int32		nrecent;		/* rows lo and hi cover */
+	bool		set;			/* lo and hi are set */
+	bool		all_set;		/* all_lo and all_hi are set */
+} PaxEncodeHint;
+
 typedef struct PaxRelCache
 {
 	double		var_avg;		/* running average of a row's value bytes */
 	bool		var_valid;
+	PaxEncodeHint hints[PAX_HINT_ATTS];	/* value ranges of the first
+										 * columns, for the encodings of the
+										 * next new page (pax_insert.c) */
 	BlockNumber nbufs;			/* blocks with a slot in bufs */
 	Buffer		bufs[FLEXIBLE_ARRAY_MEMBER];	/* InvalidBuffer: unknown */
 } PaxRelCache;
@@ -488,6 +534,72 @@ PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
 		return NULL;
 	return p;
 }
+
+/* PaxEncodedInt is the integer an encoded-eligible Datum of attlen stands for. */
+static inline int64
+PaxEncodedInt(Datum value, int attlen)
+{
+	return attlen == 2 ? (int64) DatumGetInt16(value) :
+		attlen == 4 ? (int64) DatumGetInt32(value) : DatumGetInt64(value);
+}
+
+/* PaxEncodedDatum is the inverse of PaxEncodedInt: fetch_att's Datum. */
+static inline Datum
+PaxEncodedDatum(int64 v, int attlen)
+{
+	return attlen == 2 ? Int16GetDatum((int16) v) :
+		attlen == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
+}
+
+/* PaxEncodedDelta reads the stored offset from the base of row `row`. */
+static inline uint64
+PaxEncodedDelta(const char *data, int width, int row)
+{
+	switch (width)
+	{
+		case 1:
+			return ((const uint8 *) data)[row];
+		case 2:
+			return ((const uint16 *) data)[row];
+		default:
+			return ((const uint32 *) data)[row];
+	}
+}
+
+/* PaxColumnBase is the base of an encoded column on its page. */
+static inline int64
+PaxColumnBase(Page page, const PaxColumnLayout *col)
+{
+	int64		base;
+
+	memcpy(&base, page + col->base, sizeof(int64));
+	return base;
+}
+
+/*
+ * PaxFixedValue reads the value of row `row` of a fixed-width column laid
+ * out on the page (col->data != 0), encoded or not, as fetch_att would.
+ */
+static inline Datum
+PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
+{
+	const char *data = page + col->data;
+
+	if (col->base != 0)
+		return PaxEncodedDatum((int64) ((uint64) PaxColumnBase(page, col) +
+										PaxEncodedDelta(data, col->width, row)),
+							   col->attlen);
+	data += row * col->attlen;
+	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
+}
+
+extern char *PaxDecodeScratch;
+extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
+									  int nrows, char *scratch);
+extern bool PaxEncodeEligible(Form_pg_attribute att);
+extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
+extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
+							Datum value);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 									 BlockNumber blkno);
@@ -671,6 +783,7 @@ extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
 extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
 
 /* pax_insert.c */
+extern bool pax_encode_minipages;
 extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);

@@ -904,7 +904,7 @@ PaxAggColumn(PaxAgg *agg, PaxAggAcc *accum, Page page,
 
 #define PAX_AGG_LOOP(ctype) \
 		do { \
-			const ctype *v = (const ctype *) (page + col->data); \
+			const ctype *v = (const ctype *) data; \
 			for (int k = 0; k < nsel; k++) \
 			{ \
 				int			r = sel[k]; \
@@ -927,12 +927,20 @@ PaxAggColumn(PaxAgg *agg, PaxAggAcc *accum, Page page,
 				for (int k = 0; k < nsel; k++)
 					count += !PaxBitIsSet(nulls, sel[k]);
 		}
-		else if (col->attlen == 2)
-			PAX_AGG_LOOP(int16);
-		else if (col->attlen == 4)
-			PAX_AGG_LOOP(int32);
 		else
-			PAX_AGG_LOOP(int64);
+		{
+			/* encoded values decoded first */
+			const char *data = PaxColumnFixedData(page, col,
+												  PaxPageGetHeader(page)->pp_nrows,
+												  PaxDecodeScratch);
+
+			if (col->attlen == 2)
+				PAX_AGG_LOOP(int16);
+			else if (col->attlen == 4)
+				PAX_AGG_LOOP(int32);
+			else
+				PAX_AGG_LOOP(int64);
+		}
 #undef PAX_AGG_LOOP
 	}
 

@@ -621,6 +621,7 @@ PaxScanBegin(CustomScanState *node, EState *estate, int eflags)
 
 	state->fast_len = palloc0(sizeof(int16) * Max(i, 1));
 	state->fast_data = palloc0(sizeof(uint16) * Max(i, 1));
+	state->fast_width = palloc0(sizeof(uint8) * Max(i, 1));
 	state->fast_nulls = palloc0(sizeof(uint16) * Max(i, 1));
 
 	state->report = PaxHooks == NULL ? NULL : PaxHooks->report_read;
@@ -735,9 +736,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 
 			if (col->nullmap)
 				__builtin_prefetch(page + col->nullmap);
-			PaxPrefetchRange(page, col->data,
-							 layout->capacity * (col->attlen > 0 ?
-												 col->attlen : PAX_VAROFF_SIZE));
+			PaxPrefetchRange(page, col->data, layout->capacity * col->width);
 		}
 	}
 	for (int k = 0; k < state->nprojected; k++)
@@ -746,7 +745,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 
 		if (state->fast_len[k] > 0)
 			PaxPrefetchRange(page, state->fast_data[k],
-							 layout->capacity * state->fast_len[k]);
+							 layout->capacity * state->fast_width[k]);
 		else if (a < layout->natts && layout->cols[a].data != 0 &&
 				 layout->cols[a].attlen < 0)
 			PaxPrefetchRange(page, layout->cols[a].data,
@@ -873,6 +872,7 @@ PaxScanSetFastColumns(PaxScanState *state)
 			continue;
 		state->fast_len[k] = col->attlen;
 		state->fast_data[k] = col->data;
+		state->fast_width[k] = col->width;
 		state->fast_nulls[k] = col->nullmap;
 	}
 }
@@ -1058,8 +1058,9 @@ PaxScanNext(ScanState *ss)
 		}
 		else
 		{
-			slot->tts_values[a] = fetch_att(page + state->fast_data[k] + row * len,
-											true, len);
+			slot->tts_values[a] = state->fast_width[k] == len ?
+				fetch_att(page + state->fast_data[k] + row * len, true, len) :
+				PaxFixedValue(page, &state->layout->cols[a], row);
 			slot->tts_isnull[a] = false;
 		}
 	}

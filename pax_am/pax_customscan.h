@@ -136,6 +136,8 @@ typedef struct PaxScanState
 	/* per projected column, on the current page: by-value fixed width? */
 	int16	   *fast_len;		/* its attlen, or 0: read the general way */
 	uint16	   *fast_data;		/* offset of its values */
+	uint8	   *fast_width;		/* bytes a row takes there (< fast_len:
+								 * encoded, read with PaxFixedValue) */
 	uint16	   *fast_nulls;		/* offset of its null bitmap, or 0 */
 	PaxTableScanDesc scan;
 	bool		started;		/* predicate values evaluated */

@@ -491,7 +491,10 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	/* the tight loops */
 	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
 		(pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT))
-		return PaxFilterIntCmp(page + col->data, col->attlen,
+		return PaxFilterIntCmp(PaxColumnFixedData(page, col,
+												  PaxPageGetHeader(page)->pp_nrows,
+												  PaxDecodeScratch),
+							   col->attlen,
 							   pred->vclass == PAX_VC_UINT, pred->strategy,
 							   pred->ival, sel, n);
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
@@ -801,7 +804,10 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 	}
 	if (lo > hi)
 		return 0;
-	return PaxFilterIntRange(page + col->data, col->attlen,
+	return PaxFilterIntRange(PaxColumnFixedData(page, col,
+												PaxPageGetHeader(page)->pp_nrows,
+												PaxDecodeScratch),
+							 col->attlen,
 							 lower->vclass == PAX_VC_UINT, lo, hi, sel, n);
 }
 

@@ -57,6 +57,19 @@
 /* Rows enough to shape a page on their own average, without the hints. */
 #define PAX_SHAPE_SAMPLE_ROWS	16
 
+/* Room an encoded column keeps besides a quarter more (PaxChooseEncodings). */
+#define PAX_ENCODE_SLACK		16
+/*
+ * Rows the last page must have had for its values to count as clustered
+ * (PaxChooseEncodings): a page that ended early says little.
+ */
+#define PAX_ENCODE_CLUSTER_ROWS	32
+/* Times a new page's shape looks ahead again at the rows encoding fits. */
+#define PAX_ENCODE_REGROW		2
+
+/* pax.encode_minipages: new pages store integer-like columns encoded */
+bool		pax_encode_minipages = true;
+
 /* PaxRowsPerPageGuess errs high: a quarter more page, a few more rows. */
 #define PAX_GUESS_OVERSHOOT		1.25
 #define PAX_GUESS_EXTRA_ROWS	4
@@ -78,6 +91,10 @@ PaxShapeFree(PaxPageShape *shape)
 	pfree(shape->absent);
 	pfree(shape->nullmap);
 	pfree(shape->zone);
+	if (shape->widths)
+		pfree(shape->widths);
+	if (shape->bases)
+		pfree(shape->bases);
 }
 
 /*
@@ -274,6 +291,8 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 	shape.absent = palloc0(maplen);
 	shape.nullmap = palloc0(maplen);
 	shape.zone = palloc0(maplen);
+	shape.widths = NULL;
+	shape.bases = NULL;
 	for (int i = 0; i < tupdesc->natts; i++)
 		if (row->isnull[i] || TupleDescAttr(tupdesc, i)->attisdropped)
 			PaxBitSet(shape.absent, i);
@@ -441,6 +460,9 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
 			col->data == 0)
 			return false;
+		if (col->base != 0 && !row->isnull[i] &&
+			!PaxEncodedFits(page, col, row->values[i]))
+			return false;
 	}
 	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
 					   ((PageHeader) page)->pd_lower, NULL, NULL, 0) >= 0;
@@ -517,7 +539,9 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			continue;			/* placed below */
 
 		att = TupleDescAttr(tupdesc, i);
-		if (col->byval)
+		if (col->base != 0)
+			PaxEncodedStore(page, col, r, row->values[i]);
+		else if (col->byval)
 			store_att_byval(page + col->data + r * col->attlen,
 							row->values[i], col->attlen);
 		else
@@ -543,7 +567,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	for (int i = 0; i < layout->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
-		int			width = col->attlen > 0 ? col->attlen : PAX_VAROFF_SIZE;
+		int			width = col->width;
 
 		if (col->nullmap != 0)
 			PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
@@ -599,6 +623,234 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
 }
 
 /*
+ * PaxRowsPerPageGuess guesses, a little high, how many rows like this one
+ * a page holds, so that a page's shape is chosen looking at about the rows
+ * that will go on it (wide rows: a handful, not PAX_MAX_CAPACITY).
+ */
+static int
+PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
+{
+	Size		bytes = PAX_ROWHDR_SIZE + row->varbytes;
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		bytes += att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+	}
+	return Min(PAX_MAX_CAPACITY,
+			   (int) (BLCKSZ * PAX_GUESS_OVERSHOOT / bytes) + PAX_GUESS_EXTRA_ROWS);
+}
+
+/*
+ * PaxEncodeRange chooses the width and base of an encoded column whose
+ * values so far span lo .. hi, with room for `extra` more (at least), a
+ * quarter of the room left below lo; false if the span needs the type's
+ * own width.
+ */
+static bool
+PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
+			   int64 *base)
+{
+	uint64		span = (uint64) hi - (uint64) lo;
+	uint64		need,
+				room,
+				below;
+
+	if (span > PG_UINT32_MAX)
+		return false;
+	need = span + extra;
+	*width = need <= ((uint64) 1 << 8) ? 1 :
+		need <= ((uint64) 1 << 16) ? 2 :
+		need <= ((uint64) 1 << 32) ? 4 : 8;
+	if (*width >= attlen)
+		return false;
+	room = (uint64) 1 << (8 * *width);
+	below = (room - 1 - span) / 4;
+	/* lo - below, but never below the least int64 */
+	*base = lo < PG_INT64_MIN + (int64) below ? PG_INT64_MIN :
+		lo - (int64) below;
+	return true;
+}
+
+/*
+ * PaxChooseEncodings chooses which columns of a new page are stored with
+ * frame of reference encoding, at which width and from which base: the
+ * eligible columns (PaxEncodeEligible) whose values span little enough to
+ * fit fewer bytes than the type's.  Later rows must fall within the range
+ * chosen, or go to another page.
+ *
+ * With enough rows at hand to tell (a bulk insert looks ahead at a page's
+ * worth), the range is theirs, with a sixteenth more room.  With a few
+ * rows (one at a time), it comes from the hints, the ranges of the rows
+ * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
+ * page spanned much less than all rows placed and the new row lies past
+ * them, the values rise (a serial key, a timestamp of insertion; the page
+ * had at least PAX_ENCODE_CLUSTER_ROWS rows, as one that ended early says
+ * little), and the new page's range starts a little below the new row;
+ * else the range is that of all rows placed, with half as much room again
+ * and as much as a page's rows (PaxRowsPerPageGuess) take when they rise.
+ * (Falling values get no range of their own: an UPDATE of every row starts
+ * again from the first, and then rises.)
+ */
+static void
+PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+				   const PaxRelCache *hints, PaxPageShape *shape)
+{
+	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
+	uint64		perpage;
+
+	if (!pax_encode_minipages || rows == NULL || nrows == 0)
+		return;
+	perpage = PaxRowsPerPageGuess(tupdesc, &rows[0]);
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		const PaxEncodeHint *h;
+		bool		set = false;
+		int64		lo = 0,
+					hi = 0;
+		uint8		width;
+		int64		base;
+
+		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
+			continue;
+		for (int r = 0; r < nrows; r++)
+		{
+			int64		v;
+
+			if (rows[r].isnull[i])
+				continue;
+			v = PaxEncodedInt(rows[r].values[i], att->attlen);
+			if (!set || v < lo)
+				lo = v;
+			if (!set || v > hi)
+				hi = v;
+			set = true;
+		}
+		if (bulk)
+		{
+			if (!set ||
+				!PaxEncodeRange(lo, hi, ((uint64) hi - (uint64) lo) / 16 + 1,
+								att->attlen, &width, &base))
+				continue;
+		}
+		else
+		{
+			uint64		recent,
+						all;
+
+			/* few rows to go by: the rows placed lately too */
+			if (hints == NULL || i >= PAX_HINT_ATTS)
+				continue;
+			h = &hints->hints[i];
+			if (!h->set || !h->all_set)
+				continue;
+			recent = (uint64) h->hi - (uint64) h->lo;
+			all = (uint64) h->all_hi - (uint64) h->all_lo;
+			if (set && recent < all / 4 && h->nrecent >= PAX_ENCODE_CLUSTER_ROWS &&
+				lo > h->hi)
+			{
+				/* clustered values: the page's range from the new ones */
+				uint64		extra = recent + recent / 4 + PAX_ENCODE_SLACK;
+
+				if (!PaxEncodeRange(lo, hi, extra, att->attlen, &width, &base))
+					continue;
+				base = lo - Min((int64) (recent / 8), lo - base);
+			}
+			else
+			{
+				int64		alo = set ? Min(lo, h->all_lo) : h->all_lo;
+				int64		ahi = set ? Max(hi, h->all_hi) : h->all_hi;
+				uint64		span = (uint64) ahi - (uint64) alo;
+
+				if (span > PG_UINT32_MAX ||
+					!PaxEncodeRange(alo, ahi,
+									span / 2 + PAX_ENCODE_SLACK + perpage,
+									att->attlen, &width, &base))
+					continue;
+			}
+		}
+		if (shape->widths == NULL)
+		{
+			shape->widths = palloc0(tupdesc->natts);
+			shape->bases = palloc0(tupdesc->natts * sizeof(int64));
+		}
+		shape->widths[i] = width;
+		shape->bases[i] = base;
+	}
+}
+
+/*
+ * PaxEncodeHintsUpdate widens the relation's value ranges (the hints of
+ * PaxChooseEncodings) to cover a row just placed.
+ */
+static void
+PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
+{
+	int			n = Min(tupdesc->natts, PAX_HINT_ATTS);
+
+	for (int i = 0; i < n; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		PaxEncodeHint *h = &hints->hints[i];
+		int64		v;
+
+		if (row->isnull[i] || !PaxEncodeEligible(att))
+			continue;
+		v = PaxEncodedInt(row->values[i], att->attlen);
+		if (!h->set)
+		{
+			h->lo = h->hi = v;
+			h->nrecent = 0;
+			h->set = true;
+		}
+		else if (v < h->lo)
+			h->lo = v;
+		else if (v > h->hi)
+			h->hi = v;
+		h->nrecent++;
+		if (!h->all_set)
+		{
+			h->all_lo = h->all_hi = v;
+			h->all_set = true;
+		}
+		else if (v < h->all_lo)
+			h->all_lo = v;
+		else if (v > h->all_hi)
+			h->all_hi = v;
+	}
+}
+
+/*
+ * PaxKeepUsefulEncodings drops a shape's encodings unless the page holds
+ * more rows with them than without (the encoding directory takes a byte a
+ * column and 8 bytes an encoded column: with very many columns, or very
+ * few rows, that outweighs what it saves).
+ */
+static void
+PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
+					   double var_avg)
+{
+	uint8	   *widths = shape->widths;
+	bool		fits_encoded = PaxShapeCapacity(tupdesc, shape, var_avg);
+	int			capacity = shape->capacity;
+	bool		fits_plain;
+
+	shape->widths = NULL;
+	fits_plain = PaxShapeCapacity(tupdesc, shape, var_avg);
+	if (fits_encoded && (!fits_plain || capacity > shape->capacity))
+	{
+		shape->widths = widths;
+		shape->capacity = capacity;
+		return;
+	}
+	pfree(widths);
+	pfree(shape->bases);
+	shape->bases = NULL;
+}
+
+/*
  * PaxChooseShape chooses the shape of a new page for rows like the given
  * ones, whose value-area needs average var_avg bytes: columns dropped now
  * get no minipage, zone-map-eligible columns get zone maps within a
@@ -612,7 +864,8 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
  */
 static void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-			   double var_avg, bool eager, PaxPageShape *shape)
+			   double var_avg, bool eager, const PaxRelCache *hints,
+			   PaxPageShape *shape)
 {
 	int			natts = tupdesc->natts;
 	int			maplen = PaxDirMapLen(natts);
@@ -623,6 +876,8 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	shape->absent = palloc0(maplen);
 	shape->nullmap = palloc0(maplen);
 	shape->zone = palloc0(maplen);
+	shape->widths = NULL;
+	shape->bases = NULL;
 
 	for (int i = 0; i < natts; i++)
 	{
@@ -647,6 +902,9 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		if (hasnull || (eager && !att->attnotnull))
 			PaxBitSet(shape->nullmap, i);
 	}
+	PaxChooseEncodings(tupdesc, rows, nrows, hints, shape);
+	if (shape->widths)
+		PaxKeepUsefulEncodings(tupdesc, shape, var_avg);
 
 	/* eager null bitmaps only while they stay cheap */
 	if (PaxShapeCapacity(tupdesc, shape, var_avg) &&
@@ -697,29 +955,9 @@ PaxPageReinit(Relation rel, Page page)
 	PaxPageShape shape;
 
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
-				   true, &shape);
+				   true, NULL, &shape);
 	PaxPageInit(page, tupdesc, &shape);
 	PaxShapeFree(&shape);
-}
-
-/*
- * PaxRowsPerPageGuess guesses, a little high, how many rows like this one
- * a page holds, so that a page's shape is chosen looking at about the rows
- * that will go on it (wide rows: a handful, not PAX_MAX_CAPACITY).
- */
-static int
-PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
-{
-	Size		bytes = PAX_ROWHDR_SIZE + row->varbytes;
-
-	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-
-		bytes += att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
-	}
-	return Min(PAX_MAX_CAPACITY,
-			   (int) (BLCKSZ * PAX_GUESS_OVERSHOOT / bytes) + PAX_GUESS_EXTRA_ROWS);
 }
 
 /*
@@ -782,6 +1020,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 				const PaxRelCache *hints, PaxPageShape *shape)
 {
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
+	int			regrow = 0;
 
 	for (;;)
 	{
@@ -791,10 +1030,17 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 			var_avg += rows[i].varbytes;
 		var_avg = ahead >= PAX_SHAPE_SAMPLE_ROWS ? var_avg / ahead :
 			Max(var_avg / ahead, hints->var_avg);
-		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, shape);
-		if (shape->capacity >= ahead || ahead <= 1)
+		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, hints, shape);
+		if (shape->capacity < ahead && ahead > 1)
+			ahead = Max(shape->capacity, 1);
+		else if (shape->widths != NULL && shape->capacity > ahead &&
+				 ahead < nrows && regrow++ < PAX_ENCODE_REGROW)
+		{
+			/* encoded values make room for more rows: look at them too */
+			ahead = Min(nrows, shape->capacity);
+		}
+		else
 			break;
-		ahead = Max(shape->capacity, 1);
 		PaxShapeFree(shape);
 	}
 
@@ -821,7 +1067,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 static Page
 PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 				int options,
-				BulkInsertState bistate, const PaxRelCache *hints,
+				BulkInsertState bistate, PaxRelCache *hints,
 				PaxLayoutCache *cache, PaxChange *chg, Buffer *buffer,
 				PaxPageLayout **layout)
 {
@@ -831,6 +1077,9 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 
 	PaxShapeForRows(tupdesc, rows, nrows, eager, hints, &shape);
 	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
+	/* the hints start afresh with the rows of the new page */
+	for (int i = 0; i < PAX_HINT_ATTS; i++)
+		hints->hints[i].set = false;
 	*buffer = PaxNewPage(rel, bistate);
 	page = PaxChangeStart(chg, rel, *buffer, true);
 	PaxPageInit(page, tupdesc, &shape);
@@ -909,6 +1158,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			rowidx[next - first] = PaxPageAddRow(rel, &rows[next], page,
 												 layout, blkno, xid, cid,
 												 options, &chg);
+			if (pax_encode_minipages)
+				PaxEncodeHintsUpdate(tupdesc, &rows[next], hints);
 			next++;
 		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
 		PaxPageGroupValues(tupdesc, &rows[first], rowidx, next - first, page,

@@ -531,7 +531,8 @@ PaxJfHashRows(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 		}
 
 		nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
-		data = page + col->data;
+		data = PaxColumnFixedData(page, col, PaxPageGetHeader(page)->pp_nrows,
+								  PaxDecodeScratch);
 		for (int k = 0; k < n; k++)
 		{
 			int			r = sel[k];

@@ -74,10 +74,14 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 {
 	uint32		off;
 	int			nzones = 0;
+	int			nenc = 0;
 	int			capacity = shape->capacity;
+	uint32		bases;
 
 	off = SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
 		PAX_NDIRMAPS * PaxDirMapLen(shape->natts);
+	if (shape->widths)
+		off += shape->natts;
 	off = MAXALIGN(off);
 	if (layout)
 		layout->zones = off;
@@ -91,16 +95,24 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		}
 		else if (layout)
 			layout->cols[i].zone = -1;
+		if (shape->widths && shape->widths[i] != 0)
+			nenc++;
 	}
 	off += nzones * sizeof(PaxZone);
+	bases = off;
+	off += nenc * sizeof(int64);
 	if (layout)
+	{
+		layout->bases = bases;
 		layout->rowhdrs = off;
+	}
 	off += capacity * PAX_ROWHDR_SIZE;
 
 	for (int i = 0; i < shape->natts && off <= BLCKSZ; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		PaxColumnLayout *col = layout ? &layout->cols[i] : NULL;
+		int			width = shape->widths ? shape->widths[i] : 0;
 
 		if (col)
 		{
@@ -109,6 +121,22 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->dropped = att->attisdropped;
 			col->nullmap = 0;
 			col->data = 0;
+			col->base = 0;
+			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+		}
+		if (width != 0)
+		{
+			/* an encoded column: of an integer-like width, laid out */
+			if (!PAX_ENCODED_WIDTH_OK(width) || !att->attbyval ||
+				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
+				width >= att->attlen || PaxBitIsSet(shape->absent, i))
+				return BLCKSZ + 1;
+			if (col)
+			{
+				col->base = bases;
+				col->width = width;
+			}
+			bases += sizeof(int64);
 		}
 		if (PaxBitIsSet(shape->absent, i))
 			continue;
@@ -118,7 +146,14 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->nullmap = off;
 			off += BITMAPLEN(capacity);
 		}
-		if (att->attlen > 0)
+		if (width != 0)
+		{
+			off = TYPEALIGN(width, off);
+			if (col)
+				col->data = off;
+			off += capacity * width;
+		}
+		else if (att->attlen > 0)
 		{
 			off = att_align_nominal(off, att->attalign);
 			if (col)
@@ -170,6 +205,24 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_ABSENT), shape->absent, maplen);
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_NULLMAP), shape->nullmap, maplen);
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_ZONE), shape->zone, maplen);
+	if (shape->widths)
+	{
+		uint32		bases;
+		int			k = 0;
+
+		hdr->pp_flags |= PAX_PAGE_ENCODED;
+		memcpy(PaxPageGetWidths(page), shape->widths, shape->natts);
+		/* the base array lies after the zone maps (PaxLayoutSize) */
+		bases = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+						 PAX_NDIRMAPS * maplen + shape->natts);
+		for (int i = 0; i < shape->natts; i++)
+			if (PaxBitIsSet(shape->zone, i))
+				bases += sizeof(PaxZone);
+		for (int i = 0; i < shape->natts; i++)
+			if (shape->widths[i] != 0)
+				memcpy(page + bases + (k++) * sizeof(int64), &shape->bases[i],
+					   sizeof(int64));
+	}
 	((PageHeader) page)->pd_lower = lower;
 
 	opaque = PaxPageGetOpaque(page);
@@ -354,9 +407,20 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 	if (hdr->pp_natts % 8 != 0)
 		nzones += pg_number_of_ones[zone[hdr->pp_natts / 8] &
 									((1 << (hdr->pp_natts % 8)) - 1)];
-	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
-				   PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts)) +
-		nzones * sizeof(PaxZone);
+	off = SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+		PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts);
+	if (PaxPageIsEncoded(page))
+	{
+		const uint8 *widths = PaxPageGetWidths(page);
+		int			nenc = 0;
+
+		for (int i = 0; i < hdr->pp_natts; i++)
+			nenc += widths[i] != 0;
+		off = MAXALIGN(off + hdr->pp_natts) + nenc * sizeof(int64);
+	}
+	else
+		off = MAXALIGN(off);
+	off += nzones * sizeof(PaxZone);
 	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > ((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 
@@ -428,6 +492,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	PaxLayoutCacheEntry *e;
 	int			maplen;
 	bits8	   *maps;
+	uint8	   *widths;
+	bool		encoded;
 	int			home;
 
 	PaxPageCheckHeader(rel, page, blkno);
@@ -437,6 +503,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 
 	maplen = PaxDirMapLen(hdr->pp_natts);
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+	encoded = PaxPageIsEncoded(page);
+	widths = encoded ? PaxPageGetWidths(page) : NULL;
 	/* first at the capacity's own index, then the others */
 	home = hdr->pp_capacity % PAX_LAYOUT_CACHE_ENTRIES;
 	for (int k = 0; k < PAX_LAYOUT_CACHE_ENTRIES; k++)
@@ -445,7 +513,10 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		if (e->valid &&
 			e->capacity == hdr->pp_capacity &&
 			e->natts == hdr->pp_natts &&
-			memcmp(e->dirmaps, maps, 3 * maplen) == 0)
+			e->encoded == encoded &&
+			memcmp(e->dirmaps, maps, 3 * maplen) == 0 &&
+			(!encoded ||
+			 memcmp(e->dirmaps + 3 * maplen, widths, hdr->pp_natts) == 0))
 		{
 			if (unlikely(e->layout->lower != phdr->pd_lower))
 				PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
@@ -466,7 +537,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		e->layout = MemoryContextAlloc(cache->mcxt,
 									   SizeOfPaxPageLayout(Max(cache->maxatts, 1)));
 		e->dirmaps = MemoryContextAllocZero(cache->mcxt,
-											3 * PaxDirMapLen(Max(cache->maxatts, 1)));
+											3 * PaxDirMapLen(Max(cache->maxatts, 1)) +
+											Max(cache->maxatts, 1));
 	}
 
 	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
@@ -475,10 +547,15 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	shape.absent = maps;
 	shape.nullmap = maps + maplen;
 	shape.zone = maps + 2 * maplen;
+	shape.widths = widths;
+	shape.bases = NULL;
 	e->valid = false;			/* until the layout is whole */
 	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
 		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
 	memcpy(e->dirmaps, maps, 3 * maplen);
+	if (encoded)
+		memcpy(e->dirmaps + 3 * maplen, widths, hdr->pp_natts);
+	e->encoded = encoded;
 	e->natts = hdr->pp_natts;
 	e->capacity = hdr->pp_capacity;
 	e->valid = true;
@@ -514,11 +591,7 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
 	}
 	*isnull = false;
 	if (col->attlen > 0)
-	{
-		char	   *p = page + col->data + row * col->attlen;
-
-		return col->byval ? fetch_att(p, true, col->attlen) : PointerGetDatum(p);
-	}
+		return PaxFixedValue(page, col, row);
 	else
 	{
 		uint16		off = ((uint16 *) (page + col->data))[row];
@@ -591,6 +664,141 @@ PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 	/* columns added after the page was initialised */
 	for (; i < to; i++)
 		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);
+}
+
+/* ----------------------------------------------------------------
+ * Encoded minipages
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxEncodeEligible tells whether a column may be stored with frame of
+ * reference encoding: integer-like pass-by-value types of 2, 4 or 8 bytes.
+ * (Any such Datum reads back exactly; this list is the types whose values
+ * cluster, where encoding saves bytes.)
+ */
+bool
+PaxEncodeEligible(Form_pg_attribute att)
+{
+	if (att->attisdropped || !att->attbyval)
+		return false;
+	switch (att->atttypid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return att->attlen == 2 || att->attlen == 4 || att->attlen == 8;
+		default:
+			return false;
+	}
+}
+
+/*
+ * PaxEncodedFits tells whether a non-null value can be stored in an encoded
+ * column of the page: whether it lies within the column's base and its
+ * base plus the largest offset its width holds.
+ */
+bool
+PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
+{
+	uint64		delta;
+
+	Assert(col->base != 0);
+	delta = (uint64) PaxEncodedInt(value, col->attlen) -
+		(uint64) PaxColumnBase(page, col);
+	/* below the base, the subtraction wraps to a large offset */
+	return col->width >= 8 || delta < ((uint64) 1 << (8 * col->width));
+}
+
+/*
+ * PaxEncodedStore stores a non-null value that PaxEncodedFits in row `row`
+ * of an encoded column (of the private copy of an exclusively locked
+ * page).
+ */
+void
+PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
+{
+	uint64		delta = (uint64) PaxEncodedInt(value, col->attlen) -
+		(uint64) PaxColumnBase(page, col);
+	char	   *data = page + col->data;
+
+	Assert(PaxEncodedFits(page, col, value));
+	switch (col->width)
+	{
+		case 1:
+			((uint8 *) data)[row] = (uint8) delta;
+			break;
+		case 2:
+			((uint16 *) data)[row] = (uint16) delta;
+			break;
+		default:
+			((uint32 *) data)[row] = (uint32) delta;
+			break;
+	}
+}
+
+/*
+ * A scratch array for PaxColumnFixedData that a caller uses until its next
+ * call: the values of one column of one page at a time.
+ */
+static union
+{
+	int64		align;
+	char		bytes[PAX_MAX_CAPACITY * sizeof(int64)];
+}			PaxDecodeScratchData;
+char	   *PaxDecodeScratch = PaxDecodeScratchData.bytes;
+
+/*
+ * PaxColumnFixedData returns the values of rows 0 .. nrows-1 of a
+ * fixed-width column laid out on the page as an array of attlen-wide
+ * values, as an unencoded minipage stores them: the minipage itself, or
+ * for an encoded column its values decoded into scratch (room for
+ * PAX_MAX_CAPACITY values of 8 bytes, suitably aligned).  The typed loops
+ * of PaxScan (filters, aggregates, join filters) read through it.
+ */
+const char *
+PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
+				   char *scratch)
+{
+	const char *data = page + col->data;
+	int64		base;
+
+	Assert(col->data != 0 && col->attlen > 0);
+	if (col->base == 0)
+		return data;
+	base = PaxColumnBase(page, col);
+
+#define PAX_DECODE(dtype, stype) \
+	do { \
+		const stype *in = (const stype *) data; \
+		dtype	   *out = (dtype *) scratch; \
+		for (int r = 0; r < nrows; r++) \
+			out[r] = (dtype) ((uint64) base + in[r]); \
+	} while (0)
+#define PAX_DECODE_TO(dtype) \
+	do { \
+		if (col->width == 1) \
+			PAX_DECODE(dtype, uint8); \
+		else if (col->width == 2) \
+			PAX_DECODE(dtype, uint16); \
+		else \
+			PAX_DECODE(dtype, uint32); \
+	} while (0)
+
+	if (col->attlen == 2)
+		PAX_DECODE_TO(int16);
+	else if (col->attlen == 4)
+		PAX_DECODE_TO(int32);
+	else
+		PAX_DECODE_TO(int64);
+#undef PAX_DECODE_TO
+#undef PAX_DECODE
+	return scratch;
 }
 
 /* ----------------------------------------------------------------
@@ -788,7 +996,7 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 		if (col->data == 0)
 			continue;
 		if (col->attlen > 0)
-			memset(page + col->data + r * col->attlen, 0, col->attlen);
+			memset(page + col->data + r * col->width, 0, col->width);
 		else
 			((uint16 *) (page + col->data))[r] = 0;
 		if (col->nullmap != 0)
@@ -900,8 +1108,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			{
 				if (col->zone >= 0 && !col->dropped)
 					PaxZoneUpdate(page, layout, att, i,
-								  fetch_att(page + col->data + r * col->attlen,
-											col->byval, col->attlen));
+								  PaxFixedValue(page, col, r));
 				continue;
 			}
 

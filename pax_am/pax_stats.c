@@ -31,8 +31,8 @@
 #include "pax.h"
 
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
-#define PAX_PAGE_STATS_COLS		11
-#define PAX_PAGE_COLUMNS_COLS	8
+#define PAX_PAGE_STATS_COLS		12
+#define PAX_PAGE_COLUMNS_COLS	10
 
 PG_FUNCTION_INFO_V1(pax_page_stats);
 PG_FUNCTION_INFO_V1(pax_page_columns);
@@ -71,13 +71,14 @@ PaxOpenForStats(Oid relid)
  *				  OUT blkno bigint, OUT nrows int, OUT capacity int,
  *				  OUT natts int, OUT lower int, OUT upper int,
  *				  OUT free_bytes int, OUT meta_bytes int, OUT value_bytes int,
- *				  OUT nullmaps int, OUT zonemaps int)
+ *				  OUT nullmaps int, OUT zonemaps int, OUT encoded int)
  * RETURNS SETOF record
  *
  * One row per page.  meta_bytes: page header, pax header, column directory
  * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
  * the minipage room of rows not stored yet and of UNUSED slots (reclaimed
- * by VACUUM; nrows counts them).
+ * by VACUUM; nrows counts them); encoded: columns stored with frame of
+ * reference encoding (pax.h).
  */
 Datum
 pax_page_stats(PG_FUNCTION_ARGS)
@@ -105,6 +106,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		Datum		values[PAX_PAGE_STATS_COLS];
 		bool		nulls[PAX_PAGE_STATS_COLS] = {0};
 		int			nnullmaps = 0;
+		int			nencoded = 0;
 		int			nunused = 0;
 		int			fixed_per_row = PAX_ROWHDR_SIZE;
 
@@ -126,9 +128,10 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		{
 			if (layout->cols[i].nullmap)
 				nnullmaps++;
+			if (layout->cols[i].base)
+				nencoded++;
 			if (layout->cols[i].data)
-				fixed_per_row += layout->cols[i].attlen > 0 ?
-					layout->cols[i].attlen : PAX_VAROFF_SIZE;
+				fixed_per_row += layout->cols[i].width;
 		}
 
 		for (int r = 0; r < hdr->pp_nrows; r++)
@@ -146,6 +149,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		values[8] = Int32GetDatum(phdr->pd_special - phdr->pd_upper);
 		values[9] = Int32GetDatum(nnullmaps);
 		values[10] = Int32GetDatum(layout->nzones);
+		values[11] = Int32GetDatum(nencoded);
 		UnlockReleaseBuffer(buffer);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
@@ -174,12 +178,15 @@ PaxZoneText(Form_pg_attribute att, Datum value)
  * pax_page_columns(rel regclass, blkno bigint,
  *					OUT attnum int, OUT attname name, OUT minipage_bytes int,
  *					OUT value_bytes int, OUT has_nullmap bool,
- *					OUT has_nulls bool, OUT zone_min text, OUT zone_max text)
+ *					OUT has_nulls bool, OUT zone_min text, OUT zone_max text,
+ *					OUT encoding text, OUT value_width int)
  * RETURNS SETOF record
  *
  * One row per column laid out on the page: minipage_bytes counts the null
  * bitmap and the value (or offset) array for the page's capacity;
- * value_bytes the column's bytes in the value area.
+ * value_bytes the column's bytes in the value area; encoding is "plain" or
+ * "frame of reference" and value_width the bytes each row takes in the
+ * minipage (NULL for a column without minipage).
  */
 Datum
 pax_page_columns(PG_FUNCTION_ARGS)
@@ -236,8 +243,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		if (col->nullmap)
 			minipage += BITMAPLEN(hdr->pp_capacity);
 		if (col->data)
-			minipage += hdr->pp_capacity *
-				(col->attlen > 0 ? col->attlen : PAX_VAROFF_SIZE);
+			minipage += hdr->pp_capacity * col->width;
 		if (col->data && col->attlen < 0)
 		{
 			for (int r = 0; r < hdr->pp_nrows; r++)
@@ -271,6 +277,14 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		}
 		else
 			nulls[6] = nulls[7] = true;
+		if (col->data == 0)
+			nulls[8] = nulls[9] = true;
+		else
+		{
+			values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
+											"plain");
+			values[9] = Int32GetDatum(col->width);
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	UnlockReleaseBuffer(buffer);

@@ -459,6 +459,32 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	shape.absent = maps;
 	shape.nullmap = maps + maplen;
 	shape.zone = maps + 2 * maplen;
+	shape.widths = NULL;
+	shape.bases = NULL;
+	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED))
+		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
+	if (PaxPageIsEncoded(page))
+	{
+		shape.widths = PaxPageGetWidths(page);
+		for (int i = 0; i < hdr->pp_natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+			int			width = shape.widths[i];
+
+			if (width == 0)
+				continue;
+			if (!PAX_ENCODED_WIDTH_OK(width) || PaxBitIsSet(shape.absent, i))
+				PAGE_PROBLEM("column %d has the invalid encoded width %d",
+							 i + 1, width);
+			if (!att->attbyval || width >= att->attlen ||
+				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
+				PAGE_PROBLEM("column %d has encoded width %d, which does not suit its length %d",
+							 i + 1, width, att->attlen);
+			if (!att->attisdropped && !PaxEncodeEligible(att))
+				PAGE_PROBLEM("column %d of type %s is encoded",
+							 i + 1, format_type_be(att->atttypid));
+		}
+	}
 	lower = PaxLayoutSize(ctx->tupdesc, &shape, ctx->layout);
 	if (lower != phdr->pd_lower)
 	{
@@ -796,9 +822,7 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 		if (col->attlen > 0)
 		{
 			if (ctx->zone_ok[i])
-				PaxVerifyZone(ctx, page, i,
-							  fetch_att(page + col->data + row * col->attlen,
-										true, col->attlen));
+				PaxVerifyZone(ctx, page, i, PaxFixedValue(page, col, row));
 		}
 		else
 		{

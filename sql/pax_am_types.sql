@@ -16,18 +16,9 @@ CREATE TYPE pax_pair AS (x int, y text);
 CREATE DOMAIN pax_posint AS int CHECK (VALUE > 0);
 CREATE DOMAIN pax_shorttext AS varchar(20);
 
--- compare two tables (or subqueries) row for row, as multisets of their
--- text form, which every type has (json, point, xid have no equality)
-CREATE FUNCTION pax_same(a text, b text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    na bigint; nb bigint; d1 bigint; d2 bigint;
-BEGIN
-    EXECUTE format('SELECT count(*) FROM %s x', a) INTO na;
-    EXECUTE format('SELECT count(*) FROM %s x', b) INTO nb;
-    EXECUTE format('SELECT count(*) FROM (SELECT x::text FROM %s x EXCEPT ALL SELECT y::text FROM %s y) d', a, b) INTO d1;
-    EXECUTE format('SELECT count(*) FROM (SELECT y::text FROM %s y EXCEPT ALL SELECT x::text FROM %s x) d', b, a) INTO d2;
-    RETURN format('%s rows, %s rows, %s missing, %s extra', na, nb, d1, d2);
-END $$;
+-- pax_same(a, b): a and b row for row (sql/include/pax_same.sql)
+\set pax_same :abs_srcdir '/sql/include/pax_same.sql'
+\i :pax_same
 
 CREATE TABLE types_heap (
     i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, num numeric, num_t numeric(10,3),

@@ -1,0 +1,181 @@
+--
+-- pax_am_encoding: encoded minipages (frame of reference: integer-like
+-- columns stored as offsets of 1, 2 or 4 bytes from a base per page).
+-- Every value reads back exactly as heap stores it, through every reader
+-- (slots, PaxScan filters and aggregates, join filters, index fetches,
+-- VACUUM, rewrites); a row whose values do not fit a page's encodings goes
+-- to another page; pages are smaller.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set enc_file :abs_builddir '/results/pax_am_encoding.data'
+
+-- pax_same(a, b): a and b row for row (sql/include/pax_same.sql)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pax_same :abs_srcdir '/sql/include/pax_same.sql'
+\i :pax_same
+
+-- the results of the same queries on a table, as text
+CREATE FUNCTION enc_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    q text;
+    r text;
+BEGIN
+    FOREACH q IN ARRAY ARRAY[
+        'SELECT count(*), sum(i2), min(i2), max(i2) FROM %s WHERE i2 = 7',
+        'SELECT count(*), sum(i4), min(i4), max(i4) FROM %s WHERE i4 BETWEEN 100 AND 2000',
+        'SELECT count(*), sum(i8), min(i8), max(i8) FROM %s WHERE i8 > 1000000',
+        'SELECT count(*), sum(i4) FROM %s WHERE i4 < -5 OR i4 > 2000000000',
+        'SELECT count(*), min(o), max(o) FROM %s WHERE o >= 4000000000',
+        'SELECT count(*), min(d), max(d) FROM %s WHERE d BETWEEN ''2020-01-01'' AND ''2020-03-01''',
+        'SELECT count(*), min(tm), max(tm) FROM %s WHERE tm > ''12:00''',
+        'SELECT count(*), min(ts), max(ts) FROM %s WHERE ts < ''2021-01-01''',
+        'SELECT count(*), min(tstz), max(tstz) FROM %s WHERE tstz IS NOT NULL',
+        'SELECT count(*) FROM %s WHERE d = ''infinity'' OR ts = ''-infinity''',
+        'SELECT count(*), sum(i2), sum(i4), sum(i8), min(d), max(ts) FROM %s',
+        'SELECT count(*) FROM %s WHERE i8 IS NULL OR i2 IS NULL',
+        'SELECT string_agg(g::text || '':'' || n::text || '':'' || s::text, '','' ORDER BY g) FROM (SELECT i2 %% 5 AS g, count(*) AS n, sum(i4) AS s FROM %s GROUP BY 1) x',
+        'SELECT count(*), sum(a.i4) FROM %s a JOIN (SELECT i FROM generate_series(1, 3000, 7) i) b ON a.i4 = b.i',
+        'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i8 IN (-9223372036854775808, 9223372036854775807, 0)'
+    ]
+    LOOP
+        EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
+        RETURN NEXT r;
+    END LOOP;
+END $$;
+
+-- values of every pattern: narrow, moderate and wide ranges, clustered
+-- and rising, the types' extremes and infinities, NULLs
+CREATE TABLE enc_heap (id int, i2 int2, i4 int4, i8 int8, o oid, d date,
+                       tm time, ts timestamp, tstz timestamptz, t text) USING heap;
+INSERT INTO enc_heap
+SELECT i,
+       CASE WHEN i % 97 = 0 THEN NULL
+            WHEN i <= 3000 THEN (i % 20)::int2
+            WHEN i <= 6000 THEN (i * 7 % 3000 - 1500)::int2
+            WHEN i = 6001 THEN 32767 WHEN i = 6002 THEN -32768
+            ELSE (i % 200)::int2 END,
+       CASE WHEN i % 89 = 0 THEN NULL
+            WHEN i <= 3000 THEN i
+            WHEN i <= 6000 THEN (i * 7919) % 60000 - 30000
+            WHEN i <= 9000 THEN (i * 104729) % 2000000000
+            WHEN i % 2 = 0 THEN 2147483647 - i ELSE -2147483648 + i END,
+       CASE WHEN i % 83 = 0 THEN NULL
+            WHEN i <= 3000 THEN i::int8 * 1000
+            WHEN i <= 6000 THEN (i::int8 * 2654435761) % 4000000000
+            WHEN i = 9001 THEN -9223372036854775808
+            WHEN i = 9002 THEN 9223372036854775807
+            WHEN i = 9003 THEN 0
+            ELSE i::int8 * 1000000007 END,
+       CASE WHEN i <= 6000 THEN (i % 300)::oid ELSE (4294967295 - i % 1000)::oid END,
+       CASE WHEN i % 79 = 0 THEN NULL
+            WHEN i = 9004 THEN 'infinity'::date WHEN i = 9005 THEN '-infinity'::date
+            ELSE date '2020-01-01' + (i / 30) END,
+       CASE WHEN i % 73 = 0 THEN NULL ELSE time '00:00' + i * interval '7 seconds' END,
+       CASE WHEN i = 9006 THEN 'infinity'::timestamp WHEN i = 9007 THEN '-infinity'::timestamp
+            ELSE timestamp '2020-06-01' + i * interval '1 minute' END,
+       CASE WHEN i % 71 = 0 THEN NULL
+            WHEN i <= 6000 THEN timestamptz '2020-06-01 00:00+00' + i * interval '1 second'
+            ELSE timestamptz '2020-06-01 00:00+00' + (i * 7919 % 10000) * interval '1 day' END,
+       'row ' || i
+  FROM generate_series(1, 9500) i;
+
+-- COPY: pages built from a batch of rows at a time
+COPY enc_heap TO :'enc_file';
+CREATE TABLE enc_copy (LIKE enc_heap) USING pax;
+COPY enc_copy FROM :'enc_file';
+SELECT pax_same('enc_heap', 'enc_copy');
+-- INSERT ... SELECT: one row at a time, encodings from the rows placed
+CREATE TABLE enc_ins (LIKE enc_heap) USING pax;
+INSERT INTO enc_ins SELECT * FROM enc_heap ORDER BY id;
+SELECT pax_same('enc_heap', 'enc_ins');
+-- single-row inserts in shuffled order
+CREATE TABLE enc_one (LIKE enc_heap) USING pax;
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT * FROM enc_heap WHERE id % 10 = 3 ORDER BY id * 7919 % 9500 LOOP
+        INSERT INTO enc_one VALUES (r.id, r.i2, r.i4, r.i8, r.o, r.d, r.tm, r.ts, r.tstz, r.t);
+    END LOOP;
+END $$;
+SELECT pax_same('(SELECT * FROM enc_heap WHERE id % 10 = 3)', 'enc_one');
+
+-- most pages are encoded, and all columns that can be are somewhere
+SELECT relname, count(*) FILTER (WHERE encoded > 0) > count(*) / 2 AS mostly_encoded
+  FROM (VALUES ('enc_copy'), ('enc_ins'), ('enc_one')) v(relname),
+       LATERAL pax_page_stats(relname::regclass) GROUP BY 1 ORDER BY 1;
+SELECT attname, array_agg(DISTINCT value_width ORDER BY value_width) AS widths
+  FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
+ WHERE encoding = 'frame of reference' GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS problems FROM pax_verify('enc_copy');
+SELECT count(*) AS problems FROM pax_verify('enc_ins');
+SELECT count(*) AS problems FROM pax_verify('enc_one');
+
+-- smaller than the same rows unencoded
+SET pax.encode_minipages = off;
+CREATE TABLE enc_plain (LIKE enc_heap) USING pax;
+COPY enc_plain FROM :'enc_file';
+SELECT count(*) FILTER (WHERE encoded > 0) AS encoded_pages FROM pax_page_stats('enc_plain');
+RESET pax.encode_minipages;
+SELECT pg_relation_size('enc_copy') < 0.9 * pg_relation_size('enc_plain') AS smaller;
+
+-- every reader, against heap: PaxScan (filters, aggregates, GROUP BY, join
+-- filters), then the executor over plain scans, then index scans
+EXPLAIN (COSTS OFF) SELECT count(*), sum(i4), min(i4), max(i4) FROM enc_copy WHERE i4 BETWEEN 100 AND 2000;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM enc_copy WHERE i2 = 7 AND ts < '2021-01-01';
+SELECT q.h = q.c AND q.h = q.i AS same, q.h
+  FROM (SELECT enc_queries('enc_heap') h, enc_queries('enc_copy') c,
+               enc_queries('enc_ins') i) q;
+SET pax.enable_customscan = off;
+SELECT count(*) AS differ
+  FROM (SELECT enc_queries('enc_heap') h, enc_queries('enc_copy') c,
+               enc_queries('enc_ins') i) q WHERE q.h IS DISTINCT FROM q.c OR q.h IS DISTINCT FROM q.i;
+RESET pax.enable_customscan;
+CREATE INDEX ON enc_copy (i4);
+CREATE INDEX ON enc_copy (ts);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*), sum(i8), min(d), max(tstz) FROM enc_copy WHERE i4 BETWEEN 100 AND 200;
+SELECT count(*), sum(i8), min(d), max(tstz) FROM enc_heap WHERE i4 BETWEEN 100 AND 200;
+SELECT id, i2, i4, i8, o, d, tm, ts FROM enc_copy WHERE ts = '-infinity' OR ts = 'infinity' ORDER BY id;
+SELECT id, i2, i4, i8, o, d, tm, ts FROM enc_heap WHERE ts = '-infinity' OR ts = 'infinity' ORDER BY id;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+-- changes: rows whose new values leave a page's range go elsewhere; VACUUM
+-- frees slots that only rows fitting the page's encodings take
+UPDATE enc_copy SET i4 = -i4, i8 = i8 / 3 WHERE id % 5 = 0;
+UPDATE enc_heap SET i4 = -i4, i8 = i8 / 3 WHERE id % 5 = 0;
+DELETE FROM enc_copy WHERE id % 3 = 0;
+DELETE FROM enc_heap WHERE id % 3 = 0;
+VACUUM enc_copy;
+INSERT INTO enc_copy SELECT i, (i % 3)::int2, i * 1000, -i, i, date '1999-01-01' + i,
+                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i
+  FROM generate_series(1, 2000) i;
+INSERT INTO enc_heap SELECT i, (i % 3)::int2, i * 1000, -i, i, date '1999-01-01' + i,
+                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i
+  FROM generate_series(1, 2000) i;
+INSERT INTO enc_copy SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
+INSERT INTO enc_heap SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
+SELECT pax_same('enc_heap', 'enc_copy');
+SELECT count(*) AS problems FROM pax_verify('enc_copy');
+SELECT count(*) AS differ
+  FROM (SELECT enc_queries('enc_heap') h, enc_queries('enc_copy') c) q
+ WHERE q.h IS DISTINCT FROM q.c;
+
+-- rewrites (VACUUM FULL, CLUSTER, ALTER TABLE) build pages in batches
+VACUUM FULL enc_copy;
+SELECT pax_same('enc_heap', 'enc_copy');
+CLUSTER enc_copy USING enc_copy_ts_idx;
+SELECT pax_same('enc_heap', 'enc_copy');
+ALTER TABLE enc_copy ALTER COLUMN i2 TYPE int4, DROP COLUMN tm;
+ALTER TABLE enc_heap ALTER COLUMN i2 TYPE int4, DROP COLUMN tm;
+SELECT pax_same('enc_heap', 'enc_copy');
+SELECT count(*) AS problems FROM pax_verify('enc_copy');
+SELECT count(*) FILTER (WHERE encoded > 0) > 0 AS encoded FROM pax_page_stats('enc_copy');
+
+DROP TABLE enc_heap, enc_copy, enc_ins, enc_one, enc_plain;
+DROP FUNCTION pax_same, enc_queries;
