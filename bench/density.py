@@ -37,14 +37,23 @@ row (the per-row state array of the design), and each page as 128 bytes of
 headers, directory and zone maps.  Projected pages: the larger of the rows
 divided by 291 and the bytes divided by the page's usable bytes.
 
-Writes bench/results/density.md and .json.  Only reads the tables.
+With --copy, each table is also loaded afresh from its heap table by COPY
+(COPY heap TO a file, then COPY FROM it into a new heap table and a new pax
+table, alternately --copy-runs times, each followed by VACUUM (FREEZE)):
+the sizes this build's pages give (encoded minipages: pax_am/README) and
+the median COPY FROM times, heap's and pax's, side by side.
+
+Writes bench/results/density.md and .json.  Without --copy, only reads the
+tables.
 """
 
 import argparse
 import json
 import math
 import os
+import statistics
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -260,6 +269,62 @@ def report(results, group, sample):
     return lines
 
 
+def copy_load(cl, name, runs):
+    """Load the table afresh by COPY, into heap and pax alternately (runs
+    times each), VACUUM (FREEZE) it; the sizes, the encoded pages' share and
+    the median COPY FROM times."""
+    db, heap, pax = TABLES[name]
+    path = f"/tmp/pax_density_{name}.copy"
+    cl.psql(f"COPY {heap} TO '{path}'", db=db)
+    times = {"heap": [], "pax": []}
+    sizes = {}
+    encoded = 0.0
+    try:
+        for _ in range(runs):
+            for am in ("heap", "pax"):
+                new = f"{pax}_copy" if am == "pax" else f"{heap}_copy"
+                cl.psql(f"DROP TABLE IF EXISTS {new}; "
+                        f"CREATE TABLE {new} (LIKE {heap}) USING {am}; CHECKPOINT", db=db)
+                t0 = time.monotonic()
+                cl.psql(f"COPY {new} FROM '{path}'", db=db)
+                times[am].append(time.monotonic() - t0)
+                cl.psql(f"VACUUM (FREEZE) {new}", db=db)
+                sizes[am] = int(cl.psql(f"SELECT pg_relation_size('{new}')", db=db))
+                if am == "pax":
+                    encoded = float(cl.psql(
+                        f"SELECT avg((encoded > 0)::int) FROM pax_page_stats('{new}')",
+                        db=db))
+                cl.psql(f"DROP TABLE {new}", db=db)
+    finally:
+        os.unlink(path) if os.path.exists(path) else None
+    return {"copy_heap_bytes": sizes["heap"], "copy_pax_bytes": sizes["pax"],
+            "encoded_pages": encoded,
+            "copy_heap_s": statistics.median(times["heap"]),
+            "copy_pax_s": statistics.median(times["pax"])}
+
+
+def copy_report(results, runs):
+    lines = ["", "## Loaded afresh by COPY (this build)", "",
+             f"Each table copied out of its heap table and loaded again by COPY FROM, "
+             f"into heap and into pax alternately, {runs} times each, then VACUUM (FREEZE); "
+             "median COPY FROM times.", ""]
+    rows = []
+    for r in results:
+        c = r.get("copy")
+        if not c:
+            continue
+        rows.append([r["table"], f"{c['copy_heap_bytes'] / 2**20:,.0f}",
+                     f"{c['copy_pax_bytes'] / 2**20:,.0f}",
+                     f"{c['copy_pax_bytes'] / c['copy_heap_bytes']:.2f}",
+                     f"{100 * c['encoded_pages']:.0f}%",
+                     f"{c['copy_heap_s']:.1f}", f"{c['copy_pax_s']:.1f}",
+                     f"{c['copy_pax_s'] / c['copy_heap_s']:.2f}"])
+    lines += md_table(["table", "heap MB", "pax MB", "pax / heap", "encoded pages",
+                       "COPY heap s", "COPY pax s", "pax / heap"],
+                      "lrrrrrrr", rows)
+    return lines
+
+
 def load(cl, name):
     """Load an experiment's table for heap and pax as bench/run would (but
     with INSERT ... SELECT, untimed), then VACUUM (FREEZE); false if no
@@ -287,6 +352,9 @@ def main(argv):
     ap.add_argument("--tables", default=",".join(TABLES))
     ap.add_argument("--group", type=int, default=MAX_ROWS)
     ap.add_argument("--sample", type=int, default=400)
+    ap.add_argument("--copy", action="store_true",
+                    help="also load each table afresh by COPY, heap and pax")
+    ap.add_argument("--copy-runs", type=int, default=3)
     args = ap.parse_args(argv)
     cl = Cluster()
     results = []
@@ -303,11 +371,17 @@ def main(argv):
             continue
         print(f"density: {name}", file=sys.stderr)
         results.append(measure(cl, name, args.group, args.sample))
+        if args.copy:
+            print(f"density: {name} by COPY", file=sys.stderr)
+            results[-1]["copy"] = copy_load(cl, name, args.copy_runs)
+    lines = report(results, args.group, args.sample)
+    if args.copy:
+        lines += copy_report(results, args.copy_runs)
     path = os.path.join(HERE, "results", "density")
-    write_report(path + ".md", report(results, args.group, args.sample))
+    write_report(path + ".md", lines)
     with open(path + ".json", "w") as f:
         json.dump(results, f, indent=1)
-    print("\n".join(report(results, args.group, args.sample)))
+    print("\n".join(lines))
     return 0
 
 

@@ -15,8 +15,7 @@ COMMENT ON ACCESS METHOD pax IS 'PAX table access method: one minipage per colum
 CREATE FUNCTION pax_page_stats(rel regclass,
     OUT blkno bigint, OUT nrows int, OUT capacity int, OUT natts int,
     OUT lower int, OUT upper int, OUT free_bytes int, OUT meta_bytes int,
-    OUT value_bytes int, OUT nullmaps int, OUT zonemaps int,
-    OUT encoded int)
+    OUT value_bytes int, OUT nullmaps int, OUT zonemaps int)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pax_page_stats'
 LANGUAGE C STRICT PARALLEL SAFE;
@@ -25,8 +24,7 @@ LANGUAGE C STRICT PARALLEL SAFE;
 CREATE FUNCTION pax_page_columns(rel regclass, blkno bigint,
     OUT attnum int, OUT attname name, OUT minipage_bytes int,
     OUT value_bytes int, OUT has_nullmap bool, OUT has_nulls bool,
-    OUT zone_min text, OUT zone_max text, OUT encoding text,
-    OUT value_width int)
+    OUT zone_min text, OUT zone_max text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pax_page_columns'
 LANGUAGE C STRICT PARALLEL SAFE;

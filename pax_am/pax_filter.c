@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "access/nbtree.h"
+#include "common/int.h"
 #include "fmgr.h"
 
 #include "pax_numeric.h"
@@ -119,7 +120,10 @@ PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
 			PAX_INT_STRATEGY(uint8);
 			break;
 		case 2:
-			PAX_INT_STRATEGY(int16);
+			if (isunsigned)
+				PAX_INT_STRATEGY(uint16)
+			else
+				PAX_INT_STRATEGY(int16)
 			break;
 		case 4:
 			if (isunsigned)
@@ -156,7 +160,10 @@ PaxFilterIntRange(const char *base, int attlen, bool isunsigned,
 			PAX_RANGE_LOOP(uint8);
 			break;
 		case 2:
-			PAX_RANGE_LOOP(int16);
+			if (isunsigned)
+				PAX_RANGE_LOOP(uint16);
+			else
+				PAX_RANGE_LOOP(int16);
 			break;
 		case 4:
 			if (isunsigned)
@@ -435,6 +442,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	const PaxColumnLayout *col;
 	const bits8 *nulls;
 	int			m = 0;
+	int64		c;
 
 	Assert(pred->attno >= 0 && pred->attno < tupdesc->natts);
 	Assert(PaxSelIsValid(sel, n, PaxPageGetHeader(page)->pp_nrows));
@@ -489,6 +497,18 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	}
 
 	/* the tight loops */
+	if (pred->kind == PAX_PRED_CMP && col->base != 0 &&
+		pred->vclass == PAX_VC_INT &&
+		!pg_sub_s64_overflow(pred->ival, PaxColumnBase(page, col), &c))
+	{
+		/*
+		 * Encoded: value = base + offset, so "value op ival" is "offset op
+		 * ival - base", compared on the stored offsets, unsigned.  (Not for
+		 * unsigned types, whose order the signed base does not keep.)
+		 */
+		return PaxFilterIntCmp(page + col->data, col->width, true,
+							   pred->strategy, c, sel, n);
+	}
 	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
 		(pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT))
 		return PaxFilterIntCmp(PaxColumnFixedData(page, col,
@@ -804,6 +824,18 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 	}
 	if (lo > hi)
 		return 0;
+	if (col->base != 0 && lower->vclass == PAX_VC_INT)
+	{
+		int64		base = PaxColumnBase(page, col);
+		int64		dlo,
+					dhi;
+
+		/* encoded: the bounds as offsets from the base (see PaxFilter) */
+		if (!pg_sub_s64_overflow(lo, base, &dlo) &&
+			!pg_sub_s64_overflow(hi, base, &dhi))
+			return PaxFilterIntRange(page + col->data, col->width, true,
+									 dlo, dhi, sel, n);
+	}
 	return PaxFilterIntRange(PaxColumnFixedData(page, col,
 												PaxPageGetHeader(page)->pp_nrows,
 												PaxDecodeScratch),

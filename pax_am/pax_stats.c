@@ -33,6 +33,9 @@
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
 #define PAX_PAGE_STATS_COLS		12
 #define PAX_PAGE_COLUMNS_COLS	10
+/* the functions as version 1.0 of the extension declares them */
+#define PAX_PAGE_STATS_COLS_1_0		11
+#define PAX_PAGE_COLUMNS_COLS_1_0	8
 
 PG_FUNCTION_INFO_V1(pax_page_stats);
 PG_FUNCTION_INFO_V1(pax_page_columns);
@@ -67,6 +70,24 @@ PaxOpenForStats(Oid relid)
 }
 
 /*
+ * PaxCheckResultColumns checks that a layout function is declared with the
+ * result columns of this version, or of version 1.0 of the extension (not
+ * updated yet), whose columns are the first ones: the extra values are then
+ * not returned.
+ */
+static void
+PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
+{
+	int			natts = rsinfo->setDesc->natts;
+
+	if (natts != ncols && natts != ncols_1_0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("function returns %d columns, expected %d", natts, ncols),
+				 errhint("Update the extension: ALTER EXTENSION pax_am UPDATE.")));
+}
+
+/*
  * pax_page_stats(rel regclass,
  *				  OUT blkno bigint, OUT nrows int, OUT capacity int,
  *				  OUT natts int, OUT lower int, OUT upper int,
@@ -90,7 +111,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 	PaxLayoutCache cache;
 
 	InitMaterializedSRF(fcinfo, 0);
-	Assert(rsinfo->setDesc->natts == PAX_PAGE_STATS_COLS);
+	PaxCheckResultColumns(rsinfo, PAX_PAGE_STATS_COLS, PAX_PAGE_STATS_COLS_1_0);
 	rel = PaxOpenForStats(relid);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	PaxLayoutCacheInit(&cache, RelationGetNumberOfAttributes(rel),
@@ -205,7 +226,8 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	bits8	   *zoneset;
 
 	InitMaterializedSRF(fcinfo, 0);
-	Assert(rsinfo->setDesc->natts == PAX_PAGE_COLUMNS_COLS);
+	PaxCheckResultColumns(rsinfo, PAX_PAGE_COLUMNS_COLS,
+						  PAX_PAGE_COLUMNS_COLS_1_0);
 	rel = PaxOpenForStats(relid);
 	tupdesc = RelationGetDescr(rel);
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))

@@ -3,7 +3,18 @@
 -- (permanent, unlogged, temporary), filled, read, truncated, moved and
 -- dropped.
 --
-CREATE EXTENSION pax_am;
+-- version 1.0, then the update to the current version: the layout
+-- functions work under either declaration
+CREATE EXTENSION pax_am VERSION '1.0';
+CREATE TABLE pax_v (a int, b text) USING pax;
+INSERT INTO pax_v SELECT i, 'v' || i FROM generate_series(1, 500) i;
+SELECT count(*), sum(nrows) FROM pax_page_stats('pax_v');
+SELECT attname, has_nullmap FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
+ALTER EXTENSION pax_am UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'pax_am';
+SELECT count(*), sum(nrows), sum(encoded) > 0 AS encoded FROM pax_page_stats('pax_v');
+SELECT attname, encoding, value_width FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
+DROP TABLE pax_v;
 
 SELECT amname, amtype, amhandler FROM pg_am WHERE amname = 'pax';
 

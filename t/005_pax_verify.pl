@@ -14,10 +14,16 @@ use PaxTAP;
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init(extra => [without_checksums($node)]);
 $node->start;
+# c's pages are laid out unencoded (the offsets below assume it); e's
+# second page is encoded (pax_am/README, "Encoded minipages")
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
+	SET pax.encode_minipages = off;
 	CREATE TABLE c (a int, t text) USING pax;
 	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	RESET pax.encode_minipages;
+	CREATE TABLE e (a int) USING pax;
+	INSERT INTO e SELECT i FROM generate_series(1, 2000) i;
 	CHECKPOINT;
 });
 my $nblocks = $node->safe_psql('postgres',
@@ -164,6 +170,64 @@ is($fuzz_ok, $fuzz_rounds, "$fuzz_rounds pages with random bytes: no error");
 is(verify(), '', 'restored table verifies');
 is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999',
 	'restored table reads back');
+
+# an encoded page: PageHeaderData 24, PaxPageHeaderData 8, 5 bitmaps of 1
+# byte, a's encoded width (offset 37), MAXALIGN'd: a's zone map at 40, its
+# base at 56, row headers at 64
+my $efile = $node->data_dir . '/'
+  . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('e')});
+my ($enrows, $encoded, $emeta) = split /\|/, $node->safe_psql('postgres',
+	q{SELECT nrows, encoded, meta_bytes FROM pax_page_stats('e') WHERE blkno = 1});
+is("$encoded|$emeta", '1|64', 'e: block 1 has one encoded column, a base before its row headers');
+my $ewidth = $node->safe_psql('postgres',
+	q{SELECT value_width FROM pax_page_columns('e', 1) WHERE attname = 'a'});
+ok($ewidth == 1 || $ewidth == 2, "e: a stored in $ewidth bytes a row");
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('e')}), '0',
+	'e: healthy table: nothing found');
+$node->stop;
+my $eorig = slurp_file($efile);
+$node->start;
+
+sub everify
+{
+	return $node->safe_psql('postgres',
+		q{SELECT blkno, "row", attnum, msg FROM pax_verify('e') ORDER BY 1, 2, 3, 4});
+}
+
+# an invalid width: the page's layout cannot be trusted; queries fail on it
+for my $w (3, 4, 8)
+{
+	overwrite_blocks($node, $efile, 1, 37, pack('C', $w));
+	my $want = $w == 4 ? 'column 1 has encoded width 4, which does not suit its length 4'
+	  : "column 1 has the invalid encoded width $w";
+	is(everify(), "1|||$want", "encoded width $w: one row for the page");
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', 'SELECT sum(a) FROM e');
+	like($stderr, qr/invalid pax page in block 1 of relation "e"/,
+		"encoded width $w: a scan fails with data_corrupted");
+	restore_file($node, $efile, $eorig);
+}
+
+# a base moved: every value of the page leaves its zone map
+overwrite_blocks($node, $efile, 1, 56, pack('q<', 1000000));
+is($node->safe_psql('postgres', q{
+	SELECT count(*), count(DISTINCT "row"), max(blkno) FROM pax_verify('e')
+	 WHERE msg ~ '^value \d+ is outside the zone map \[\d+, \d+\]$'}),
+	"$enrows|$enrows|1", 'encoded base: one row per value outside the zone map');
+restore_file($node, $efile, $eorig);
+
+# one stored offset changed to the width's largest: outside the zone map
+my $elower = $node->safe_psql('postgres',
+	q{SELECT lower FROM pax_page_stats('e') WHERE blkno = 1});
+my $ecap = $node->safe_psql('postgres',
+	q{SELECT capacity FROM pax_page_stats('e') WHERE blkno = 1});
+overwrite_blocks($node, $efile, 1, $elower - $ewidth * $ecap + $ewidth * 4,
+	"\xff" x $ewidth);
+like(everify(), qr/^1\|5\|1\|value \d+ is outside the zone map \[\d+, \d+\]$/,
+	'encoded offset: the row whose value left the zone map');
+restore_file($node, $efile, $eorig);
+is(everify(), '', 'e restored: nothing found');
+is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM e'), '2000|2001000',
+	'e restored: reads back');
 $node->stop;
 
 # with data checksums, a changed byte the pax checks cannot see (a text
