@@ -146,6 +146,23 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PAX_ENCODED_WIDTH_OK(w)	((w) == 1 || (w) == 2 || (w) == 4)
 
 /*
+ * Dictionary encoding of a variable-length (varlena or cstring) column:
+ * its width byte is PAX_DICT_FLAG | k, for a dictionary of 8 k entries
+ * (k = 1 .. 32).  Its minipage holds, after the null bitmap, the
+ * dictionary (8 k uint16 offsets of distinct values in the value area,
+ * SHORTALIGN'd), then a one-byte code a row; its slot in the base array
+ * holds the number of entries in use (a uint16), which only inserts raise.
+ * A row's value is the dictionary entry of its code, compared with the
+ * stored form of new values byte for byte.
+ */
+#define PAX_DICT_FLAG			0x80
+#define PAX_DICT_MAX_K			32
+#define PaxDictWidthOk(w) \
+	(((w) & PAX_DICT_FLAG) != 0 && ((w) & 0x7F) >= 1 && \
+	 ((w) & 0x7F) <= PAX_DICT_MAX_K)
+#define PaxDictCapacity(w)		(((w) & 0x7F) * 8)
+
+/*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
  * marks a row slot VACUUM reclaimed: no row lives there.  Its header is
  * otherwise cleared to xmin invalid with HEAP_XMIN_INVALID (and
@@ -257,6 +274,10 @@ typedef struct PaxColumnLayout
 								 * column, 0 if the column is not encoded */
 	uint8		width;			/* bytes a row takes in the minipage: attlen,
 								 * PAX_VAROFF_SIZE, or an encoded width */
+	uint16		dict;			/* offset of a dictionary-encoded column's
+								 * dictionary, 0 if none */
+	uint16		dictcap;		/* its entries */
+	uint16		dictused;		/* offset of its count of entries in use */
 } PaxColumnLayout;
 
 /*
@@ -521,10 +542,39 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
  * NULL, a 4-byte header, a TOAST pointer, bytes PaxPageGetValue reports as
  * corrupted): the caller then reads it with PaxPageGetValue.
  */
+/*
+ * PaxVarOffset is the value-area offset of row `row` of a variable-length
+ * column laid out on the page (col->data != 0): its stored offset, or for a
+ * dictionary-encoded column its code's entry (0, which no reader accepts,
+ * for a code beyond the dictionary).
+ */
+static inline uint16
+PaxVarOffset(Page page, const PaxColumnLayout *col, int row)
+{
+	uint8		code;
+
+	if (col->dict == 0)
+		return ((const uint16 *) (page + col->data))[row];
+	code = ((const uint8 *) (page + col->data))[row];
+	if (unlikely(code >= col->dictcap))
+		return 0;
+	return ((const uint16 *) (page + col->dict))[code];
+}
+
+/* PaxDictUsed is the number of entries in use of a dictionary. */
+static inline uint16
+PaxDictUsed(Page page, const PaxColumnLayout *col)
+{
+	uint16		used;
+
+	memcpy(&used, page + col->dictused, sizeof(uint16));
+	return used;
+}
+
 static inline const char *
 PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
 {
-	uint16		off = ((const uint16 *) (page + col->data))[row];
+	uint16		off = PaxVarOffset(page, col, row);
 	uint16		special = ((PageHeader) page)->pd_special;
 	const char *p = page + off;
 
@@ -597,6 +647,8 @@ extern char *PaxDecodeScratch;
 extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
 									  int nrows, char *scratch);
 extern bool PaxEncodeEligible(Form_pg_attribute att);
+extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
+						  int *align);
 extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
 extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
 							Datum value);

@@ -679,15 +679,13 @@ PaxScanPrefetchValues(PaxScanState *state, Page page)
 	for (int k = 0; k < state->nprojected; k++)
 	{
 		int			a = state->projected[k];
-		const uint16 *offs;
 
 		if (a >= layout->natts || layout->cols[a].attlen >= 0 ||
 			layout->cols[a].data == 0)
 			continue;
-		offs = (const uint16 *) (page + layout->cols[a].data);
 		for (int i = 0; i < state->nsel; i++)
 		{
-			uint16		off = offs[state->sel[i]];
+			uint16		off = PaxVarOffset(page, &layout->cols[a], state->sel[i]);
 
 			if (off != 0 && off < BLCKSZ)
 				__builtin_prefetch(page + off);
@@ -749,7 +747,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 		else if (a < layout->natts && layout->cols[a].data != 0 &&
 				 layout->cols[a].attlen < 0)
 			PaxPrefetchRange(page, layout->cols[a].data,
-							 layout->capacity * PAX_VAROFF_SIZE);
+							 layout->capacity * layout->cols[a].width);
 	}
 }
 

@@ -57,6 +57,9 @@
 /* Rows enough to shape a page on their own average, without the hints. */
 #define PAX_SHAPE_SAMPLE_ROWS	16
 
+/* Distinct values a dictionary-encoded column may start with, at most. */
+#define PAX_DICT_MAX_DISTINCT	64
+
 /* Room an encoded column keeps besides a quarter more (PaxChooseEncodings). */
 #define PAX_ENCODE_SLACK		16
 /*
@@ -126,15 +129,16 @@ PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
 }
 
 /*
- * PaxValuePlace places one non-null variable-length value of column i in
+ * PaxValuePlace places one non-null variable-length value of a column in
  * the value area below `upper`, never below `lower`.  With page != NULL it
- * writes the value and its offset in row rowidx's slot of the column's
- * minipage; either way it returns the new upper, or -1 when the value does
- * not fit.  Adapted from fill_val() in heaptuple.c, PostgreSQL 15.
+ * writes the value and its offset at *offp (the row's slot in the column's
+ * minipage, or a dictionary entry); either way it returns the new upper,
+ * or -1 when the value does not fit.  Adapted from fill_val() in
+ * heaptuple.c, PostgreSQL 15.
  */
 static inline int
 PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
-			  Page page, const PaxPageLayout *layout, int i, int rowidx)
+			  Page page, uint16 *offp)
 {
 	Size		size;
 	int			align;
@@ -155,29 +159,106 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 	}
 	else
 		memcpy(page + upper, DatumGetPointer(value), size);
-	((uint16 *) (page + layout->cols[i].data))[rowidx] = (uint16) upper;
+	*offp = (uint16) upper;
 	return upper;
 }
 
 /*
+ * PaxVarStoredEqual tells whether stored bytes p (within the page, before
+ * `end`) are exactly what PaxValuePlace would store for value: the same
+ * header form and bytes.  TOAST pointers are never equal (each names its
+ * own value).
+ */
+static bool
+PaxVarStoredEqual(Form_pg_attribute att, Datum value, const char *p,
+				  const char *end)
+{
+	const char *v = DatumGetPointer(value);
+	Size		size;
+	int			align;
+	bool		toshort;
+
+	if (att->attlen == -2)
+	{
+		size = strlen(v) + 1;
+		return (Size) (end - p) >= size && memcmp(p, v, size) == 0;
+	}
+	if (VARATT_IS_EXTERNAL(v))
+		return false;
+	size = PaxVarStorage(att, value, &align, &toshort);
+	if (toshort)
+		return VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) && VARSIZE_1B(p) == size &&
+			memcmp(p + 1, VARDATA(v), size - 1) == 0;
+	return (Size) (end - p) >= size && memcmp(p, v, size) == 0;
+}
+
+/*
+ * PaxDictFind returns the code of the entry of a dictionary-encoded column
+ * of the page that stores value, or -1.
+ */
+static int
+PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
+			Datum value)
+{
+	const uint16 *dict = (const uint16 *) (page + col->dict);
+	int			used = Min(PaxDictUsed(page, col), col->dictcap);
+	uint16		upper = ((PageHeader) page)->pd_upper;
+	uint16		special = ((PageHeader) page)->pd_special;
+
+	for (int e = 0; e < used; e++)
+		if (dict[e] >= upper && dict[e] < special &&
+			PaxVarStoredEqual(att, value, page + dict[e], page + special))
+			return e;
+	return -1;
+}
+
+/*
  * PaxRowPlace places a row's variable-length values in the value area below
- * `upper`, never below `lower`, as PaxValuePlace places each.  Adapted from
- * heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
+ * `upper`, never below `lower`, as PaxValuePlace places each, and returns
+ * the new upper, or -1 when they do not fit.  On a page with
+ * dictionary-encoded columns (page and layout given), a value already in
+ * its column's dictionary takes no room and its row gets its code; another
+ * needs a free dictionary entry.  With write, the values, offsets, codes
+ * and entries go on the page (row slot rowidx); without, the page is only
+ * read.  Adapted from heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
  */
 static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
-			Page page, const PaxPageLayout *layout, int rowidx)
+			Page page, const PaxPageLayout *layout, int rowidx, bool write)
 {
 	if (upper < lower)
 		return -1;				/* the minipages alone overflow the page */
 	for (int i = 0; i < tupdesc->natts && upper >= 0; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		const PaxColumnLayout *col = layout ? &layout->cols[i] : NULL;
 
 		if (att->attlen > 0 || row->isnull[i])
 			continue;
-		upper = PaxValuePlace(att, row->values[i], upper, lower, page, layout,
-							  i, rowidx);
+		if (col != NULL && col->dict != 0)
+		{
+			int			code = PaxDictFind(page, col, att, row->values[i]);
+			uint16		used = PaxDictUsed(page, col);
+
+			if (code < 0)
+			{
+				if (used >= col->dictcap)
+					return -1;	/* the dictionary is full */
+				upper = PaxValuePlace(att, row->values[i], upper, lower,
+									  write ? page : NULL,
+									  &((uint16 *) (page + col->dict))[used]);
+				if (upper < 0 || !write)
+					continue;
+				code = used++;
+				memcpy(page + col->dictused, &used, sizeof(uint16));
+			}
+			if (write)
+				((uint8 *) (page + col->data))[rowidx] = (uint8) code;
+			continue;
+		}
+		upper = PaxValuePlace(att, row->values[i], upper, lower,
+							  write ? page : NULL,
+							  write ? &((uint16 *) (page + col->data))[rowidx] : NULL);
 	}
 	return upper;
 }
@@ -201,6 +282,7 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 {
 	PGAlignedBlock buf;
 	int			lower = ((PageHeader) page)->pd_lower;
+	int			first = ((PageHeader) page)->pd_upper;
 	int			upper = top;
 
 	if (n < 2)
@@ -208,20 +290,46 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 
 	/*
 	 * Place into a scratch page at the same offsets; the page itself
-	 * changes only once all of it fits.
+	 * changes only once all of it fits.  A dictionary-encoded column's
+	 * values are its entries this change added (those below top), copied
+	 * as stored.
 	 */
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (att->attlen > 0)
+		if (att->attlen > 0 || col->data == 0)
 			continue;
+		if (col->dict != 0)
+		{
+			const uint16 *dict = (const uint16 *) (page + col->dict);
+			uint16	   *newdict = (uint16 *) (buf.data + col->dict);
+			int			used = PaxDictUsed(page, col);
+
+			for (int e = 0; e < used; e++)
+			{
+				int			align;
+				int			size;
+
+				if (dict[e] < first || dict[e] >= top)
+					continue;	/* an older entry, above top */
+				size = PaxStoredSize(att, page + dict[e], top - dict[e], &align);
+				upper = (upper - size) & ~(align - 1);
+				if (size < 0 || upper < lower)
+					return;		/* keep the rows' order */
+				memcpy(buf.data + upper, page + dict[e], size);
+				newdict[e] = (uint16) upper;
+			}
+			continue;
+		}
 		for (int k = 0; k < n; k++)
 		{
 			if (rows[k].isnull[i])
 				continue;
 			upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
-								  buf.data, layout, i, rowidx[k]);
+								  buf.data,
+								  &((uint16 *) (buf.data + col->data))[rowidx[k]]);
 			if (upper < 0)
 				return;			/* keep the rows' order */
 		}
@@ -235,6 +343,16 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 
 		if (col->attlen > 0 || col->data == 0)
 			continue;
+		if (col->dict != 0)
+		{
+			uint16	   *dict = (uint16 *) (page + col->dict);
+			int			used = PaxDictUsed(page, col);
+
+			for (int e = 0; e < used; e++)
+				if (dict[e] >= first && dict[e] < top)
+					dict[e] = ((uint16 *) (buf.data + col->dict))[e];
+			continue;
+		}
 		for (int k = 0; k < n; k++)
 			if (!rows[k].isnull[i])
 				((uint16 *) (page + col->data))[rowidx[k]] =
@@ -297,7 +415,8 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 		if (row->isnull[i] || TupleDescAttr(tupdesc, i)->attisdropped)
 			PaxBitSet(shape.absent, i);
 	fits = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START,
-					   PaxLayoutSize(tupdesc, &shape, NULL), NULL, NULL, 0) >= 0;
+					   PaxLayoutSize(tupdesc, &shape, NULL), NULL, NULL, 0,
+					   false) >= 0;
 	PaxShapeFree(&shape);
 	return fits;
 }
@@ -348,7 +467,8 @@ PaxRowMoveOut(Relation rel, TupleDesc tupdesc, PaxRow *row, int options)
 					 errdetail("A pax page holds a little less than a heap page; a row of %d columns holds less still.",
 							   tupdesc->natts)));
 		values[biggest] = toast_save_datum(rel, values[biggest], NULL, options);
-		upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0);
+		upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0,
+							false);
 		row->varbytes = PAX_SPECIAL_START - upper;
 		if (PaxRowFitsEmptyPage(tupdesc, row))
 			return;
@@ -419,7 +539,8 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 		heap_deform_tuple(tuple, tupdesc, row->values, row->isnull);
 	}
 
-	upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0);
+	upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL, 0,
+						false);
 	row->varbytes = PAX_SPECIAL_START - upper;
 
 	/*
@@ -464,8 +585,10 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 			!PaxEncodedFits(page, col, row->values[i]))
 			return false;
 	}
+	/* (with the layout: values in a dictionary take no room) */
 	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
-					   ((PageHeader) page)->pd_lower, NULL, NULL, 0) >= 0;
+					   ((PageHeader) page)->pd_lower, page, layout, 0,
+					   false) >= 0;
 }
 
 /*
@@ -531,7 +654,9 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		{
 			PaxBitSet((bits8 *) page + col->nullmap, r);
 			PaxBitSet(hasnull, i);
-			if (col->attlen < 0)
+			if (col->dict != 0)
+				((uint8 *) (page + col->data))[r] = 0;
+			else if (col->attlen < 0)
 				((uint16 *) (page + col->data))[r] = 0;
 			continue;
 		}
@@ -552,7 +677,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	}
 
 	upper = PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
-						((PageHeader) page)->pd_lower, page, layout, r);
+						((PageHeader) page)->pd_lower, page, layout, r, true);
 	if (upper < 0)
 		elog(ERROR, "pax row does not fit the page it was placed on");
 	((PageHeader) page)->pd_upper = upper;
@@ -573,6 +698,8 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
 		if (col->data != 0)
 			PaxChangeRange(chg, col->data + r * width, width);
+		if (col->dict != 0)
+			PaxChangeRange(chg, col->dict, col->dictcap * sizeof(uint16));
 	}
 	PaxChangeRange(chg, upper, old_upper - upper);
 
@@ -643,6 +770,105 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
 }
 
 /*
+ * PaxStoredForm gives the bytes PaxValuePlace stores for a non-null
+ * variable-length value: the value's own bytes, or for a value converted to
+ * a short varlena its data after the new 1-byte header (*hdr1 set).  False
+ * for a TOAST pointer, which no other value equals.
+ */
+static bool
+PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
+			  Size *len, bool *hdr1)
+{
+	const char *v = DatumGetPointer(value);
+	int			align;
+	bool		toshort;
+	Size		size;
+
+	*hdr1 = false;
+	if (att->attlen == -2)
+	{
+		*bytes = v;
+		*len = strlen(v) + 1;
+		return true;
+	}
+	if (VARATT_IS_EXTERNAL(v))
+		return false;
+	size = PaxVarStorage(att, value, &align, &toshort);
+	if (toshort)
+	{
+		*hdr1 = true;
+		*bytes = VARDATA(v);
+		*len = size - 1;
+	}
+	else
+	{
+		*bytes = v;
+		*len = size;
+	}
+	return true;
+}
+
+/*
+ * PaxChooseDictionary decides whether variable-length column i of a new
+ * page is dictionary-encoded: when the rows looked ahead at have few
+ * distinct stored values (at most PAX_DICT_MAX_DISTINCT, and at most a
+ * quarter of the rows), with room for half as many again and 8 more.
+ * Returns the value-area bytes it saves over the rows (each distinct value
+ * stored once), 0 if the column is not encoded.
+ */
+static double
+PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
+					PaxPageShape *shape)
+{
+	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+	const char *dbytes[PAX_DICT_MAX_DISTINCT];
+	Size		dlen[PAX_DICT_MAX_DISTINCT];
+	bool		dhdr1[PAX_DICT_MAX_DISTINCT];
+	int			ndistinct = 0;
+	double		total = 0;
+	double		distinct_bytes = 0;
+	int			cap;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		const char *b;
+		Size		len;
+		bool		hdr1;
+		int			d;
+
+		if (rows[r].isnull[i])
+			continue;
+		if (!PaxStoredForm(att, rows[r].values[i], &b, &len, &hdr1))
+			return 0;			/* TOAST pointers: never encoded */
+		total += len;
+		for (d = 0; d < ndistinct; d++)
+			if (dlen[d] == len && dhdr1[d] == hdr1 && memcmp(dbytes[d], b, len) == 0)
+				break;
+		if (d < ndistinct)
+			continue;
+		if (ndistinct == PAX_DICT_MAX_DISTINCT)
+			return 0;
+		dbytes[ndistinct] = b;
+		dlen[ndistinct] = len;
+		dhdr1[ndistinct] = hdr1;
+		distinct_bytes += len;
+		ndistinct++;
+	}
+	if (ndistinct == 0 || ndistinct * 4 > nrows)
+		return 0;
+	cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
+	cap = Min(cap, PAX_DICT_MAX_K * 8);
+	if (shape->widths == NULL)
+	{
+		shape->widths = palloc0(tupdesc->natts);
+		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
+	}
+	shape->widths[i] = PAX_DICT_FLAG | (cap / 8);
+	shape->bases[i] = 0;		/* no entries in use yet */
+	return total - distinct_bytes;
+}
+
+/*
  * PaxEncodeRange chooses the width and base of an encoded column whose
  * values so far span lo .. hi, with room for `extra` more (at least), a
  * quarter of the room left below lo; false if the span needs the type's
@@ -693,15 +919,16 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
  * (Falling values get no range of their own: an UPDATE of every row starts
  * again from the first, and then rises.)
  */
-static void
+static double
 PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				   const PaxRelCache *hints, PaxPageShape *shape)
 {
 	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
 	uint64		perpage;
+	double		saved = 0;
 
 	if (!pax_encode_minipages || rows == NULL || nrows == 0)
-		return;
+		return 0;
 	perpage = PaxRowsPerPageGuess(tupdesc, &rows[0]);
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
@@ -713,6 +940,12 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		uint8		width;
 		int64		base;
 
+		if (att->attlen < 0)
+		{
+			if (bulk && !att->attisdropped && !PaxBitIsSet(shape->absent, i))
+				saved += PaxChooseDictionary(tupdesc, rows, nrows, i, shape);
+			continue;
+		}
 		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
 			continue;
 		for (int r = 0; r < nrows; r++)
@@ -779,6 +1012,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		shape->widths[i] = width;
 		shape->bases[i] = base;
 	}
+	return saved / nrows;
 }
 
 /*
@@ -828,12 +1062,12 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
  * column and 8 bytes an encoded column: with very many columns, or very
  * few rows, that outweighs what it saves).
  */
-static void
+static bool
 PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
-					   double var_avg)
+					   double var_avg_encoded, double var_avg)
 {
 	uint8	   *widths = shape->widths;
-	bool		fits_encoded = PaxShapeCapacity(tupdesc, shape, var_avg);
+	bool		fits_encoded = PaxShapeCapacity(tupdesc, shape, var_avg_encoded);
 	int			capacity = shape->capacity;
 	bool		fits_plain;
 
@@ -843,11 +1077,12 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
 	{
 		shape->widths = widths;
 		shape->capacity = capacity;
-		return;
+		return true;
 	}
 	pfree(widths);
 	pfree(shape->bases);
 	shape->bases = NULL;
+	return false;
 }
 
 /*
@@ -871,6 +1106,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	int			maplen = PaxDirMapLen(natts);
 	int			nzones = 0;
 	int			nnullable = 0;
+	double		saved;
 
 	shape->natts = natts;
 	shape->absent = palloc0(maplen);
@@ -902,9 +1138,10 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		if (hasnull || (eager && !att->attnotnull))
 			PaxBitSet(shape->nullmap, i);
 	}
-	PaxChooseEncodings(tupdesc, rows, nrows, hints, shape);
-	if (shape->widths)
-		PaxKeepUsefulEncodings(tupdesc, shape, var_avg);
+	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints, shape);
+	if (shape->widths &&
+		PaxKeepUsefulEncodings(tupdesc, shape, Max(var_avg - saved, 0), var_avg))
+		var_avg = Max(var_avg - saved, 0);
 
 	/* eager null bitmaps only while they stay cheap */
 	if (PaxShapeCapacity(tupdesc, shape, var_avg) &&
@@ -1047,7 +1284,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 	/* a row larger than the average may need a smaller capacity */
 	while (PaxRowPlace(tupdesc, &rows[0], PAX_SPECIAL_START,
 					   PaxLayoutSize(tupdesc, shape, NULL),
-					   NULL, NULL, 0) < 0)
+					   NULL, NULL, 0, false) < 0)
 	{
 		if (shape->capacity == 1)
 			ereport(ERROR,

@@ -122,7 +122,36 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->nullmap = 0;
 			col->data = 0;
 			col->base = 0;
+			col->dict = 0;
+			col->dictcap = 0;
+			col->dictused = 0;
 			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+		}
+		if (width != 0 && att->attlen < 0)
+		{
+			/* a dictionary-encoded variable-length column, laid out */
+			if (!PaxDictWidthOk(width) || PaxBitIsSet(shape->absent, i))
+				return BLCKSZ + 1;
+			if (PaxBitIsSet(shape->nullmap, i))
+			{
+				if (col)
+					col->nullmap = off;
+				off += BITMAPLEN(capacity);
+			}
+			off = SHORTALIGN(off);
+			if (col)
+			{
+				col->dict = off;
+				col->dictcap = PaxDictCapacity(width);
+				col->dictused = bases;
+				col->width = 1;
+			}
+			off += PaxDictCapacity(width) * sizeof(uint16);
+			if (col)
+				col->data = off;
+			off += capacity;
+			bases += sizeof(int64);
+			continue;
 		}
 		if (width != 0)
 		{
@@ -594,7 +623,7 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
 		return PaxFixedValue(page, col, row);
 	else
 	{
-		uint16		off = ((uint16 *) (page + col->data))[row];
+		uint16		off = PaxVarOffset(page, col, row);
 		uint16		special = ((PageHeader) page)->pd_special;
 		char	   *p = page + off;
 
@@ -995,7 +1024,7 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 
 		if (col->data == 0)
 			continue;
-		if (col->attlen > 0)
+		if (col->attlen > 0 || col->dict != 0)
 			memset(page + col->data + r * col->width, 0, col->width);
 		else
 			((uint16 *) (page + col->data))[r] = 0;
@@ -1030,6 +1059,67 @@ PaxBufferLockedByMe(Buffer buffer, bool exclusive)
 		LWLockHeldByMe(lock);
 }
 #endif
+
+/*
+ * PaxStoredSize is the size of a variable-length value stored at p (with at
+ * most maxlen bytes before the end of the value area), and in *align the
+ * alignment it was stored with: a cstring's bytes and terminator, a
+ * varlena's VARSIZE_ANY, aligned by attalign only with a 4-byte header.
+ * -1 for a cstring without terminator.
+ */
+int
+PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen, int *align)
+{
+	*align = 1;
+	if (att->attlen == -2)
+	{
+		int			len = strnlen(p, maxlen);
+
+		return len < maxlen ? len + 1 : -1;
+	}
+	if (!VARATT_IS_SHORT(p))
+		*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+			att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+			att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+	return VARSIZE_ANY(p);
+}
+
+/*
+ * PaxReclaimMove copies one stored variable-length value, at *offp in the
+ * scratch copy of the page (at or above old_upper), down to *upper in the
+ * page and points *offp at it: for a row's value (row >= 0) or a
+ * dictionary entry (row -1).  False when alignment padding leaves no room
+ * above pd_lower.
+ */
+static bool
+PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
+			   uint16 *offp, int old_upper, int *upper, BlockNumber blkno,
+			   int attno, int row)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	const char *src;
+	int			size;
+	int			align;
+
+	if (*offp < old_upper || *offp >= special)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
+						blkno, attno + 1, row + 1)));
+	src = scratch + *offp;
+	size = PaxStoredSize(att, src, special - *offp, &align);
+	if (size < 0 || *offp + size > special)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid value length in pax page: block %u, column %d, row %d",
+						blkno, attno + 1, row + 1)));
+	*upper = (*upper - size) & ~(align - 1);
+	if (*upper < ((PageHeader) page)->pd_lower)
+		return false;
+	memcpy(page + *upper, src, size);
+	*offp = (uint16) *upper;
+	return true;
+}
 
 /*
  * PaxPageReclaim turns the dead rows of a page (a PaxChange copy, with
@@ -1092,10 +1182,6 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 		{
 			const PaxColumnLayout *col = &layout->cols[i];
 			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-			uint16	   *offs;
-			char	   *src;
-			int			size;
-			int			align = 1;
 
 			if (col->data == 0)
 				continue;
@@ -1112,42 +1198,44 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				continue;
 			}
 
-			offs = (uint16 *) (page + col->data);
-			if (offs[r] < old_upper || offs[r] >= phdr->pd_special)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
-								blkno, i + 1, r + 1)));
-			src = scratch.data + offs[r];
-			if (col->attlen == -2)
-				size = strnlen(src, phdr->pd_special - offs[r]) + 1;
-			else
-			{
-				size = VARSIZE_ANY(src);
-				if (!VARATT_IS_SHORT(src))
-					align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
-						att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
-						att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
-			}
-			if (offs[r] + size > phdr->pd_special)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("invalid value length in pax page: block %u, column %d, row %d",
-								blkno, i + 1, r + 1)));
-			upper = (upper - size) & ~(align - 1);
-			if (upper < phdr->pd_lower)
-			{
-				/* padding outgrew what was freed: keep the values in place */
-				memcpy(page, scratch.data, BLCKSZ);
-				hdr = PaxPageGetHeader(page);
-				upper = old_upper;
-				goto done;
-			}
-			memcpy(page + upper, src, size);
-			offs[r] = (uint16) upper;
+			if (col->dict != 0)
+				continue;		/* its dictionary's entries move below */
+			if (!PaxReclaimMove(page, scratch.data, att,
+								&((uint16 *) (page + col->data))[r],
+								old_upper, &upper, blkno, i, r))
+				goto overflow;
 		}
 	}
+
+	/* a dictionary keeps all its entries, used by some row or not */
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		uint16	   *dict;
+		int			used;
+
+		if (col->dict == 0)
+			continue;
+		dict = (uint16 *) (page + col->dict);
+		used = PaxDictUsed(page, col);
+		if (used > col->dictcap)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid dictionary in pax page: block %u, column %d has %d entries of %d",
+							blkno, i + 1, used, col->dictcap)));
+		for (int e = 0; e < used; e++)
+			if (!PaxReclaimMove(page, scratch.data, TupleDescAttr(tupdesc, i),
+								&dict[e], old_upper, &upper, blkno, i, -1))
+				goto overflow;
+	}
 	phdr->pd_upper = upper;
+	goto done;
+
+overflow:
+	/* padding outgrew what was freed: keep the values in place */
+	memcpy(page, scratch.data, BLCKSZ);
+	hdr = PaxPageGetHeader(page);
+	upper = old_upper;
 
 done:
 	if (any_unused)

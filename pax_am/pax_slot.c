@@ -371,10 +371,7 @@ PaxSlotPrefetchRow(TupleTableSlot *slot, int row)
 			continue;
 		if (col->nullmap != 0)
 			__builtin_prefetch(page + col->nullmap + row / 8);
-		if (col->attlen > 0)
-			__builtin_prefetch(page + col->data + row * col->width);
-		else
-			__builtin_prefetch(page + col->data + row * sizeof(uint16));
+		__builtin_prefetch(page + col->data + row * col->width);
 	}
 }
 

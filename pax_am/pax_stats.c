@@ -149,7 +149,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		{
 			if (layout->cols[i].nullmap)
 				nnullmaps++;
-			if (layout->cols[i].base)
+			if (layout->cols[i].base || layout->cols[i].dict)
 				nencoded++;
 			if (layout->cols[i].data)
 				fixed_per_row += layout->cols[i].width;
@@ -266,7 +266,27 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			minipage += BITMAPLEN(hdr->pp_capacity);
 		if (col->data)
 			minipage += hdr->pp_capacity * col->width;
-		if (col->data && col->attlen < 0)
+		if (col->dict)
+			minipage += col->dictcap * sizeof(uint16);
+		if (col->dict)
+		{
+			PageHeader	phdr = (PageHeader) page;
+
+			/* each entry in use once */
+			for (int e = 0; e < Min(PaxDictUsed(page, col), col->dictcap); e++)
+			{
+				uint16		off = ((uint16 *) (page + col->dict))[e];
+				int			align;
+				int			size;
+
+				if (off < phdr->pd_upper || off >= phdr->pd_special)
+					continue;	/* pax_verify reports it */
+				size = PaxStoredSize(att, page + off, phdr->pd_special - off,
+									 &align);
+				varbytes += Max(size, 0);
+			}
+		}
+		else if (col->data && col->attlen < 0)
 		{
 			for (int r = 0; r < hdr->pp_nrows; r++)
 			{
@@ -304,7 +324,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		else
 		{
 			values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
-											"plain");
+											col->dict ? "dictionary" : "plain");
 			values[9] = Int32GetDatum(col->width);
 		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

@@ -473,6 +473,13 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 
 			if (width == 0)
 				continue;
+			if (att->attlen < 0)
+			{
+				if (!PaxDictWidthOk(width) || PaxBitIsSet(shape.absent, i))
+					PAGE_PROBLEM("column %d has the invalid dictionary width 0x%02X",
+								 i + 1, width);
+				continue;
+			}
 			if (!PAX_ENCODED_WIDTH_OK(width) || PaxBitIsSet(shape.absent, i))
 				PAGE_PROBLEM("column %d has the invalid encoded width %d",
 							 i + 1, width);
@@ -516,6 +523,17 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 	if (layout->nzones > PAX_MAX_ZONES)
 		PaxVerifyReport(ctx, "page has %d zone maps, more than %d",
 						layout->nzones, PAX_MAX_ZONES);
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
+			continue;
+		ctx->attnum = i;
+		PaxVerifyReport(ctx, "dictionary has %u entries in use, more than its %u",
+						PaxDictUsed(page, col), col->dictcap);
+	}
+	ctx->attnum = -1;
 
 	for (int i = 0; i < layout->natts; i++)
 	{
@@ -826,9 +844,13 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 		}
 		else
 		{
-			uint16		off = ((uint16 *) (page + col->data))[row];
+			uint16		off = PaxVarOffset(page, col, row);
+			uint8		code = col->dict ? ((uint8 *) (page + col->data))[row] : 0;
 
-			if (off < phdr->pd_upper || off >= phdr->pd_special)
+			if (col->dict != 0 && code >= PaxDictUsed(page, col))
+				PaxVerifyReport(ctx, "dictionary code %u is not below the %u entries in use",
+								code, PaxDictUsed(page, col));
+			else if (off < phdr->pd_upper || off >= phdr->pd_special)
 				PaxVerifyReport(ctx, "value offset %u is outside the value area %u .. %u",
 								off, phdr->pd_upper, phdr->pd_special);
 			else

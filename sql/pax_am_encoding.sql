@@ -1,6 +1,8 @@
 --
 -- pax_am_encoding: encoded minipages (frame of reference: integer-like
--- columns stored as offsets of 1, 2 or 4 bytes from a base per page).
+-- columns stored as offsets of 1, 2 or 4 bytes from a base per page;
+-- dictionary: variable-length columns with few distinct values on a page
+-- stored once each, a one-byte code a row).
 -- Every value reads back exactly as heap stores it, through every reader
 -- (slots, PaxScan filters and aggregates, join filters, index fetches,
 -- VACUUM, rewrites); a row whose values do not fit a page's encodings goes
@@ -38,7 +40,15 @@ BEGIN
         'SELECT count(*) FROM %s WHERE i8 IS NULL OR i2 IS NULL',
         'SELECT string_agg(g::text || '':'' || n::text || '':'' || s::text, '','' ORDER BY g) FROM (SELECT i2 %% 5 AS g, count(*) AS n, sum(i4) AS s FROM %s GROUP BY 1) x',
         'SELECT count(*), sum(a.i4) FROM %s a JOIN (SELECT i FROM generate_series(1, 3000, 7) i) b ON a.i4 = b.i',
-        'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i8 IN (-9223372036854775808, 9223372036854775807, 0)'
+        'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i8 IN (-9223372036854775808, 9223372036854775807, 0)',
+        'SELECT count(*), min(id), max(id) FROM %s WHERE tl = ''type 3''',
+        'SELECT count(*), sum(id) FROM %s WHERE tl LIKE ''kind 1%%'' AND bp = ''bp2''',
+        'SELECT count(*), md5(string_agg(tl || '':'' || n::text, '','' ORDER BY tl)) FROM (SELECT tl, count(*) AS n FROM %s WHERE tl < ''type'' GROUP BY tl) x',
+        'SELECT string_agg(bp || '':'' || n::text || '':'' || s::text, '','' ORDER BY bp) FROM (SELECT bp, count(*) AS n, sum(nm) AS s FROM %s GROUP BY bp) x',
+        'SELECT count(*), sum(nm), min(nm), max(nm) FROM %s WHERE nm > 1.5',
+        'SELECT count(*), sum(length(ln)), min(ln) = max(ln) FROM %s WHERE ln LIKE ''b%%''',
+        'SELECT count(*), count(vc), sum(length(vc)), min(vc), max(vc) FROM %s',
+        'SELECT count(*), sum(length(t)), min(t), max(t) FROM %s WHERE t > ''row 5'''
     ]
     LOOP
         EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
@@ -49,7 +59,9 @@ END $$;
 -- values of every pattern: narrow, moderate and wide ranges, clustered
 -- and rising, the types' extremes and infinities, NULLs
 CREATE TABLE enc_heap (id int, i2 int2, i4 int4, i8 int8, o oid, d date,
-                       tm time, ts timestamp, tstz timestamptz, t text) USING heap;
+                       tm time, ts timestamp, tstz timestamptz, t text,
+                       tl text, bp char(10), nm numeric, ln text, vc varchar(20)) USING heap;
+ALTER TABLE enc_heap ALTER COLUMN vc SET STORAGE PLAIN;
 INSERT INTO enc_heap
 SELECT i,
        CASE WHEN i % 97 = 0 THEN NULL
@@ -79,7 +91,13 @@ SELECT i,
        CASE WHEN i % 71 = 0 THEN NULL
             WHEN i <= 6000 THEN timestamptz '2020-06-01 00:00+00' + i * interval '1 second'
             ELSE timestamptz '2020-06-01 00:00+00' + (i * 7919 % 10000) * interval '1 day' END,
-       'row ' || i
+       'row ' || i,
+       CASE WHEN i % 67 = 0 THEN NULL WHEN i % 1000 < 500 THEN 'type ' || (i % 7)
+            ELSE 'kind ' || (i % 150) END,
+       CASE WHEN i % 61 = 0 THEN NULL ELSE 'bp' || (i % 5) END,
+       CASE WHEN i % 59 = 0 THEN NULL WHEN i < 7000 THEN (i % 11) / 4.0 ELSE i / 7.0 END,
+       CASE WHEN i % 53 = 0 THEN NULL ELSE repeat(chr(97 + i % 3), 200 + i % 3) END,
+       CASE WHEN i % 47 = 0 THEN NULL WHEN i % 2 = 0 THEN 'e' ELSE '' END
   FROM generate_series(1, 9500) i;
 
 -- COPY: pages built from a batch of rows at a time
@@ -98,18 +116,19 @@ DECLARE
     r record;
 BEGIN
     FOR r IN SELECT * FROM enc_heap WHERE id % 10 = 3 ORDER BY id * 7919 % 9500 LOOP
-        INSERT INTO enc_one VALUES (r.id, r.i2, r.i4, r.i8, r.o, r.d, r.tm, r.ts, r.tstz, r.t);
+        INSERT INTO enc_one VALUES (r.id, r.i2, r.i4, r.i8, r.o, r.d, r.tm, r.ts, r.tstz, r.t,
+                                    r.tl, r.bp, r.nm, r.ln, r.vc);
     END LOOP;
 END $$;
 SELECT pax_same('(SELECT * FROM enc_heap WHERE id % 10 = 3)', 'enc_one');
 
--- most pages are encoded, and all columns that can be are somewhere
-SELECT relname, count(*) FILTER (WHERE encoded > 0) > count(*) / 2 AS mostly_encoded
+-- pages are encoded, and all columns that can be are somewhere
+SELECT relname, count(*) FILTER (WHERE encoded > 0) > 0 AS encoded
   FROM (VALUES ('enc_copy'), ('enc_ins'), ('enc_one')) v(relname),
        LATERAL pax_page_stats(relname::regclass) GROUP BY 1 ORDER BY 1;
-SELECT attname, array_agg(DISTINCT value_width ORDER BY value_width) AS widths
+SELECT attname, encoding, array_agg(DISTINCT value_width ORDER BY value_width) AS widths
   FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
- WHERE encoding = 'frame of reference' GROUP BY 1 ORDER BY 1;
+ WHERE encoding <> 'plain' GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT count(*) AS problems FROM pax_verify('enc_copy');
 SELECT count(*) AS problems FROM pax_verify('enc_ins');
 SELECT count(*) AS problems FROM pax_verify('enc_one');
@@ -152,14 +171,23 @@ UPDATE enc_heap SET i4 = -i4, i8 = i8 / 3 WHERE id % 5 = 0;
 DELETE FROM enc_copy WHERE id % 3 = 0;
 DELETE FROM enc_heap WHERE id % 3 = 0;
 VACUUM enc_copy;
+UPDATE enc_copy SET tl = 'changed ' || (id % 4), bp = NULL WHERE id % 11 = 0;
+UPDATE enc_heap SET tl = 'changed ' || (id % 4), bp = NULL WHERE id % 11 = 0;
+VACUUM enc_copy;
 INSERT INTO enc_copy SELECT i, (i % 3)::int2, i * 1000, -i, i, date '1999-01-01' + i,
-                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i
+                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i,
+                            'new ' || (i % 3), 'bp9', i % 4, NULL, 'n'
   FROM generate_series(1, 2000) i;
 INSERT INTO enc_heap SELECT i, (i % 3)::int2, i * 1000, -i, i, date '1999-01-01' + i,
-                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i
+                            '01:00', timestamp '1999-01-01' + i * interval '1 hour', NULL, 'new ' || i,
+                            'new ' || (i % 3), 'bp9', i % 4, NULL, 'n'
   FROM generate_series(1, 2000) i;
-INSERT INTO enc_copy SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
-INSERT INTO enc_heap SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
+INSERT INTO enc_copy SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t, tl, bp, nm, ln, vc FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
+INSERT INTO enc_heap SELECT id + 20000, i2, i4, i8, o, d, tm, ts, tstz, t, tl, bp, nm, ln, vc FROM enc_heap WHERE id % 3 = 1 AND id < 3000;
+-- COPY into pages with free dictionary entries and slots
+COPY (SELECT * FROM enc_heap WHERE id % 13 = 0) TO :'enc_file';
+COPY enc_copy FROM :'enc_file';
+COPY enc_heap FROM :'enc_file';
 SELECT pax_same('enc_heap', 'enc_copy');
 SELECT count(*) AS problems FROM pax_verify('enc_copy');
 SELECT count(*) AS differ
@@ -171,8 +199,8 @@ VACUUM FULL enc_copy;
 SELECT pax_same('enc_heap', 'enc_copy');
 CLUSTER enc_copy USING enc_copy_ts_idx;
 SELECT pax_same('enc_heap', 'enc_copy');
-ALTER TABLE enc_copy ALTER COLUMN i2 TYPE int4, DROP COLUMN tm;
-ALTER TABLE enc_heap ALTER COLUMN i2 TYPE int4, DROP COLUMN tm;
+ALTER TABLE enc_copy ALTER COLUMN i2 TYPE int4, DROP COLUMN tm, ALTER COLUMN bp TYPE varchar(12);
+ALTER TABLE enc_heap ALTER COLUMN i2 TYPE int4, DROP COLUMN tm, ALTER COLUMN bp TYPE varchar(12);
 SELECT pax_same('enc_heap', 'enc_copy');
 SELECT count(*) AS problems FROM pax_verify('enc_copy');
 SELECT count(*) FILTER (WHERE encoded > 0) > 0 AS encoded FROM pax_page_stats('enc_copy');
