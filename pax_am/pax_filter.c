@@ -540,6 +540,46 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		return m;
 	}
 
+	if (col->dict != 0)
+	{
+		/*
+		 * A dictionary-encoded column: the predicate once per entry that a
+		 * selected row uses (never on an entry only rows the scan does not
+		 * select use), its verdict then per code; NULLs as the predicate
+		 * takes them.  A code beyond the dictionary goes through
+		 * PaxPageGetValue, which reports it.
+		 */
+		const uint8 *codes = (const uint8 *) (page + col->data);
+		int8		verdict[PAX_DICT_MAX_K * 8];
+
+		memset(verdict, -1, col->dictcap);
+		for (int k = 0; k < n; k++)
+		{
+			int			r = sel[k];
+			int			code = codes[r];
+			bool		ok;
+
+			if (nulls && PaxBitIsSet(nulls, r))
+				ok = PaxPredAcceptsNull(pred);
+			else if (code >= col->dictcap || verdict[code] < 0)
+			{
+				bool		isnull;
+				Datum		value = PaxPageGetValue(page, layout, r,
+													pred->attno, &isnull);
+
+				ok = isnull ? PaxPredAcceptsNull(pred) :
+					PaxValueQualifies(pred, value, col->attlen);
+				if (!isnull && code < col->dictcap)
+					verdict[code] = ok;
+			}
+			else
+				ok = verdict[code];
+			if (ok)
+				sel[m++] = r;
+		}
+		return m;
+	}
+
 #ifdef PAX_HAVE_FAST_NUMERIC
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_NUMERIC &&
 		pred->numfast)

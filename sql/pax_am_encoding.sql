@@ -48,7 +48,10 @@ BEGIN
         'SELECT count(*), sum(nm), min(nm), max(nm) FROM %s WHERE nm > 1.5',
         'SELECT count(*), sum(length(ln)), min(ln) = max(ln) FROM %s WHERE ln LIKE ''b%%''',
         'SELECT count(*), count(vc), sum(length(vc)), min(vc), max(vc) FROM %s',
-        'SELECT count(*), sum(length(t)), min(t), max(t) FROM %s WHERE t > ''row 5'''
+        'SELECT count(*), sum(length(t)), min(t), max(t) FROM %s WHERE t > ''row 5''',
+        'SELECT count(*), sum(id) FROM %s WHERE tl = ''type 1'' OR tl IS NULL',
+        'SELECT count(*), sum(id) FROM %s WHERE bp IN (''bp1'', ''bp3'') AND tl <> ''type 2''',
+        'SELECT count(*), sum(id) FROM %s WHERE nm BETWEEN 0.5 AND 2 AND vc = ''e'''
     ]
     LOOP
         EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
