@@ -68,7 +68,7 @@
  */
 #define PAX_ENCODE_CLUSTER_ROWS	32
 /* Times a new page's shape looks ahead again at the rows encoding fits. */
-#define PAX_ENCODE_REGROW		2
+#define PAX_ENCODE_REGROW		1
 
 /* pax.encode_minipages: new pages store integer-like columns encoded */
 bool		pax_encode_minipages = true;
@@ -164,37 +164,49 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 }
 
 /*
- * PaxVarStoredEqual tells whether stored bytes p (within the page, before
- * `end`) are exactly what PaxValuePlace would store for value: the same
- * header form and bytes.  TOAST pointers are never equal (each names its
- * own value).
+ * PaxStoredForm gives the bytes PaxValuePlace stores for a non-null
+ * variable-length value: the value's own bytes, or for a value converted to
+ * a short varlena its data after the new 1-byte header (*hdr1 set).  False
+ * for a TOAST pointer, which no other value equals.
  */
 static bool
-PaxVarStoredEqual(Form_pg_attribute att, Datum value, const char *p,
-				  const char *end)
+PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
+			  Size *len, bool *hdr1)
 {
 	const char *v = DatumGetPointer(value);
-	Size		size;
 	int			align;
 	bool		toshort;
+	Size		size;
 
+	*hdr1 = false;
 	if (att->attlen == -2)
 	{
-		size = strlen(v) + 1;
-		return (Size) (end - p) >= size && memcmp(p, v, size) == 0;
+		*bytes = v;
+		*len = strlen(v) + 1;
+		return true;
 	}
 	if (VARATT_IS_EXTERNAL(v))
 		return false;
 	size = PaxVarStorage(att, value, &align, &toshort);
 	if (toshort)
-		return VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) && VARSIZE_1B(p) == size &&
-			memcmp(p + 1, VARDATA(v), size - 1) == 0;
-	return (Size) (end - p) >= size && memcmp(p, v, size) == 0;
+	{
+		*hdr1 = true;
+		*bytes = VARDATA(v);
+		*len = size - 1;
+	}
+	else
+	{
+		*bytes = v;
+		*len = size;
+	}
+	return true;
 }
 
 /*
  * PaxDictFind returns the code of the entry of a dictionary-encoded column
- * of the page that stores value, or -1.
+ * of the page that stores value exactly as PaxValuePlace would store it
+ * (the same header form and bytes: PaxStoredForm), or -1.  TOAST pointers
+ * are never found (each names its own value).
  */
 static int
 PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
@@ -204,11 +216,23 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 	int			used = Min(PaxDictUsed(page, col), col->dictcap);
 	uint16		upper = ((PageHeader) page)->pd_upper;
 	uint16		special = ((PageHeader) page)->pd_special;
+	const char *bytes;
+	Size		len;
+	bool		hdr1;
 
+	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
+		return -1;
 	for (int e = 0; e < used; e++)
-		if (dict[e] >= upper && dict[e] < special &&
-			PaxVarStoredEqual(att, value, page + dict[e], page + special))
+	{
+		const char *p = page + dict[e];
+
+		if (dict[e] < upper || dict[e] >= special)
+			continue;
+		if (hdr1 ? (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
+					VARSIZE_1B(p) == len + 1 && memcmp(p + 1, bytes, len) == 0) :
+			(len <= (Size) (special - dict[e]) && memcmp(p, bytes, len) == 0))
 			return e;
+	}
 	return -1;
 }
 
@@ -226,8 +250,31 @@ static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 			Page page, const PaxPageLayout *layout, int rowidx, bool write)
 {
+	/*
+	 * The dictionary codes the last look at a row found (PaxRowFits, just
+	 * before the same row is placed on the same, unchanged, page): -1 for
+	 * a value not in its dictionary.
+	 */
+	static const PaxRow *memo_row = NULL;
+	static Page memo_page = NULL;
+	static int	memo_upper = -1;
+	static int16 memo_codes[MaxTupleAttributeNumber];
+	bool		memo_ok = write && memo_row == row && memo_page == page &&
+		page != NULL && memo_upper == ((PageHeader) page)->pd_upper;
+
+	if (!write && page != NULL)
+	{
+		memo_row = row;
+		memo_page = page;
+		memo_upper = ((PageHeader) page)->pd_upper;
+	}
+	else
+		memo_row = NULL;
 	if (upper < lower)
+	{
+		memo_row = NULL;
 		return -1;				/* the minipages alone overflow the page */
+	}
 	for (int i = 0; i < tupdesc->natts && upper >= 0; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
@@ -237,13 +284,20 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 			continue;
 		if (col != NULL && col->dict != 0)
 		{
-			int			code = PaxDictFind(page, col, att, row->values[i]);
+			int			code = memo_ok ? memo_codes[i] :
+				PaxDictFind(page, col, att, row->values[i]);
 			uint16		used = PaxDictUsed(page, col);
+
+			if (!write)
+				memo_codes[i] = (int16) code;
 
 			if (code < 0)
 			{
 				if (used >= col->dictcap)
+				{
+					memo_row = NULL;
 					return -1;	/* the dictionary is full */
+				}
 				upper = PaxValuePlace(att, row->values[i], upper, lower,
 									  write ? page : NULL,
 									  &((uint16 *) (page + col->dict))[used]);
@@ -260,6 +314,8 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 							  write ? page : NULL,
 							  write ? &((uint16 *) (page + col->data))[rowidx] : NULL);
 	}
+	if (upper < 0)
+		memo_row = NULL;		/* the row goes elsewhere */
 	return upper;
 }
 
@@ -767,45 +823,6 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
 	}
 	return Min(PAX_MAX_CAPACITY,
 			   (int) (BLCKSZ * PAX_GUESS_OVERSHOOT / bytes) + PAX_GUESS_EXTRA_ROWS);
-}
-
-/*
- * PaxStoredForm gives the bytes PaxValuePlace stores for a non-null
- * variable-length value: the value's own bytes, or for a value converted to
- * a short varlena its data after the new 1-byte header (*hdr1 set).  False
- * for a TOAST pointer, which no other value equals.
- */
-static bool
-PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
-			  Size *len, bool *hdr1)
-{
-	const char *v = DatumGetPointer(value);
-	int			align;
-	bool		toshort;
-	Size		size;
-
-	*hdr1 = false;
-	if (att->attlen == -2)
-	{
-		*bytes = v;
-		*len = strlen(v) + 1;
-		return true;
-	}
-	if (VARATT_IS_EXTERNAL(v))
-		return false;
-	size = PaxVarStorage(att, value, &align, &toshort);
-	if (toshort)
-	{
-		*hdr1 = true;
-		*bytes = VARDATA(v);
-		*len = size - 1;
-	}
-	else
-	{
-		*bytes = v;
-		*len = size;
-	}
-	return true;
 }
 
 /*
