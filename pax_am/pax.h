@@ -72,6 +72,12 @@ typedef bool PaxUpdateIndexes;
 /* Null bitmaps for all nullable columns while they take at most this much. */
 #define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
 
+/*
+ * Rows enough to shape a page (its capacity, its encodings) on their own,
+ * without the relation's hints (pax_insert.c, pax_encode.c).
+ */
+#define PAX_SHAPE_SAMPLE_ROWS	16
+
 /* Size of an offset into the value area (varlena and cstring columns). */
 #define PAX_VAROFF_SIZE		sizeof(uint16)
 
@@ -585,6 +591,34 @@ PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
 	return p;
 }
 
+/*
+ * PaxVarStorage tells how a non-null varlena or cstring value is stored in
+ * the value area: its size and alignment, and whether it is converted to a
+ * short (1-byte header) varlena, following heap_fill_tuple's rules.  Adapted
+ * from fill_val() in heaptuple.c, PostgreSQL 15.
+ */
+static inline Size
+PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
+{
+	Pointer		p = DatumGetPointer(value);
+
+	*toshort = false;
+	*align = 1;
+	if (att->attlen == -2)
+		return strlen(p) + 1;
+	if (att->attstorage != TYPSTORAGE_PLAIN && VARATT_CAN_MAKE_SHORT(p))
+	{
+		*toshort = true;
+		return VARATT_CONVERTED_SHORT_SIZE(p);
+	}
+	if (VARATT_IS_SHORT(p) || VARATT_IS_EXTERNAL(p))
+		return VARSIZE_ANY(p);
+	*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+		att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+		att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+	return VARSIZE(p);
+}
+
 /* PaxEncodedInt is the integer an encoded-eligible Datum of attlen stands for. */
 static inline int64
 PaxEncodedInt(Datum value, int attlen)
@@ -643,15 +677,8 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
 }
 
-extern char *PaxDecodeScratch;
-extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
-									  int nrows, char *scratch);
-extern bool PaxEncodeEligible(Form_pg_attribute att);
 extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
 						  int *align);
-extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
-extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
-							Datum value);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 									 BlockNumber blkno);
@@ -676,6 +703,23 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 						   bool full);
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeFinish(PaxChange *chg);
+
+/* pax_encode.c */
+extern bool pax_encode_minipages;
+extern char *PaxDecodeScratch;
+extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
+									  int nrows, char *scratch);
+extern bool PaxEncodeEligible(Form_pg_attribute att);
+extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
+extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
+							Datum value);
+extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
+						Form_pg_attribute att, Datum value);
+extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
+								 int nrows, const PaxRelCache *hints,
+								 int perpage, PaxPageShape *shape);
+extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row,
+								 PaxRelCache *hints);
 
 /* pax_slot.c */
 extern PGDLLIMPORT const TupleTableSlotOps TTSOpsPaxTuple;
@@ -835,7 +879,6 @@ extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
 extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
 
 /* pax_insert.c */
-extern bool pax_encode_minipages;
 extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);

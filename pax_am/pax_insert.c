@@ -54,24 +54,9 @@
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0
 
-/* Rows enough to shape a page on their own average, without the hints. */
-#define PAX_SHAPE_SAMPLE_ROWS	16
 
-/* Distinct values a dictionary-encoded column may start with, at most. */
-#define PAX_DICT_MAX_DISTINCT	64
-
-/* Room an encoded column keeps besides a quarter more (PaxChooseEncodings). */
-#define PAX_ENCODE_SLACK		16
-/*
- * Rows the last page must have had for its values to count as clustered
- * (PaxChooseEncodings): a page that ended early says little.
- */
-#define PAX_ENCODE_CLUSTER_ROWS	32
 /* Times a new page's shape looks ahead again at the rows encoding fits. */
 #define PAX_ENCODE_REGROW		1
-
-/* pax.encode_minipages: new pages store integer-like columns encoded */
-bool		pax_encode_minipages = true;
 
 /* PaxRowsPerPageGuess errs high: a quarter more page, a few more rows. */
 #define PAX_GUESS_OVERSHOOT		1.25
@@ -98,34 +83,6 @@ PaxShapeFree(PaxPageShape *shape)
 		pfree(shape->widths);
 	if (shape->bases)
 		pfree(shape->bases);
-}
-
-/*
- * PaxVarStorage tells how a non-null varlena or cstring value is stored in
- * the value area: its size and alignment, and whether it is converted to a
- * short (1-byte header) varlena, following heap_fill_tuple's rules.  Adapted
- * from fill_val() in heaptuple.c, PostgreSQL 15.
- */
-static inline Size
-PaxVarStorage(Form_pg_attribute att, Datum value, int *align, bool *toshort)
-{
-	Pointer		p = DatumGetPointer(value);
-
-	*toshort = false;
-	*align = 1;
-	if (att->attlen == -2)
-		return strlen(p) + 1;
-	if (att->attstorage != TYPSTORAGE_PLAIN && VARATT_CAN_MAKE_SHORT(p))
-	{
-		*toshort = true;
-		return VARATT_CONVERTED_SHORT_SIZE(p);
-	}
-	if (VARATT_IS_SHORT(p) || VARATT_IS_EXTERNAL(p))
-		return VARSIZE_ANY(p);
-	*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
-		att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
-		att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
-	return VARSIZE(p);
 }
 
 /*
@@ -161,79 +118,6 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 		memcpy(page + upper, DatumGetPointer(value), size);
 	*offp = (uint16) upper;
 	return upper;
-}
-
-/*
- * PaxStoredForm gives the bytes PaxValuePlace stores for a non-null
- * variable-length value: the value's own bytes, or for a value converted to
- * a short varlena its data after the new 1-byte header (*hdr1 set).  False
- * for a TOAST pointer, which no other value equals.
- */
-static bool
-PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
-			  Size *len, bool *hdr1)
-{
-	const char *v = DatumGetPointer(value);
-	int			align;
-	bool		toshort;
-	Size		size;
-
-	*hdr1 = false;
-	if (att->attlen == -2)
-	{
-		*bytes = v;
-		*len = strlen(v) + 1;
-		return true;
-	}
-	if (VARATT_IS_EXTERNAL(v))
-		return false;
-	size = PaxVarStorage(att, value, &align, &toshort);
-	if (toshort)
-	{
-		*hdr1 = true;
-		*bytes = VARDATA(v);
-		*len = size - 1;
-	}
-	else
-	{
-		*bytes = v;
-		*len = size;
-	}
-	return true;
-}
-
-/*
- * PaxDictFind returns the code of the entry of a dictionary-encoded column
- * of the page that stores value exactly as PaxValuePlace would store it
- * (the same header form and bytes: PaxStoredForm), or -1.  TOAST pointers
- * are never found (each names its own value).
- */
-static int
-PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
-			Datum value)
-{
-	const uint16 *dict = (const uint16 *) (page + col->dict);
-	int			used = Min(PaxDictUsed(page, col), col->dictcap);
-	uint16		upper = ((PageHeader) page)->pd_upper;
-	uint16		special = ((PageHeader) page)->pd_special;
-	const char *bytes;
-	Size		len;
-	bool		hdr1;
-
-	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
-		return -1;
-	for (int e = 0; e < used; e++)
-	{
-		const char *p = page + dict[e];
-
-		if (dict[e] < upper || dict[e] >= special)
-			continue;
-		if (hdr1 ? (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
-					VARSIZE_1B(p) == len + 1 && memcmp(p + 1, bytes, len) == 0) :
-			(len <= (Size) (special - dict[e]) && memcmp(p, bytes, len) == 0))
-			return e;
-	}
-	return -1;
 }
 
 /*
@@ -826,254 +710,6 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
 }
 
 /*
- * PaxChooseDictionary decides whether variable-length column i of a new
- * page is dictionary-encoded: when the rows looked ahead at have few
- * distinct stored values (at most PAX_DICT_MAX_DISTINCT, and at most a
- * quarter of the rows), with room for half as many again and 8 more.
- * Returns the value-area bytes it saves over the rows (each distinct value
- * stored once), 0 if the column is not encoded.
- */
-static double
-PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
-					PaxPageShape *shape)
-{
-	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-	const char *dbytes[PAX_DICT_MAX_DISTINCT];
-	Size		dlen[PAX_DICT_MAX_DISTINCT];
-	bool		dhdr1[PAX_DICT_MAX_DISTINCT];
-	int			ndistinct = 0;
-	double		total = 0;
-	double		distinct_bytes = 0;
-	int			cap;
-
-	for (int r = 0; r < nrows; r++)
-	{
-		const char *b;
-		Size		len;
-		bool		hdr1;
-		int			d;
-
-		if (rows[r].isnull[i])
-			continue;
-		if (!PaxStoredForm(att, rows[r].values[i], &b, &len, &hdr1))
-			return 0;			/* TOAST pointers: never encoded */
-		total += len;
-		for (d = 0; d < ndistinct; d++)
-			if (dlen[d] == len && dhdr1[d] == hdr1 && memcmp(dbytes[d], b, len) == 0)
-				break;
-		if (d < ndistinct)
-			continue;
-		if (ndistinct == PAX_DICT_MAX_DISTINCT)
-			return 0;
-		dbytes[ndistinct] = b;
-		dlen[ndistinct] = len;
-		dhdr1[ndistinct] = hdr1;
-		distinct_bytes += len;
-		ndistinct++;
-	}
-	if (ndistinct == 0 || ndistinct * 4 > nrows)
-		return 0;
-	cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
-	cap = Min(cap, PAX_DICT_MAX_K * 8);
-	if (shape->widths == NULL)
-	{
-		shape->widths = palloc0(tupdesc->natts);
-		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-	}
-	shape->widths[i] = PAX_DICT_FLAG | (cap / 8);
-	shape->bases[i] = 0;		/* no entries in use yet */
-	return total - distinct_bytes;
-}
-
-/*
- * PaxEncodeRange chooses the width and base of an encoded column whose
- * values so far span lo .. hi, with room for `extra` more (at least), a
- * quarter of the room left below lo; false if the span needs the type's
- * own width.
- */
-static bool
-PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
-			   int64 *base)
-{
-	uint64		span = (uint64) hi - (uint64) lo;
-	uint64		need,
-				room,
-				below;
-
-	if (span > PG_UINT32_MAX)
-		return false;
-	need = span + extra;
-	*width = need <= ((uint64) 1 << 8) ? 1 :
-		need <= ((uint64) 1 << 16) ? 2 :
-		need <= ((uint64) 1 << 32) ? 4 : 8;
-	if (*width >= attlen)
-		return false;
-	room = (uint64) 1 << (8 * *width);
-	below = (room - 1 - span) / 4;
-	/* lo - below, but never below the least int64 */
-	*base = lo < PG_INT64_MIN + (int64) below ? PG_INT64_MIN :
-		lo - (int64) below;
-	return true;
-}
-
-/*
- * PaxChooseEncodings chooses which columns of a new page are stored with
- * frame of reference encoding, at which width and from which base: the
- * eligible columns (PaxEncodeEligible) whose values span little enough to
- * fit fewer bytes than the type's.  Later rows must fall within the range
- * chosen, or go to another page.
- *
- * With enough rows at hand to tell (a bulk insert looks ahead at a page's
- * worth), the range is theirs, with a sixteenth more room.  With a few
- * rows (one at a time), it comes from the hints, the ranges of the rows
- * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
- * page spanned much less than all rows placed and the new row lies past
- * them, the values rise (a serial key, a timestamp of insertion; the page
- * had at least PAX_ENCODE_CLUSTER_ROWS rows, as one that ended early says
- * little), and the new page's range starts a little below the new row;
- * else the range is that of all rows placed, with half as much room again
- * and as much as a page's rows (PaxRowsPerPageGuess) take when they rise.
- * (Falling values get no range of their own: an UPDATE of every row starts
- * again from the first, and then rises.)
- */
-static double
-PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-				   const PaxRelCache *hints, PaxPageShape *shape)
-{
-	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
-	uint64		perpage;
-	double		saved = 0;
-
-	if (!pax_encode_minipages || rows == NULL || nrows == 0)
-		return 0;
-	perpage = PaxRowsPerPageGuess(tupdesc, &rows[0]);
-	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		const PaxEncodeHint *h;
-		bool		set = false;
-		int64		lo = 0,
-					hi = 0;
-		uint8		width;
-		int64		base;
-
-		if (att->attlen < 0)
-		{
-			if (bulk && !att->attisdropped && !PaxBitIsSet(shape->absent, i))
-				saved += PaxChooseDictionary(tupdesc, rows, nrows, i, shape);
-			continue;
-		}
-		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
-			continue;
-		for (int r = 0; r < nrows; r++)
-		{
-			int64		v;
-
-			if (rows[r].isnull[i])
-				continue;
-			v = PaxEncodedInt(rows[r].values[i], att->attlen);
-			if (!set || v < lo)
-				lo = v;
-			if (!set || v > hi)
-				hi = v;
-			set = true;
-		}
-		if (bulk)
-		{
-			if (!set ||
-				!PaxEncodeRange(lo, hi, ((uint64) hi - (uint64) lo) / 16 + 1,
-								att->attlen, &width, &base))
-				continue;
-		}
-		else
-		{
-			uint64		recent,
-						all;
-
-			/* few rows to go by: the rows placed lately too */
-			if (hints == NULL || i >= PAX_HINT_ATTS)
-				continue;
-			h = &hints->hints[i];
-			if (!h->set || !h->all_set)
-				continue;
-			recent = (uint64) h->hi - (uint64) h->lo;
-			all = (uint64) h->all_hi - (uint64) h->all_lo;
-			if (set && recent < all / 4 && h->nrecent >= PAX_ENCODE_CLUSTER_ROWS &&
-				lo > h->hi)
-			{
-				/* clustered values: the page's range from the new ones */
-				uint64		extra = recent + recent / 4 + PAX_ENCODE_SLACK;
-
-				if (!PaxEncodeRange(lo, hi, extra, att->attlen, &width, &base))
-					continue;
-				base = lo - Min((int64) (recent / 8), lo - base);
-			}
-			else
-			{
-				int64		alo = set ? Min(lo, h->all_lo) : h->all_lo;
-				int64		ahi = set ? Max(hi, h->all_hi) : h->all_hi;
-				uint64		span = (uint64) ahi - (uint64) alo;
-
-				if (span > PG_UINT32_MAX ||
-					!PaxEncodeRange(alo, ahi,
-									span / 2 + PAX_ENCODE_SLACK + perpage,
-									att->attlen, &width, &base))
-					continue;
-			}
-		}
-		if (shape->widths == NULL)
-		{
-			shape->widths = palloc0(tupdesc->natts);
-			shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-		}
-		shape->widths[i] = width;
-		shape->bases[i] = base;
-	}
-	return saved / nrows;
-}
-
-/*
- * PaxEncodeHintsUpdate widens the relation's value ranges (the hints of
- * PaxChooseEncodings) to cover a row just placed.
- */
-static void
-PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
-{
-	int			n = Min(tupdesc->natts, PAX_HINT_ATTS);
-
-	for (int i = 0; i < n; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		PaxEncodeHint *h = &hints->hints[i];
-		int64		v;
-
-		if (row->isnull[i] || !PaxEncodeEligible(att))
-			continue;
-		v = PaxEncodedInt(row->values[i], att->attlen);
-		if (!h->set)
-		{
-			h->lo = h->hi = v;
-			h->nrecent = 0;
-			h->set = true;
-		}
-		else if (v < h->lo)
-			h->lo = v;
-		else if (v > h->hi)
-			h->hi = v;
-		h->nrecent++;
-		if (!h->all_set)
-		{
-			h->all_lo = h->all_hi = v;
-			h->all_set = true;
-		}
-		else if (v < h->all_lo)
-			h->all_lo = v;
-		else if (v > h->all_hi)
-			h->all_hi = v;
-	}
-}
-
-/*
  * PaxKeepUsefulEncodings drops a shape's encodings unless the page holds
  * more rows with them than without (the encoding directory takes a byte a
  * column and 8 bytes an encoded column: with very many columns, or very
@@ -1155,7 +791,9 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		if (hasnull || (eager && !att->attnotnull))
 			PaxBitSet(shape->nullmap, i);
 	}
-	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints, shape);
+	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints,
+							   nrows > 0 ? PaxRowsPerPageGuess(tupdesc, &rows[0]) : 0,
+							   shape);
 	if (shape->widths &&
 		PaxKeepUsefulEncodings(tupdesc, shape, Max(var_avg - saved, 0), var_avg))
 		var_avg = Max(var_avg - saved, 0);
