@@ -507,6 +507,14 @@ class Gen:
         names = ", ".join(c.name for c in t.cols)
         vals = ", ".join("g" if c.name == "id" else self.value_expr(c) for c in t.cols)
         ret = ""
+        if r.random() < 0.2 and rows > 1:
+            # COPY: rows placed in batches (pages shaped and encoded for
+            # them); each side's own file
+            path = "/tmp/pax_diff_copy_@AM@.data"
+            self.emit(f"COPY (SELECT {vals} FROM generate_series({lo}, {lo + rows - 1}) g) "
+                      f"TO '{path}'")
+            self.emit(f"COPY {t.name} ({names}) FROM '{path}'")
+            return
         if r.random() < 0.15:
             ret = " RETURNING id" + (", xmin, ctid" if self.on("returning_xmin") else ", ctid")
         self.emit(f"INSERT INTO {t.name} ({names}) SELECT {vals} "
