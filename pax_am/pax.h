@@ -407,6 +407,8 @@ typedef struct PaxChange
  */
 #define PAX_HINT_ATTS	64		/* columns with encoding hints, at most */
 
+#define PAX_HINT_DISTINCT	32		/* distinct values a hint counts, at most */
+
 typedef struct PaxEncodeHint
 {
 	int64		lo;				/* least value placed since the last new page */
@@ -416,6 +418,12 @@ typedef struct PaxEncodeHint
 	int32		nrecent;		/* rows lo and hi cover */
 	bool		set;			/* lo and hi are set */
 	bool		all_set;		/* all_lo and all_hi are set */
+	/* a variable-length column, since the last new page: */
+	int16		nvhash;			/* distinct values seen (as vhash), or -1
+								 * for more than PAX_HINT_DISTINCT */
+	int32		nvrows;			/* non-null values placed */
+	double		vbytes;			/* their stored bytes */
+	uint32		vhash[PAX_HINT_DISTINCT];	/* hashes of the distinct ones */
 } PaxEncodeHint;
 
 typedef struct PaxRelCache

@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 
 #include "pax.h"
 
@@ -255,6 +256,25 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
  */
 
 /*
+ * PaxSetDictionary makes column i of a shape dictionary-encoded, with room
+ * for half as many entries again as the ndistinct values seen and 8 more.
+ */
+static void
+PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct)
+{
+	int			cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
+
+	cap = Min(cap, PAX_DICT_MAX_K * 8);
+	if (shape->widths == NULL)
+	{
+		shape->widths = palloc0(tupdesc->natts);
+		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
+	}
+	shape->widths[i] = PAX_DICT_FLAG | (cap / 8);
+	shape->bases[i] = 0;		/* no entries in use yet */
+}
+
+/*
  * PaxChooseDictionary decides whether variable-length column i of a new
  * page is dictionary-encoded: when the rows looked ahead at have few
  * distinct stored values (at most PAX_DICT_MAX_DISTINCT, and at most a
@@ -273,7 +293,6 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	int			ndistinct = 0;
 	double		total = 0;
 	double		distinct_bytes = 0;
-	int			cap;
 
 	for (int r = 0; r < nrows; r++)
 	{
@@ -302,16 +321,30 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	}
 	if (ndistinct == 0 || ndistinct * 4 > nrows)
 		return 0;
-	cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
-	cap = Min(cap, PAX_DICT_MAX_K * 8);
-	if (shape->widths == NULL)
-	{
-		shape->widths = palloc0(tupdesc->natts);
-		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-	}
-	shape->widths[i] = PAX_DICT_FLAG | (cap / 8);
-	shape->bases[i] = 0;		/* no entries in use yet */
+	PaxSetDictionary(tupdesc, shape, i, ndistinct);
 	return total - distinct_bytes;
+}
+
+/*
+ * PaxHintDictionary decides whether variable-length column i of a page
+ * shaped for rows inserted one at a time is dictionary-encoded, from the
+ * column's hint: the values placed since the last new page, when there
+ * were enough of them (PAX_SHAPE_SAMPLE_ROWS) and few distinct ones (at
+ * most PAX_HINT_DISTINCT, and half of them: a page of wide rows holds few,
+ * among which even a handful of values repeat less; distinct as far as
+ * their hashes tell, so a few more may come).  Returns the value-area bytes
+ * a row saves, as those rows would have.
+ */
+static double
+PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
+				  PaxPageShape *shape)
+{
+	int			d = h->nvhash;
+
+	if (d <= 0 || h->nvrows < PAX_SHAPE_SAMPLE_ROWS || d * 2 > h->nvrows)
+		return 0;
+	PaxSetDictionary(tupdesc, shape, i, d);
+	return h->vbytes / h->nvrows * (1.0 - (double) d / h->nvrows);
 }
 
 /*
@@ -372,6 +405,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 {
 	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
 	double		saved = 0;
+	double		saved_per_row = 0;
 
 	if (!pax_encode_minipages || rows == NULL || nrows == 0)
 		return 0;
@@ -387,8 +421,13 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 
 		if (att->attlen < 0)
 		{
-			if (bulk && !att->attisdropped && !PaxBitIsSet(shape->absent, i))
+			if (att->attisdropped || PaxBitIsSet(shape->absent, i))
+				continue;
+			if (bulk)
 				saved += PaxChooseDictionary(tupdesc, rows, nrows, i, shape);
+			else if (hints != NULL && i < PAX_HINT_ATTS)
+				saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
+												   i, shape);
 			continue;
 		}
 		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
@@ -457,7 +496,40 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		shape->widths[i] = width;
 		shape->bases[i] = base;
 	}
-	return saved / nrows;
+	return saved / nrows + saved_per_row;
+}
+
+/*
+ * PaxHintValue counts a variable-length value placed in a column's hint:
+ * its stored bytes, and its hash among the distinct ones while there are
+ * at most PAX_HINT_DISTINCT.
+ */
+static void
+PaxHintValue(Form_pg_attribute att, PaxEncodeHint *h, Datum value)
+{
+	const char *bytes;
+	Size		len;
+	bool		hdr1;
+	uint32		hash;
+	int			k;
+
+	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
+	{
+		h->nvhash = -1;			/* TOAST pointers: no dictionary */
+		return;
+	}
+	h->nvrows++;
+	h->vbytes += len + hdr1;
+	if (h->nvhash < 0)
+		return;
+	hash = hash_bytes((const unsigned char *) bytes, (int) len) ^ hdr1;
+	for (k = 0; k < h->nvhash; k++)
+		if (h->vhash[k] == hash)
+			return;
+	if (h->nvhash == PAX_HINT_DISTINCT)
+		h->nvhash = -1;
+	else
+		h->vhash[h->nvhash++] = hash;
 }
 
 /*
@@ -475,7 +547,14 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
 		PaxEncodeHint *h = &hints->hints[i];
 		int64		v;
 
-		if (row->isnull[i] || !PaxEncodeEligible(att))
+		if (row->isnull[i])
+			continue;
+		if (att->attlen < 0 && !att->attisdropped)
+		{
+			PaxHintValue(att, h, row->values[i]);
+			continue;
+		}
+		if (!PaxEncodeEligible(att))
 			continue;
 		v = PaxEncodedInt(row->values[i], att->attlen);
 		if (!h->set)

@@ -971,7 +971,12 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
 	/* the hints start afresh with the rows of the new page */
 	for (int i = 0; i < PAX_HINT_ATTS; i++)
+	{
 		hints->hints[i].set = false;
+		hints->hints[i].nvhash = 0;
+		hints->hints[i].nvrows = 0;
+		hints->hints[i].vbytes = 0;
+	}
 	*buffer = PaxNewPage(rel, bistate);
 	page = PaxChangeStart(chg, rel, *buffer, true);
 	PaxPageInit(page, tupdesc, &shape);

@@ -132,6 +132,10 @@ SELECT relname, count(*) FILTER (WHERE encoded > 0) > 0 AS encoded
 SELECT attname, encoding, array_agg(DISTINCT value_width ORDER BY value_width) AS widths
   FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
  WHERE encoding <> 'plain' GROUP BY 1, 2 ORDER BY 1, 2;
+-- rows inserted one at a time get dictionaries from the rows placed before
+SELECT attname, count(*) > 0 AS some_pages
+  FROM pax_page_stats('enc_ins') s, LATERAL pax_page_columns('enc_ins', s.blkno)
+ WHERE encoding = 'dictionary' GROUP BY 1 ORDER BY 1;
 SELECT count(*) AS problems FROM pax_verify('enc_copy');
 SELECT count(*) AS problems FROM pax_verify('enc_ins');
 SELECT count(*) AS problems FROM pax_verify('enc_one');

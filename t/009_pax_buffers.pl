@@ -26,7 +26,7 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION pg_prewarm;
 	CREATE EXTENSION pg_buffercache;
 	CREATE TABLE t (a int, b text) USING pax;
-	INSERT INTO t SELECT i, repeat('x', 200) FROM generate_series(1, 20000) i;
+	INSERT INTO t SELECT i, i || repeat('x', 200) FROM generate_series(1, 20000) i;	-- distinct: no dictionary
 	VACUUM (FREEZE) t;
 });
 my $nblocks = $node->safe_psql('postgres',
