@@ -54,7 +54,6 @@
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0
 
-
 /* Times a new page's shape looks ahead again at the rows encoding fits. */
 #define PAX_ENCODE_REGROW		1
 

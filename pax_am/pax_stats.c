@@ -98,8 +98,8 @@ PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
  * One row per page.  meta_bytes: page header, pax header, column directory
  * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
  * the minipage room of rows not stored yet and of UNUSED slots (reclaimed
- * by VACUUM; nrows counts them); encoded: columns stored with frame of
- * reference encoding (pax.h).
+ * by VACUUM; nrows counts them); encoded: columns stored encoded (frame
+ * of reference or dictionary, pax.h).
  */
 Datum
 pax_page_stats(PG_FUNCTION_ARGS)
@@ -205,9 +205,10 @@ PaxZoneText(Form_pg_attribute att, Datum value)
  *
  * One row per column laid out on the page: minipage_bytes counts the null
  * bitmap and the value (or offset) array for the page's capacity;
- * value_bytes the column's bytes in the value area; encoding is "plain" or
- * "frame of reference" and value_width the bytes each row takes in the
- * minipage (NULL for a column without minipage).
+ * value_bytes the column's bytes in the value area (a dictionary's
+ * entries once each); encoding is "plain", "frame of reference" or
+ * "dictionary" and value_width the bytes each row takes in the minipage
+ * (NULL for a column without minipage).
  */
 Datum
 pax_page_columns(PG_FUNCTION_ARGS)
@@ -267,11 +268,10 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		if (col->data)
 			minipage += hdr->pp_capacity * col->width;
 		if (col->dict)
-			minipage += col->dictcap * sizeof(uint16);
-		if (col->dict)
 		{
 			PageHeader	phdr = (PageHeader) page;
 
+			minipage += col->dictcap * sizeof(uint16);
 			/* each entry in use once */
 			for (int e = 0; e < Min(PaxDictUsed(page, col), col->dictcap); e++)
 			{
