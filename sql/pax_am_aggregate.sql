@@ -19,7 +19,7 @@ SELECT g, (g % 300 - 150)::int2, CASE WHEN g % 7 = 0 THEN NULL ELSE g * 37 % 100
        timestamptz '2000-01-01 00:00+00' + g * interval '19 minutes',
        'row ' || g, NULL
   FROM generate_series(1, 20000) g;
-CREATE TABLE ag_pax (LIKE ag_heap) USING pax;
+CREATE TABLE ag_pax (LIKE ag_heap) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO ag_pax SELECT * FROM ag_heap;
 -- rows of aborted, deleted and updated versions must not count
 BEGIN;
@@ -123,7 +123,7 @@ SELECT count(*), sum(b) FROM ag_sorted WHERE a BETWEEN 1000 AND 1999;
 -- enable_seqscan = off discourages it, so an index plan wins even on a
 -- small table, and under SERIALIZABLE the query then takes the index
 -- plan's page and row SIREAD locks, not the whole relation's (as heap's)
-CREATE TABLE ag_small (id int4, p int) USING pax;
+CREATE TABLE ag_small (id int4, p int) USING pax WITH (autovacuum_enabled = off);
 CREATE INDEX ag_small_p ON ag_small (p);
 INSERT INTO ag_small SELECT g, g / 10 * 10 FROM generate_series(1, 40) g;
 SET enable_seqscan = off;

@@ -105,7 +105,7 @@ SELECT i,
 
 -- COPY: pages built from a batch of rows at a time
 COPY enc_heap TO :'enc_file';
-CREATE TABLE enc_copy (LIKE enc_heap) USING pax;
+CREATE TABLE enc_copy (LIKE enc_heap) USING pax WITH (autovacuum_enabled = off);
 COPY enc_copy FROM :'enc_file';
 SELECT pax_same('enc_heap', 'enc_copy');
 -- INSERT ... SELECT: one row at a time, encodings from the rows placed

@@ -57,8 +57,8 @@ RESET pax.enable_customscan;
 SELECT a, b, xmax <> 0 AS locked, cmin, cmax, ctid, tableoid::regclass FROM hm_h ORDER BY a;
 
 -- seq_scan and seq_tup_read: the same counts as heap's for the same queries
-CREATE TABLE hm_sp (a int, b int, c text) USING pax;
-CREATE TABLE hm_sh (a int, b int, c text) USING heap;
+CREATE TABLE hm_sp (a int, b int, c text) USING pax WITH (autovacuum_enabled = off);
+CREATE TABLE hm_sh (a int, b int, c text) USING heap WITH (autovacuum_enabled = off);
 INSERT INTO hm_sp SELECT g, g % 10, 'x' || g FROM generate_series(1, 3000) g;
 INSERT INTO hm_sh SELECT g, g % 10, 'x' || g FROM generate_series(1, 3000) g;
 DELETE FROM hm_sp WHERE a % 7 = 0;

@@ -8,7 +8,7 @@
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set oracle :abs_srcdir '/sql/include/pax_am_oracle.sql'
 \i :oracle
-CREATE TABLE d_pax (id int, v text, n int) USING pax;
+CREATE TABLE d_pax (id int, v text, n int) USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE d_heap (id int, v text, n int) USING heap;
 INSERT INTO d_pax SELECT i, 'v' || i, i % 10 FROM generate_series(1, 3000) i;
 INSERT INTO d_heap SELECT i, 'v' || i, i % 10 FROM generate_series(1, 3000) i;

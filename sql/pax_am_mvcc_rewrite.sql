@@ -7,7 +7,7 @@
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set oracle :abs_srcdir '/sql/include/pax_am_oracle.sql'
 \i :oracle
-CREATE TABLE cc_pax (id int, k int, v text) USING pax;
+CREATE TABLE cc_pax (id int, k int, v text) USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE cc_heap (id int, k int, v text) USING heap;
 INSERT INTO cc_pax SELECT i, i % 100, 'c' || i FROM generate_series(1, 5000) i;
 INSERT INTO cc_heap SELECT i, i % 100, 'c' || i FROM generate_series(1, 5000) i;

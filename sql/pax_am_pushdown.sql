@@ -54,7 +54,7 @@ RESET pax.enable_customscan;
 PREPARE q(int, int) AS SELECT count(*) FROM pd WHERE age = $1 AND id > $2;
 EXECUTE q(5, 100);
 EXECUTE q(6, 19000);
-CREATE TABLE ages (a int) USING heap;
+CREATE TABLE ages (a int) USING heap WITH (autovacuum_enabled = off);
 INSERT INTO ages VALUES (3), (7), (NULL);
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
@@ -129,7 +129,7 @@ SELECT v, CASE WHEN abs(v) < 1e13 THEN v END FROM (
          (123456789012345678901234567890.5), ('NaN'), ('Infinity'), ('-Infinity'),
          (NULL), (9999999999999999), (10000000000000000), (12.5)) v(v);
 COPY numc_heap TO :'numc_file';
-CREATE TABLE numc_pax (LIKE numc_heap) USING pax;
+CREATE TABLE numc_pax (LIKE numc_heap) USING pax WITH (autovacuum_enabled = off);
 COPY numc_pax FROM :'numc_file';
 CREATE TABLE numc_pax2 (LIKE numc_heap) USING pax;
 INSERT INTO numc_pax2 SELECT * FROM numc_heap;
@@ -176,7 +176,7 @@ CREATE TABLE dts_heap (d date) USING heap;
 INSERT INTO dts_heap SELECT date '1999-12-25' + i FROM generate_series(0, 20) i;
 INSERT INTO dts_heap VALUES ('-infinity'), ('infinity'), ('4713-01-01 BC'), ('0044-03-15 BC'),
     ('5000000-01-01'), ('294276-12-31'), ('1970-01-01'), (NULL);
-CREATE TABLE dts_pax (LIKE dts_heap) USING pax;
+CREATE TABLE dts_pax (LIKE dts_heap) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO dts_pax SELECT * FROM dts_heap;
 EXPLAIN (COSTS OFF) SELECT * FROM dts_pax WHERE d < date '2000-01-01' + interval '1 day';
 CREATE FUNCTION dts_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
@@ -213,7 +213,7 @@ DROP TABLE dts_heap, dts_pax;
 -- evaluates it on the rows they would remove, and fails there
 CREATE TABLE eo_h (a int, b text) USING heap;
 INSERT INTO eo_h SELECT i, 'x' || i FROM generate_series(1, 1000) i;
-CREATE TABLE eo_p (LIKE eo_h) USING pax;
+CREATE TABLE eo_p (LIKE eo_h) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO eo_p SELECT * FROM eo_h;
 ANALYZE eo_h, eo_p;
 EXPLAIN (COSTS OFF)
@@ -243,7 +243,7 @@ INSERT INTO lk_heap (t, c) VALUES (repeat('x', 6000) || 'needle', repeat('y', 60
 INSERT INTO lk_heap (t, c) SELECT string_agg(md5(i::text), ''), 'z' || string_agg(md5(i::text), '')
     FROM generate_series(1, 150) i;
 INSERT INTO lk_heap SELECT x, x, x, x FROM (SELECT 'f' || i || 'bc' FROM generate_series(1, 3000) i) f(x);
-CREATE TABLE lk_pax (LIKE lk_heap) USING pax;
+CREATE TABLE lk_pax (LIKE lk_heap) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO lk_pax SELECT * FROM lk_heap;
 ANALYZE lk_heap, lk_pax;
 EXPLAIN (COSTS OFF) SELECT * FROM lk_pax WHERE t LIKE '%special%requests%' AND b NOT LIKE 'a%';
@@ -415,7 +415,7 @@ END $$;
 -- two bounds on one integer column are applied in one pass: every kind of
 -- bound, the widths' extremes, empty ranges, bounds no value can meet, and
 -- pages with and without NULLs, against heap
-CREATE TABLE rng_pax (i2 int2, i4 int4, i8 int8, o oid, d date) USING pax;
+CREATE TABLE rng_pax (i2 int2, i4 int4, i8 int8, o oid, d date) USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE rng_heap (i2 int2, i4 int4, i8 int8, o oid, d date) USING heap;
 INSERT INTO rng_pax SELECT (k % 65536 - 32768)::int2, k * 53687 - 2147483647,
 	CASE WHEN k % 3 = 0 THEN 9223372036854775807 - k WHEN k % 3 = 1

@@ -63,7 +63,7 @@ RESET min_parallel_table_scan_size;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SET enable_material = off;
-CREATE TABLE small (k int) USING pax;
+CREATE TABLE small (k int) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO small VALUES (1), (2), (3);
 EXPLAIN (COSTS OFF) SELECT count(*) FROM small, s WHERE s.grp = small.k;
 SELECT count(*) FROM small, s WHERE s.grp = small.k;

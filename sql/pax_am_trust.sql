@@ -18,7 +18,7 @@ SET jit = off;
 --
 CREATE TABLE inh_h (a int, b text) USING heap;
 CREATE TABLE inh_h_c (c int) INHERITS (inh_h) USING heap;
-CREATE TABLE inh_p (a int, b text) USING pax;
+CREATE TABLE inh_p (a int, b text) USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE inh_p_c (c int) INHERITS (inh_p) USING pax;
 INSERT INTO inh_h VALUES (1, 'parent');
 INSERT INTO inh_h_c VALUES (2, 'child', 20), (3, 'child', 30);
@@ -205,7 +205,7 @@ INSERT INTO rls_p SELECT 'someone', 42 FROM generate_series(1, 3000);
 ALTER TABLE rls_p ENABLE ROW LEVEL SECURITY;
 CREATE POLICY p ON rls_p USING (lower(owner) = current_user);
 GRANT SELECT ON rls_p TO regress_pax_rls;
-CREATE TABLE rls_h (LIKE rls_p) USING heap;
+CREATE TABLE rls_h (LIKE rls_p) USING heap WITH (autovacuum_enabled = off);
 INSERT INTO rls_h SELECT * FROM rls_p;
 ALTER TABLE rls_h ENABLE ROW LEVEL SECURITY;
 CREATE POLICY p ON rls_h USING (lower(owner) = current_user);
@@ -223,7 +223,7 @@ SELECT explain_analyze($$SELECT owner, secret FROM rls_p WHERE secret < 4$$);
 SELECT count(*) FROM rls_p WHERE secret < 100;
 RESET ROLE;
 -- deleted rows are not counted either
-CREATE TABLE del_p (a int) USING pax;
+CREATE TABLE del_p (a int) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO del_p SELECT g FROM generate_series(1, 1000) g;
 DELETE FROM del_p WHERE a > 10;
 SELECT explain_analyze($$SELECT * FROM del_p WHERE a > 5$$);

@@ -152,7 +152,7 @@ DROP TABLE rv, tr, vv;
 -- an ALTER TABLE ADD COLUMN that rolls back leaves "orphan" pages laid out
 -- for more columns than the table has: all their rows are dead, scans skip
 -- them, inserts avoid them, VACUUM empties them
-CREATE TABLE pax_orphan (a int, b text) USING pax;
+CREATE TABLE pax_orphan (a int, b text) USING pax WITH (autovacuum_enabled = off);
 CREATE INDEX pax_orphan_a ON pax_orphan (a);
 INSERT INTO pax_orphan SELECT g, 'x' FROM generate_series(1, 10) g;
 BEGIN;
