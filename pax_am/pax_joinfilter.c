@@ -9,7 +9,9 @@
  * unmatched outer rows contribute nothing (inner, semi, right joins, and
  * 16+'s right anti and 18's right semi joins) and whose every outer hash
  * key is a column of one plain PaxScan, reached through the outer sides
- * of joins that only pass that column up.  The PaxScan gets a filter that
+ * of joins that only pass that column up, and through sorts and the
+ * aggregates or Unique nodes that make a semi join's outer side unique by
+ * grouping on it (TPC-H Q04's lineitem).  The PaxScan gets a filter that
  * refers to the join.  Once the join has built its hash table (one batch;
  * shared or private), the first page the scan reads after that summarises
  * the table's hash values into a Bloom filter; from then on each page's
@@ -169,17 +171,45 @@ PaxJfIsPlainScan(PlanState *ps)
 }
 
 /*
- * PaxJfPassesThrough tells whether a join may lie between the scan and
- * the filtering join, the column coming up from its outer side: every row
- * it drops would only have produced rows with the same key (dropped above)
- * or, where the row was an inner match, null-extended rows (whose NULL key
- * the strict join above drops too), and nothing on the way can raise an
- * error on a row heap's plan would have sent through.
+ * PaxJfKeyIsColumn tells whether expr, an entry of a node's target list,
+ * is one of the node's input columns cols[0..ncols) (1-based resnos of its
+ * outer plan's target list).
  */
 static bool
-PaxJfPassesThrough(PlanState *ps)
+PaxJfKeyIsColumn(Expr *expr, int ncols, const AttrNumber *cols)
 {
-	Join	   *join;
+	while (IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	if (!IsA(expr, Var) || ((Var *) expr)->varno != OUTER_VAR)
+		return false;
+	for (int i = 0; i < ncols; i++)
+		if (cols[i] == ((Var *) expr)->varattno)
+			return true;
+	return false;
+}
+
+/*
+ * PaxJfPassesThrough tells whether a node may lie between the scan and
+ * the filtering join, the key column coming up from its outer side as
+ * expr (the node's target list entry), so that every row the filter drops
+ * would only have produced rows the join drops, and nothing on the way can
+ * raise an error on a row heap's plan would have sent through:
+ *
+ * - a join: a dropped row would only have produced rows with the same key
+ *   (dropped above) or, where it was an inner match, null-extended rows
+ *   (whose NULL key the strict join above drops too);
+ * - a Sort, which only reorders;
+ * - an Agg without aggregates, HAVING or grouping sets (a semi join's
+ *   unique-ified side), or a Unique, that groups by the key column among
+ *   others: a dropped row only belongs to groups with its key.
+ *
+ * A Sort, Agg or Unique may keep its output for a rescan without reading
+ * the scan again; *holds is set, so that the join's table must never
+ * change between rescans.
+ */
+static bool
+PaxJfPassesThrough(PlanState *ps, Expr *expr, bool *holds)
+{
 	Node	   *clauses = NULL;
 
 	switch (nodeTag(ps))
@@ -192,23 +222,47 @@ PaxJfPassesThrough(PlanState *ps)
 			break;
 		case T_NestLoopState:
 			break;
+		case T_SortState:
+			*holds = true;
+			return true;
+		case T_AggState:
+			{
+				Agg		   *agg = (Agg *) ps->plan;
+
+				if (((AggState *) ps)->numaggs != 0 || agg->groupingSets != NIL ||
+					agg->plan.qual != NIL || agg->aggstrategy == AGG_PLAIN ||
+					!PaxJfKeyIsColumn(expr, agg->numCols, agg->grpColIdx) ||
+					PaxJfTlistLeaky(agg->plan.targetlist))
+					return false;
+				*holds = true;
+				return true;
+			}
+		case T_UniqueState:
+			{
+				Unique	   *uniq = (Unique *) ps->plan;
+
+				if (!PaxJfKeyIsColumn(expr, uniq->numCols, uniq->uniqColIdx))
+					return false;
+				*holds = true;
+				return true;
+			}
 		default:
 			return false;
 	}
-	join = (Join *) ps->plan;
 	return !contain_leaked_vars(clauses) &&
-		!contain_leaked_vars((Node *) join->joinqual) &&
-		!contain_leaked_vars((Node *) join->plan.qual) &&
-		!PaxJfTlistLeaky(join->plan.targetlist);
+		!contain_leaked_vars((Node *) ((Join *) ps->plan)->joinqual) &&
+		!contain_leaked_vars((Node *) ps->plan->qual) &&
+		!PaxJfTlistLeaky(ps->plan->targetlist);
 }
 
 /*
  * PaxJfSource follows an expression of a join's outer hash keys down the
- * outer sides of joins to a plain PaxScan: its state, and in *attno the
- * zero-based column; NULL if the key is anything else.
+ * outer sides of the nodes PaxJfPassesThrough allows to a plain PaxScan:
+ * its state, and in *attno the zero-based column; NULL if the key is
+ * anything else.  *holds is set if a node on the way may keep its output.
  */
 static PlanState *
-PaxJfSource(PlanState *ps, Expr *expr, int *attno)
+PaxJfSource(PlanState *ps, Expr *expr, int *attno, bool *holds)
 {
 	for (;;)
 	{
@@ -241,7 +295,7 @@ PaxJfSource(PlanState *ps, Expr *expr, int *attno)
 			*attno = var->varattno - 1;
 			return child;
 		}
-		if (!PaxJfPassesThrough(child))
+		if (!PaxJfPassesThrough(child, expr, holds))
 			return NULL;
 		ps = child;
 	}
@@ -308,6 +362,7 @@ PaxJfAttach(HashJoinState *hj)
 	ListCell   *lc;
 	ListCell   *lo;
 	ListCell   *lcoll;
+	bool		holds = false;
 
 	if (!PaxJfJoinDropsUnmatchedOuter(plan->join.jointype) || nkeys == 0 ||
 		list_length(plan->hashoperators) != nkeys)
@@ -321,7 +376,7 @@ PaxJfAttach(HashJoinState *hj)
 			 lcoll, plan->hashcollations)
 	{
 		int			attno;
-		PlanState  *src = PaxJfSource(&hj->js.ps, lfirst(lc), &attno);
+		PlanState  *src = PaxJfSource(&hj->js.ps, lfirst(lc), &attno, &holds);
 		Oid			hashop = lfirst_oid(lo);
 		Oid			left_hashfn;
 		Oid			right_hashfn;
@@ -343,6 +398,18 @@ PaxJfAttach(HashJoinState *hj)
 		fmgr_info(left_hashfn, &jf->keys[k].flinfo);
 		jf->keys[k].collation = lfirst_oid(lcoll);
 		k++;
+	}
+
+	/*
+	 * A node that keeps its output across rescans (a hashed Agg, a Sort)
+	 * would hand a rescanned join rows filtered by an older table: only a
+	 * table that no parameter can change may filter through one.
+	 */
+	if (holds && !bms_is_empty(innerPlan(plan)->allParam))
+	{
+		pfree(jf->keys);
+		pfree(jf);
+		return;
 	}
 	state = (PaxScanState *) scan;
 	state->joinfilters = lappend(state->joinfilters, jf);
@@ -475,6 +542,70 @@ PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 }
 
 /*
+ * PaxJfHash32 returns hash_bytes_uint32(k) (common/hashfn.c, the hash of
+ * hashint2, hashint4, hashoid and, folded, hashint8): Bob Jenkins' final
+ * mix of the three words (seed + k, seed, seed), seed = 0x9e3779b9 + 4 +
+ * 3923095.  Computed here so that the per-row loops need no call; a
+ * different value would drop rows that match, which every join filter
+ * test would show.
+ */
+static inline uint32
+PaxJfHash32(uint32 k)
+{
+	const uint32 seed = 0x9e3779b9U + 4 + 3923095;
+	uint32		a = seed + k;
+	uint32		b = seed;
+	uint32		c = seed;
+
+	/* each step: x ^= y, x -= y rotated left by n */
+#define PAX_JF_MIX(x, y, n) ((x) ^= (y), (x) -= pg_rotate_left32((y), (n)))
+	PAX_JF_MIX(c, b, 14);
+	PAX_JF_MIX(a, c, 11);
+	PAX_JF_MIX(b, a, 25);
+	PAX_JF_MIX(c, b, 16);
+	PAX_JF_MIX(a, c, 4);
+	PAX_JF_MIX(b, a, 14);
+	PAX_JF_MIX(c, b, 24);
+#undef PAX_JF_MIX
+	return c;
+}
+
+/* PaxJfHashFixed hashes row r of a fixed-width key column's values. */
+static inline uint32
+PaxJfHashFixed(PaxJfHash how, const char *data, int r)
+{
+	switch (how)
+	{
+		case PAX_JF_HASH_INT2:
+			return PaxJfHash32((uint32) (int32) ((const int16 *) data)[r]);
+		case PAX_JF_HASH_INT4:
+			return PaxJfHash32(((const uint32 *) data)[r]);
+		default:
+			{
+				/* as hashint8: fold the high half into the low */
+				int64		v = ((const int64 *) data)[r];
+				uint32		lo = (uint32) v;
+				uint32		hi = (uint32) (v >> 32);
+
+				lo ^= v >= 0 ? hi : ~hi;
+				return PaxJfHash32(lo);
+			}
+	}
+}
+
+/* PaxJfFixedKey: a key whose hash PaxJfHashFixed computes from the page. */
+static inline bool
+PaxJfFixedKey(const PaxJoinKey *key, const PaxPageLayout *layout)
+{
+	const PaxColumnLayout *col;
+
+	if (key->how == PAX_JF_HASH_CALL || key->attno >= layout->natts)
+		return false;
+	col = &layout->cols[key->attno];
+	return !col->dropped && col->data != 0;
+}
+
+/*
  * PaxJfHashRows computes, for the rows sel[0..n) of a page, the hash the
  * join computes for their keys into hashes[], and marks rows with a NULL
  * key in keep[] as dropped (keep[k] = false).
@@ -502,8 +633,7 @@ PaxJfHashRows(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 			for (int k = 0; k < n; k++)
 				hashes[k] = pg_rotate_left32(hashes[k], 1);
 
-		if (col == NULL || col->dropped || col->data == 0 ||
-			key->how == PAX_JF_HASH_CALL)
+		if (!PaxJfFixedKey(key, layout))
 		{
 			/* the general way: a Datum per row, the function called */
 			for (int k = 0; k < n; k++)
@@ -536,36 +666,73 @@ PaxJfHashRows(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 		for (int k = 0; k < n; k++)
 		{
 			int			r = sel[k];
-			uint32		h;
 
 			if (nulls && PaxBitIsSet(nulls, r))
 			{
 				keep[k] = false;
 				continue;
 			}
-			switch (key->how)
-			{
-				case PAX_JF_HASH_INT2:
-					h = hash_bytes_uint32((uint32) (int32) ((const int16 *) data)[r]);
-					break;
-				case PAX_JF_HASH_INT4:
-					h = hash_bytes_uint32(((const uint32 *) data)[r]);
-					break;
-				default:
-					{
-						/* as hashint8: fold the high half into the low */
-						int64		v = ((const int64 *) data)[r];
-						uint32		lo = (uint32) v;
-						uint32		hi = (uint32) (v >> 32);
-
-						lo ^= v >= 0 ? hi : ~hi;
-						h = hash_bytes_uint32(lo);
-					}
-					break;
-			}
-			hashes[k] ^= h;
+			hashes[k] ^= PaxJfHashFixed(key->how, data, r);
 		}
 	}
+}
+
+/*
+ * PaxJfFilterFixed is PaxJfHashRows and the filter's test in one pass, for
+ * a filter on one fixed-width key column: it keeps in sel[0..n) the rows
+ * whose key is not NULL and whose hash the filter may hold, and returns
+ * how many.
+ */
+static int
+PaxJfFilterFixed(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
+				 uint16 *sel, int n)
+{
+	const PaxJoinKey *key = &jf->keys[0];
+	const PaxColumnLayout *col = &layout->cols[key->attno];
+	const bits8 *nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+	const char *data = PaxColumnFixedData(page, col,
+										  PaxPageGetHeader(page)->pp_nrows,
+										  PaxDecodeScratch);
+	int			m = 0;
+
+	/* a loop per key type and NULL case, so that none of it is per row */
+#define PAX_JF_FILTER_LOOP(how, nullable) \
+	for (int k = 0; k < n; k++) \
+	{ \
+		int			r = sel[k]; \
+		uint32		h; \
+		uint64		bits; \
+		\
+		if ((nullable) && PaxBitIsSet(nulls, r)) \
+			continue; \
+		h = PaxJfHashFixed((how), data, r); \
+		bits = PaxJfBits(h); \
+		sel[m] = r; \
+		m += (jf->words[PaxJfWord(jf, h)] & bits) == bits; \
+	}
+#define PAX_JF_FILTER_NULLS(how) \
+	do { \
+		if (nulls) \
+			PAX_JF_FILTER_LOOP(how, true) \
+		else \
+			PAX_JF_FILTER_LOOP(how, false) \
+	} while (0)
+
+	switch (key->how)
+	{
+		case PAX_JF_HASH_INT2:
+			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT2);
+			break;
+		case PAX_JF_HASH_INT4:
+			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT4);
+			break;
+		default:
+			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT8);
+			break;
+	}
+#undef PAX_JF_FILTER_NULLS
+#undef PAX_JF_FILTER_LOOP
+	return m;
 }
 
 /*
@@ -597,15 +764,20 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 			if (!jf->ready)
 				continue;
 		}
-		PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
-					  hashes, keep);
-		for (int k = 0; k < n; k++)
+		if (jf->nkeys == 1 && PaxJfFixedKey(&jf->keys[0], state->layout))
+			m = PaxJfFilterFixed(jf, page, state->layout, state->sel, n);
+		else
 		{
-			uint32		h = hashes[k];
-			uint64		bits = PaxJfBits(h);
+			PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
+						  hashes, keep);
+			for (int k = 0; k < n; k++)
+			{
+				uint32		h = hashes[k];
+				uint64		bits = PaxJfBits(h);
 
-			if (keep[k] && (jf->words[PaxJfWord(jf, h)] & bits) == bits)
-				state->sel[m++] = state->sel[k];
+				if (keep[k] && (jf->words[PaxJfWord(jf, h)] & bits) == bits)
+					state->sel[m++] = state->sel[k];
+			}
 		}
 		jf->tested += n;
 		jf->removed += n - m;

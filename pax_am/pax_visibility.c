@@ -156,6 +156,20 @@ PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 	Assert(PaxBufferLockedByMe(buffer, false));
 	Assert(nrows <= PAX_MAX_CAPACITY);
 
+	/* an all-visible page without reclaimed slots: every row, unread */
+	if (all_visible && !has_unused && !scan->rs_conflict_check)
+	{
+		StaticAssertStmt(sizeof(scan->rs_vis[0]) == sizeof(uint16),
+						 "rs_vis holds row numbers as cand does");
+		if (cand)
+			memcpy(scan->rs_vis, cand, nrows * sizeof(uint16));
+		else
+			for (int k = 0; k < nrows; k++)
+				scan->rs_vis[k] = k;
+		scan->rs_nvis = nrows;
+		return;
+	}
+
 	for (int k = 0; k < nrows; k++)
 	{
 		int			row = cand ? cand[k] : k;

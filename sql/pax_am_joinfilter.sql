@@ -132,6 +132,38 @@ SELECT f.id, d.name, g.grp FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4
 -- through a left join that preserves the fact
 SELECT * FROM jf_same($$SELECT f.id, d.name, g.grp FROM fact f LEFT JOIN dim d ON f.k4 = d.k4 JOIN dim2 g ON f.k8 = g.k8$$);
 
+-- through the unique-ified side of a semi join: an Agg without aggregates
+-- or a Unique grouping by the key (hashed, sorted), and a Sort
+SELECT * FROM jf_same($$SELECT u.k4, d.name FROM (SELECT DISTINCT k4 FROM fact) u JOIN dim d ON u.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT u.k4, u.k2, d.name FROM (SELECT k4, k2 FROM fact WHERE v > 2 GROUP BY k4, k2) u JOIN dim d ON u.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE d.kt IN (SELECT kt FROM fact WHERE v < 3)$$);
+EXPLAIN (COSTS OFF)
+SELECT u.k4, d.name FROM (SELECT DISTINCT k4 FROM jf_pax.fact) u JOIN jf_pax.dim d ON u.k4 = d.k4;
+SET enable_hashagg = off;
+SELECT * FROM jf_same($$SELECT u.k4, d.name FROM (SELECT DISTINCT k4 FROM fact) u JOIN dim d ON u.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT u.k4, d.name FROM (SELECT k4 FROM fact GROUP BY k4) u JOIN dim d ON u.k4 = d.k4$$);
+EXPLAIN (COSTS OFF)
+SELECT u.k4, d.name FROM (SELECT DISTINCT k4 FROM jf_pax.fact) u JOIN jf_pax.dim d ON u.k4 = d.k4;
+-- not through: a Unique that does not group by the key (DISTINCT ON keeps
+-- the first row of each k2, whatever its k4), an Agg with aggregates, a key
+-- that is an aggregate's result
+SELECT * FROM jf_same($$SELECT u.k2, u.k4, d.name FROM (SELECT DISTINCT ON (k2) k2, k4 FROM fact ORDER BY k2, k4) u JOIN dim d ON u.k4 = d.k4$$);
+EXPLAIN (COSTS OFF)
+SELECT u.k2, u.k4, d.name FROM (SELECT DISTINCT ON (k2) k2, k4 FROM jf_pax.fact ORDER BY k2, k4) u JOIN jf_pax.dim d ON u.k4 = d.k4;
+RESET enable_hashagg;
+SET pax.enable_aggpushdown = off;
+SELECT * FROM jf_same($$SELECT u.k4, u.n, d.name FROM (SELECT k4, count(*) n FROM fact GROUP BY k4) u JOIN dim d ON u.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT u.m, d.name FROM (SELECT max(k4) m FROM fact GROUP BY k2) u JOIN dim d ON u.m = d.k4$$);
+EXPLAIN (COSTS OFF)
+SELECT u.k4, u.n, d.name FROM (SELECT k4, count(*) n FROM jf_pax.fact GROUP BY k4) u JOIN jf_pax.dim d ON u.k4 = d.k4;
+RESET pax.enable_aggpushdown;
+-- rescans: the hashed Agg keeps its groups while the join's table changes
+-- per outer row, so no filter goes through it
+EXPLAIN (COSTS OFF)
+SELECT x, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM jf_pax.fact) u JOIN (SELECT k4 FROM jf_pax.dim WHERE k4 < x) d ON u.k4 = d.k4) FROM generate_series(0, 600, 100) x;
+SELECT * FROM jf_same($$SELECT x, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM fact) u JOIN (SELECT k4 FROM dim WHERE k4 < x) d ON u.k4 = d.k4) FROM generate_series(0, 600, 100) x$$);
+SELECT * FROM jf_same($$SELECT g.grp, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM fact) u JOIN dim d ON u.k4 = d.k4 WHERE d.grp = g.grp) FROM dim2 g$$);
+
 -- empty build side, and a filter that removes nothing (dropped after its
 -- trial; results unchanged)
 SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE d.grp = 99$$);
