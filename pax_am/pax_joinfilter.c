@@ -19,9 +19,10 @@
  * outer hash functions, combined by rotating as ExecHashGetHashValue in
  * nodeHash.c does in PostgreSQL 15 and ExecBuildHash32Expr's steps in 18)
  * and rows whose hash the table cannot hold, or whose key is NULL (hash
- * join operators are strict), are dropped.  A Bloom filter has false
- * positives but no false negatives: the join still matches each row that
- * passes, so results are exact.
+ * join operators are strict), are dropped.  One integer key whose table
+ * values span few bits is tested against an exact bitmap of them instead.
+ * A Bloom filter has false positives but no false negatives: the join
+ * still matches each row that passes, so results are exact.
  *
  * Heap is the oracle for errors: a dropped row must not be one on which
  * heap's plan would have raised an error or whose count shows.  So a
@@ -80,6 +81,15 @@
 #define PAX_JF_MIN_WORDS		8
 #define PAX_JF_MAX_WORDS		(1 << 21)	/* 16 MB */
 
+/*
+ * Exact key sets: at most this many bits per key value (a Bloom filter
+ * takes PAX_JF_BITS_PER_VALUE), or this many whatever the keys (1 MB,
+ * within a core's L2 cache), and at most 16 MB.
+ */
+#define PAX_JF_EXACT_BITS_PER_VALUE	128
+#define PAX_JF_EXACT_MIN_BITS		(UINT64CONST(1) << 23)
+#define PAX_JF_EXACT_MAX_BITS		(UINT64CONST(1) << 27)
+
 /* Trial: rows tested before the filter's worth is judged, and the bar. */
 #define PAX_JF_TRIAL_ROWS		32768
 #define PAX_JF_MIN_REMOVED_SHARE	16
@@ -115,6 +125,18 @@ typedef struct PaxJoinFilter
 	bool		judged;			/* its trial is over */
 	uint64	   *words;			/* the Bloom filter */
 	uint32		wordshift;		/* 32 - log2(number of words) */
+
+	/*
+	 * One integer key compared by integer equality: the table's key values
+	 * are read too (innerattno, the column of its tuples), and a table whose
+	 * keys span few enough values gets an exact bitmap over kmin..kmin+span,
+	 * which the one-pass loop tests instead of the Bloom filter.
+	 */
+	AttrNumber	innerattno;		/* 0: hash values only */
+	Oid			innertype;
+	uint64	   *bitmap;			/* NULL: no exact set */
+	int64		kmin;
+	uint64		span;
 	uint64		tested;			/* rows tested since the last rescan */
 	uint64		removed;
 } PaxJoinFilter;
@@ -345,6 +367,57 @@ PaxJfJoinDropsUnmatchedOuter(JoinType jointype)
 	}
 }
 
+/* PaxJfIntegerType: the key types an exact set holds (as PaxToInt64). */
+static bool
+PaxJfIntegerType(Oid typid)
+{
+	return typid == INT2OID || typid == INT4OID || typid == INT8OID ||
+		typid == DATEOID;
+}
+
+/*
+ * PaxJfIntegerKey notes where the table's tuples hold the key, if the one
+ * key of jf is an integer (or date) column on both sides compared by the
+ * types' own equality, so that the filter can hold the key values
+ * themselves.  Other operators, user-defined ones included, may equate
+ * different values: they keep the hash values only.
+ */
+static void
+PaxJfIntegerKey(PaxJoinFilter *jf, HashJoin *plan, TupleDesc tupdesc)
+{
+	Hash	   *hash = (Hash *) innerPlan(plan);
+	Expr	   *inner;
+
+	if (!IsA(hash, Hash) || list_length(hash->hashkeys) != 1 ||
+		!PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid))
+		return;
+	switch (get_opcode(linitial_oid(plan->hashoperators)))
+	{
+		case F_INT2EQ:
+		case F_INT4EQ:
+		case F_INT8EQ:
+		case F_INT24EQ:
+		case F_INT42EQ:
+		case F_INT28EQ:
+		case F_INT82EQ:
+		case F_INT48EQ:
+		case F_INT84EQ:
+		case F_DATE_EQ:
+			break;
+		default:
+			return;
+	}
+	inner = linitial(hash->hashkeys);
+	while (IsA(inner, RelabelType))
+		inner = ((RelabelType *) inner)->arg;
+	if (!IsA(inner, Var) || ((Var *) inner)->varno != OUTER_VAR ||
+		((Var *) inner)->varattno <= 0 ||
+		!PaxJfIntegerType(exprType((Node *) inner)))
+		return;
+	jf->innerattno = ((Var *) inner)->varattno;
+	jf->innertype = exprType((Node *) inner);
+}
+
 /*
  * PaxJfAttach gives the PaxScan every outer hash key of hj comes from a
  * filter on hj's hash table, if the join allows one.
@@ -356,7 +429,7 @@ PaxJfAttach(HashJoinState *hj)
 	PlanState  *scan = NULL;
 	PaxScanState *state;
 	PaxJoinFilter *jf;
-	TupleDesc	tupdesc;
+	TupleDesc	tupdesc = NULL;
 	int			nkeys = list_length(plan->hashkeys);
 	int			k = 0;
 	ListCell   *lc;
@@ -399,6 +472,9 @@ PaxJfAttach(HashJoinState *hj)
 		jf->keys[k].collation = lfirst_oid(lcoll);
 		k++;
 	}
+
+	if (nkeys == 1)
+		PaxJfIntegerKey(jf, plan, tupdesc);
 
 	/*
 	 * A node that keeps its output across rescans (a hashed Agg, a Sort)
@@ -476,6 +552,130 @@ PaxJfAdd(PaxJoinFilter *jf, uint32 h)
 }
 
 /*
+ * PaxJfWalkTable calls fn for each tuple of a hash table whole in memory,
+ * shared or private (with the skew buckets: tuples of the outer side's
+ * most common values are kept apart).
+ */
+static void
+PaxJfWalkTable(HashJoinTable ht, void (*fn) (HashJoinTuple, void *), void *arg)
+{
+	if (ht->parallel_state != NULL)
+	{
+		for (int b = 0; b < ht->nbuckets; b++)
+		{
+			dsa_pointer p = dsa_pointer_atomic_read(&ht->buckets.shared[b]);
+
+			while (DsaPointerIsValid(p))
+			{
+				HashJoinTuple t = (HashJoinTuple) dsa_get_address(ht->area, p);
+
+				fn(t, arg);
+				p = t->next.shared;
+			}
+		}
+		return;
+	}
+	for (int b = 0; b < ht->nbuckets; b++)
+		for (HashJoinTuple t = ht->buckets.unshared[b]; t != NULL;
+			 t = t->next.unshared)
+			fn(t, arg);
+	if (ht->skewEnabled)
+		for (int i = 0; i < ht->nSkewBuckets; i++)
+		{
+			HashSkewBucket *sb = ht->skewBucket[ht->skewBucketNums[i]];
+
+			for (HashJoinTuple t = sb ? sb->tuples : NULL; t != NULL;
+				 t = t->next.unshared)
+				fn(t, arg);
+		}
+}
+
+static void
+PaxJfAddTuple(HashJoinTuple t, void *arg)
+{
+	PaxJfAdd((PaxJoinFilter *) arg, t->hashvalue);
+}
+
+/* The table's key values, as PaxJfWalkTable collects them. */
+typedef struct PaxJfKeys
+{
+	PaxJoinFilter *jf;
+	TupleTableSlot *slot;		/* of the table's tuples */
+	int64	   *values;
+	int64		n;
+	int64		kmin;
+	int64		kmax;
+} PaxJfKeys;
+
+static void
+PaxJfCollectKey(HashJoinTuple t, void *arg)
+{
+	PaxJfKeys  *keys = (PaxJfKeys *) arg;
+	Datum		d;
+	bool		isnull;
+	int64		v;
+
+	ExecStoreMinimalTuple(HJTUPLE_MINTUPLE(t), keys->slot, false);
+	d = slot_getattr(keys->slot, keys->jf->innerattno, &isnull);
+	if (isnull)
+		return;					/* kept for a right join: matches nothing */
+	v = PaxToInt64(d, keys->jf->innertype);
+	keys->values[keys->n++] = v;
+	keys->kmin = Min(keys->kmin, v);
+	keys->kmax = Max(keys->kmax, v);
+}
+
+/*
+ * PaxJfBuildExact gives jf an exact bitmap of the table's key values if
+ * they span at most PAX_JF_EXACT_BITS_PER_VALUE bits per tuple (or
+ * PAX_JF_EXACT_MIN_BITS), PAX_JF_EXACT_MAX_BITS in all.
+ */
+static void
+PaxJfBuildExact(PaxJoinFilter *jf, HashJoinTable ht, MemoryContext mcxt)
+{
+	PaxJfKeys	keys;
+	uint64		limit;
+
+	if (ht->totalTuples > PAX_JF_EXACT_MAX_BITS)
+		return;
+	keys.jf = jf;
+	keys.slot = MakeSingleTupleTableSlot(ExecGetResultType(innerPlanState(jf->hj)),
+										 &TTSOpsMinimalTuple);
+	keys.values = MemoryContextAllocHuge(mcxt, sizeof(int64) *
+										 Max((int64) ht->totalTuples, 1));
+	keys.n = 0;
+	keys.kmin = PG_INT64_MAX;
+	keys.kmax = PG_INT64_MIN;
+	PaxJfWalkTable(ht, PaxJfCollectKey, &keys);
+	ExecDropSingleTupleTableSlot(keys.slot);
+
+	limit = Max((uint64) keys.n * PAX_JF_EXACT_BITS_PER_VALUE,
+				PAX_JF_EXACT_MIN_BITS);
+	limit = Min(limit, PAX_JF_EXACT_MAX_BITS);
+	if (keys.n == 0)
+	{
+		/* no key matches: an empty set */
+		jf->kmin = 0;
+		jf->span = 0;
+		jf->bitmap = MemoryContextAllocZero(mcxt, sizeof(uint64));
+	}
+	else if ((uint64) keys.kmax - (uint64) keys.kmin < limit)
+	{
+		jf->kmin = keys.kmin;
+		jf->span = (uint64) keys.kmax - (uint64) keys.kmin;
+		jf->bitmap = MemoryContextAllocZero(mcxt,
+											(jf->span / 64 + 1) * sizeof(uint64));
+		for (int64 i = 0; i < keys.n; i++)
+		{
+			uint64		d = (uint64) keys.values[i] - (uint64) jf->kmin;
+
+			jf->bitmap[d / 64] |= UINT64CONST(1) << (d % 64);
+		}
+	}
+	pfree(keys.values);
+}
+
+/*
  * PaxJfBuild summarises the join's hash table, if it is built and whole in
  * memory (one batch), into the filter; else the filter stays unbuilt (no
  * table yet) or is off (batches: the table holds only part of the rows).
@@ -506,38 +706,9 @@ PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 	nwords = UINT64CONST(1) << log2words;
 	jf->wordshift = 32 - log2words;
 	jf->words = MemoryContextAllocZero(mcxt, nwords * sizeof(uint64));
-
-	if (ht->parallel_state != NULL)
-	{
-		for (int b = 0; b < ht->nbuckets; b++)
-		{
-			dsa_pointer p = dsa_pointer_atomic_read(&ht->buckets.shared[b]);
-
-			while (DsaPointerIsValid(p))
-			{
-				HashJoinTuple t = (HashJoinTuple) dsa_get_address(ht->area, p);
-
-				PaxJfAdd(jf, t->hashvalue);
-				p = t->next.shared;
-			}
-		}
-	}
-	else
-	{
-		for (int b = 0; b < ht->nbuckets; b++)
-			for (HashJoinTuple t = ht->buckets.unshared[b]; t != NULL;
-				 t = t->next.unshared)
-				PaxJfAdd(jf, t->hashvalue);
-		/* tuples of the outer side's most common values are kept apart */
-		if (ht->skewEnabled)
-			for (int i = 0; i < ht->nSkewBuckets; i++)
-			{
-				HashSkewBucket *sb = ht->skewBucket[ht->skewBucketNums[i]];
-
-				if (sb != NULL && sb->tuples != NULL)
-					PaxJfAdd(jf, sb->hashvalue);
-			}
-	}
+	PaxJfWalkTable(ht, PaxJfAddTuple, jf);
+	if (jf->innerattno != 0)
+		PaxJfBuildExact(jf, ht, mcxt);
 	jf->ready = true;
 }
 
@@ -680,8 +851,8 @@ PaxJfHashRows(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 /*
  * PaxJfFilterFixed is PaxJfHashRows and the filter's test in one pass, for
  * a filter on one fixed-width key column: it keeps in sel[0..n) the rows
- * whose key is not NULL and whose hash the filter may hold, and returns
- * how many.
+ * whose key is not NULL and is in the exact set, or, without one, whose
+ * hash the Bloom filter may hold, and returns how many.
  */
 static int
 PaxJfFilterFixed(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
@@ -718,18 +889,61 @@ PaxJfFilterFixed(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 			PAX_JF_FILTER_LOOP(how, false) \
 	} while (0)
 
-	switch (key->how)
-	{
-		case PAX_JF_HASH_INT2:
-			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT2);
-			break;
-		case PAX_JF_HASH_INT4:
-			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT4);
-			break;
-		default:
-			PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT8);
-			break;
+	/* with an exact set: the key's offset from its least value, one bit */
+#define PAX_JF_EXACT_LOOP(type, nullable) \
+	for (int k = 0; k < n; k++) \
+	{ \
+		int			r = sel[k]; \
+		uint64		d; \
+		\
+		if ((nullable) && PaxBitIsSet(nulls, r)) \
+			continue; \
+		d = (uint64) (int64) ((const type *) data)[r] - (uint64) kmin; \
+		sel[m] = r; \
+		m += d <= span && (bitmap[d / 64] >> (d % 64)) & 1; \
 	}
+#define PAX_JF_EXACT_NULLS(type) \
+	do { \
+		if (nulls) \
+			PAX_JF_EXACT_LOOP(type, true) \
+		else \
+			PAX_JF_EXACT_LOOP(type, false) \
+	} while (0)
+
+	if (jf->bitmap)
+	{
+		const uint64 *bitmap = jf->bitmap;
+		int64		kmin = jf->kmin;
+		uint64		span = jf->span;
+
+		switch (key->how)
+		{
+			case PAX_JF_HASH_INT2:
+				PAX_JF_EXACT_NULLS(int16);
+				break;
+			case PAX_JF_HASH_INT4:
+				PAX_JF_EXACT_NULLS(int32);
+				break;
+			default:
+				PAX_JF_EXACT_NULLS(int64);
+				break;
+		}
+	}
+	else
+		switch (key->how)
+		{
+			case PAX_JF_HASH_INT2:
+				PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT2);
+				break;
+			case PAX_JF_HASH_INT4:
+				PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT4);
+				break;
+			default:
+				PAX_JF_FILTER_NULLS(PAX_JF_HASH_INT8);
+				break;
+		}
+#undef PAX_JF_EXACT_NULLS
+#undef PAX_JF_EXACT_LOOP
 #undef PAX_JF_FILTER_NULLS
 #undef PAX_JF_FILTER_LOOP
 	return m;
@@ -810,7 +1024,10 @@ PaxJoinFiltersReset(PaxScanState *state)
 
 		if (jf->words)
 			pfree(jf->words);
+		if (jf->bitmap)
+			pfree(jf->bitmap);
 		jf->words = NULL;
+		jf->bitmap = NULL;
 		jf->ready = jf->off = jf->judged = false;
 		jf->tested = jf->removed = 0;
 	}

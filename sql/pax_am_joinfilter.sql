@@ -103,6 +103,41 @@ SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.kd = d.k
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.kn = d.kn$$);
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k8 = d.k4 + 5000000000$$);
 
+-- integer keys are held exactly where their values span few bits: keys
+-- at and around the set's bounds, negative ones, cross-type equality, and
+-- sets too sparse for a bitmap (the Bloom filter, with the same results)
+CREATE TABLE jf_pax.ik (a2 int2, a4 int4, a8 int8, ad date) USING pax
+	WITH (autovacuum_enabled = off);
+INSERT INTO jf_pax.ik SELECT i % 32000, i - 5000, i::int8 * (CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END),
+	date '2000-01-01' + i FROM generate_series(-5000, 5000) i;
+INSERT INTO jf_pax.ik VALUES (NULL, NULL, NULL, NULL), (-32768, -2147483648, -9223372036854775808, '-infinity'),
+	(32767, 2147483647, 9223372036854775807, 'infinity');
+CREATE TABLE jf_heap.ik AS SELECT * FROM jf_pax.ik;
+CREATE TABLE jf_pax.ikeys (k int8, k4 int4, k2 int2, d date) USING pax
+	WITH (autovacuum_enabled = off);
+INSERT INTO jf_pax.ikeys SELECT k, k, k, date '2000-01-01' + k::int4
+	FROM unnest(ARRAY[-9995, -10, -5, 0, 7, 4999, 5000, NULL]) k;
+CREATE TABLE jf_heap.ikeys AS SELECT * FROM jf_pax.ikeys;
+ANALYZE jf_pax.ik, jf_heap.ik, jf_pax.ikeys, jf_heap.ikeys;
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a2 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a4 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a8 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a8 = k.k4$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a4 = k.k2$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a2 = k.k2$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a2 = k.k4$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.ad = k.d$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.ad = k.d + 1$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN (SELECT k * 1000000000000 AS k FROM ikeys) k ON i.a8 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN (SELECT a8 AS k FROM ik WHERE a8 IN (-9223372036854775808, 9223372036854775807, 0, 17)) k ON i.a8 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN (SELECT a4 AS k FROM ik WHERE a4 IN (-2147483648, 2147483647, 0, -17)) k ON i.a4 = k.k$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN (SELECT ad AS d FROM ik WHERE ad IN ('-infinity', '2000-01-01', '2000-01-17')) k ON i.ad = k.d$$);
+SELECT * FROM jf_same($$SELECT i.* FROM ik i JOIN ikeys k ON i.a4 = k.k WHERE k.k > 10000$$);
+SELECT * FROM jf_same($$SELECT i.a4, k.k FROM ik i RIGHT JOIN ikeys k ON i.a4 = k.k$$);
+SELECT * FROM explain_analyze($$
+SELECT i.* FROM jf_pax.ik i JOIN jf_pax.ikeys k ON i.a4 = k.k$$);
+DROP TABLE jf_pax.ik, jf_heap.ik, jf_pax.ikeys, jf_heap.ikeys;
+
 -- two keys from the scan; a key that is an expression gets no filter
 SELECT * FROM jf_same($$SELECT f.id, d.k4 FROM fact f JOIN (SELECT DISTINCT k4, k2 FROM fact WHERE id % 13 = 0) d ON f.k4 = d.k4 AND f.k2 = d.k2$$);
 EXPLAIN (COSTS OFF)
