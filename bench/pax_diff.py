@@ -698,10 +698,19 @@ class Gen:
             elif y < 0.65 and pairs:
                 # hash joins whose built side filters the probe side (join filters)
                 c, d = r.choice(pairs)
-                if r.random() < 0.6:
+                z = r.random()
+                if z < 0.45:
                     self.emit(f"SELECT count(*), sum(a.id) FROM {t.name} a JOIN "
                               f"(SELECT * FROM {u.name} WHERE {self.pred(u)}) b "
                               f"ON a.{c.name} = b.{d.name}")
+                elif z < 0.65:
+                    # the probe side made unique by the key (filters pass
+                    # through the Agg, Unique or Sort)
+                    distinct = r.choice([f"SELECT DISTINCT {c.name} AS k FROM {t.name}",
+                                         f"SELECT {c.name} AS k FROM {t.name} GROUP BY {c.name}"])
+                    self.emit(f"SELECT count(*) FROM ({distinct}) a JOIN "
+                              f"(SELECT * FROM {u.name} WHERE {self.pred(u)}) b "
+                              f"ON a.k = b.{d.name}")
                 else:
                     self.emit(f"SELECT count(*), sum(id) FROM {t.name} WHERE {c.name} IN "
                               f"(SELECT {d.name} FROM {u.name} WHERE {self.pred(u)})")
