@@ -430,6 +430,7 @@ typedef struct PaxRelCache
 {
 	double		var_avg;		/* running average of a row's value bytes */
 	bool		var_valid;
+	int			bulk_capacity;	/* the last page a bulk insert shaped */
 	PaxEncodeHint hints[PAX_HINT_ATTS];	/* value ranges of the first
 										 * columns, for the encodings of the
 										 * next new page (pax_insert.c) */
@@ -726,7 +727,8 @@ extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
 								 int perpage, PaxPageShape *shape);
-extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row,
+extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows,
+								 int nrows, bool all_only,
 								 PaxRelCache *hints);
 
 /* pax_slot.c */

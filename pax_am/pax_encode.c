@@ -532,12 +532,32 @@ PaxHintValue(Form_pg_attribute att, PaxEncodeHint *h, Datum value)
 		h->vhash[h->nvhash++] = hash;
 }
 
+/* PaxHintWiden widens a hint's range of all rows placed to cover v. */
+static inline void
+PaxHintWiden(PaxEncodeHint *h, int64 v)
+{
+	if (!h->all_set)
+	{
+		h->all_lo = h->all_hi = v;
+		h->all_set = true;
+	}
+	else if (v < h->all_lo)
+		h->all_lo = v;
+	else if (v > h->all_hi)
+		h->all_hi = v;
+}
+
 /*
- * PaxEncodeHintsUpdate widens the relation's value ranges (the hints of
- * PaxChooseEncodings) to cover a row just placed.
+ * PaxEncodeHintsUpdate counts rows[0..nrows), just placed on one page, in
+ * the relation's hints (of PaxChooseEncodings): the ranges of the page's
+ * rows and of all rows placed, and the values of variable-length columns.
+ * With all_only, only the range of all rows placed: the page's own
+ * counts start afresh at the next new page, which a bulk insert shapes
+ * from its own rows, not from the hints.
  */
 void
-PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
+PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+					 bool all_only, PaxRelCache *hints)
 {
 	int			n = Min(tupdesc->natts, PAX_HINT_ATTS);
 
@@ -545,37 +565,40 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *row, PaxRelCache *hints)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		PaxEncodeHint *h = &hints->hints[i];
-		int64		v;
+		bool		fixed = PaxEncodeEligible(att);
 
-		if (row->isnull[i])
-			continue;
 		if (att->attlen < 0 && !att->attisdropped)
 		{
-			PaxHintValue(att, h, row->values[i]);
+			if (all_only)
+				continue;
+			for (int r = 0; r < nrows; r++)
+				if (!rows[r].isnull[i])
+					PaxHintValue(att, h, rows[r].values[i]);
 			continue;
 		}
-		if (!PaxEncodeEligible(att))
+		if (!fixed)
 			continue;
-		v = PaxEncodedInt(row->values[i], att->attlen);
-		if (!h->set)
+		for (int r = 0; r < nrows; r++)
 		{
-			h->lo = h->hi = v;
-			h->nrecent = 0;
-			h->set = true;
+			int64		v;
+
+			if (rows[r].isnull[i])
+				continue;
+			v = PaxEncodedInt(rows[r].values[i], att->attlen);
+			PaxHintWiden(h, v);
+			if (all_only)
+				continue;
+			if (!h->set)
+			{
+				h->lo = h->hi = v;
+				h->nrecent = 0;
+				h->set = true;
+			}
+			else if (v < h->lo)
+				h->lo = v;
+			else if (v > h->hi)
+				h->hi = v;
+			h->nrecent++;
 		}
-		else if (v < h->lo)
-			h->lo = v;
-		else if (v > h->hi)
-			h->hi = v;
-		h->nrecent++;
-		if (!h->all_set)
-		{
-			h->all_lo = h->all_hi = v;
-			h->all_set = true;
-		}
-		else if (v < h->all_lo)
-			h->all_lo = v;
-		else if (v > h->all_hi)
-			h->all_hi = v;
 	}
 }

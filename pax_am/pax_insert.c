@@ -908,10 +908,14 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
  */
 static void
 PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
-				const PaxRelCache *hints, PaxPageShape *shape)
+				PaxRelCache *hints, PaxPageShape *shape)
 {
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 	int			regrow = 0;
+
+	/* a bulk insert's pages are alike: start from the last one's capacity */
+	if (!eager && hints->bulk_capacity > 0)
+		ahead = Min(nrows, hints->bulk_capacity);
 
 	for (;;)
 	{
@@ -934,6 +938,8 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 			break;
 		PaxShapeFree(shape);
 	}
+	if (!eager)
+		hints->bulk_capacity = shape->capacity;
 
 	/* a row larger than the average may need a smaller capacity */
 	while (PaxRowPlace(tupdesc, &rows[0], PAX_SPECIAL_START,
@@ -1054,10 +1060,20 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			rowidx[next - first] = PaxPageAddRow(rel, &rows[next], page,
 												 layout, blkno, xid, cid,
 												 options, &chg);
-			if (pax_encode_minipages)
-				PaxEncodeHintsUpdate(tupdesc, &rows[next], hints);
 			next++;
 		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
+
+		/*
+		 * The hints count this page's rows where the next page may be
+		 * shaped from them (no rows left, or too few to go by: the next page
+		 * holds about as many rows as this one); else only the range of all
+		 * rows placed, as the page's counts start afresh on the next page.
+		 */
+		if (pax_encode_minipages)
+			PaxEncodeHintsUpdate(tupdesc, &rows[first], next - first,
+								 nrows - next >= PAX_SHAPE_SAMPLE_ROWS &&
+								 next - first >= PAX_SHAPE_SAMPLE_ROWS,
+								 hints);
 		PaxPageGroupValues(tupdesc, &rows[first], rowidx, next - first, page,
 						   layout, top, &chg);
 		PaxChangeFinish(&chg);

@@ -736,7 +736,7 @@ PaxZoneEligible(Form_pg_attribute att)
  * float4_cmp_internal() and float8_cmp_internal() in float.c, PostgreSQL
  * 15).
  */
-static int
+static inline int
 PaxZoneCompare(Oid typid, Datum a, Datum b)
 {
 	switch (typid)
