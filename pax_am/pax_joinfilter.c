@@ -24,6 +24,11 @@
  * A Bloom filter has false positives but no false negatives: the join
  * still matches each row that passes, so results are exact.
  *
+ * A join's inner side is filtered too, from its outer side's keys, when
+ * the outer side is a small plain PaxScan that gives the same rows on
+ * every scan: a copy of it runs to its end when the inner scan reads its
+ * first page (PaxJfAttachPrescan, PaxJfBuildPrescan).
+ *
  * Heap is the oracle for errors: a dropped row must not be one on which
  * heap's plan would have raised an error or whose count shows.  So a
  * filter is attached only where everything the row passes on the way to
@@ -90,6 +95,14 @@
 #define PAX_JF_EXACT_MIN_BITS		(UINT64CONST(1) << 23)
 #define PAX_JF_EXACT_MAX_BITS		(UINT64CONST(1) << 27)
 
+/*
+ * A filter built from an outer side's keys: the outer side must have this
+ * many times fewer rows than the inner scan and cost this many times less,
+ * and take at most PAX_JF_PRESCAN_MAX_ROWS rows.
+ */
+#define PAX_JF_PRESCAN_RATIO	4
+#define PAX_JF_PRESCAN_MAX_ROWS	(INT64CONST(1) << 22)
+
 /* Trial: rows tested before the filter's worth is judged, and the bar. */
 #define PAX_JF_TRIAL_ROWS		32768
 #define PAX_JF_MIN_REMOVED_SHARE	16
@@ -118,6 +131,18 @@ typedef struct PaxJoinKey
 typedef struct PaxJoinFilter
 {
 	HashJoinState *hj;			/* the join whose hash table it summarises */
+
+	/*
+	 * A filter of the join's inner side (its table's rows) is built instead
+	 * from a scan of its outer side, the plain PaxScan prescan_plan, before
+	 * the table is: the outer rows' keys (columns prescan_cols of its
+	 * output), hashed by the outer hash functions.
+	 */
+	bool		prescan;
+	Plan	   *prescan_plan;
+	AttrNumber *prescan_cols;
+	FmgrInfo   *prescan_hash;
+	Oid		   *prescan_coll;
 	int			nkeys;
 	PaxJoinKey *keys;
 	bool		ready;			/* built from the join's table */
@@ -375,6 +400,28 @@ PaxJfIntegerType(Oid typid)
 		typid == DATEOID;
 }
 
+/* PaxJfIntegerEquality: the integer (and date) types' own equality. */
+static bool
+PaxJfIntegerEquality(Oid opno)
+{
+	switch (get_opcode(opno))
+	{
+		case F_INT2EQ:
+		case F_INT4EQ:
+		case F_INT8EQ:
+		case F_INT24EQ:
+		case F_INT42EQ:
+		case F_INT28EQ:
+		case F_INT82EQ:
+		case F_INT48EQ:
+		case F_INT84EQ:
+		case F_DATE_EQ:
+			return true;
+		default:
+			return false;
+	}
+}
+
 /*
  * PaxJfIntegerKey notes where the table's tuples hold the key, if the one
  * key of jf is an integer (or date) column on both sides compared by the
@@ -389,24 +436,9 @@ PaxJfIntegerKey(PaxJoinFilter *jf, HashJoin *plan, TupleDesc tupdesc)
 	Expr	   *inner;
 
 	if (!IsA(hash, Hash) || list_length(hash->hashkeys) != 1 ||
-		!PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid))
+		!PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid) ||
+		!PaxJfIntegerEquality(linitial_oid(plan->hashoperators)))
 		return;
-	switch (get_opcode(linitial_oid(plan->hashoperators)))
-	{
-		case F_INT2EQ:
-		case F_INT4EQ:
-		case F_INT8EQ:
-		case F_INT24EQ:
-		case F_INT42EQ:
-		case F_INT28EQ:
-		case F_INT82EQ:
-		case F_INT48EQ:
-		case F_INT84EQ:
-		case F_DATE_EQ:
-			break;
-		default:
-			return;
-	}
 	inner = linitial(hash->hashkeys);
 	while (IsA(inner, RelabelType))
 		inner = ((RelabelType *) inner)->arg;
@@ -416,6 +448,23 @@ PaxJfIntegerKey(PaxJoinFilter *jf, HashJoin *plan, TupleDesc tupdesc)
 		return;
 	jf->innerattno = ((Var *) inner)->varattno;
 	jf->innertype = exprType((Node *) inner);
+}
+
+/*
+ * PaxJfSetKey sets a filter key: column attno of scan's relation, hashed
+ * by hashfn; returns the relation's descriptor.
+ */
+static TupleDesc
+PaxJfSetKey(PaxJoinKey *key, PlanState *scan, int attno, Oid hashfn,
+			Oid collation)
+{
+	TupleDesc	tupdesc = RelationGetDescr(((ScanState *) scan)->ss_currentRelation);
+
+	key->attno = attno;
+	key->how = PaxJfHashHow(hashfn, TupleDescAttr(tupdesc, attno));
+	fmgr_info(hashfn, &key->flinfo);
+	key->collation = collation;
+	return tupdesc;
 }
 
 /*
@@ -464,13 +513,8 @@ PaxJfAttach(HashJoinState *hj)
 			return;
 		}
 		scan = src;
-		tupdesc = RelationGetDescr(((ScanState *) scan)->ss_currentRelation);
-		jf->keys[k].attno = attno;
-		jf->keys[k].how = PaxJfHashHow(left_hashfn,
-									   TupleDescAttr(tupdesc, attno));
-		fmgr_info(left_hashfn, &jf->keys[k].flinfo);
-		jf->keys[k].collation = lfirst_oid(lcoll);
-		k++;
+		tupdesc = PaxJfSetKey(&jf->keys[k++], scan, attno, left_hashfn,
+							  lfirst_oid(lcoll));
 	}
 
 	if (nkeys == 1)
@@ -491,6 +535,142 @@ PaxJfAttach(HashJoinState *hj)
 	state->joinfilters = lappend(state->joinfilters, jf);
 }
 
+/*
+ * PaxJfVaries tells whether an expression may give other values on another
+ * scan in the same query: a volatile function, or a parameter set during
+ * execution (a nested loop's, a correlated subquery's, an initplan's).  A
+ * Gather's rescan signal is in the allParam of every node below it, but in
+ * no expression.
+ */
+static bool
+PaxJfParamWalker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		return true;
+	return expression_tree_walker(node, PaxJfParamWalker, context);
+}
+
+static bool
+PaxJfVaries(Node *node)
+{
+	return contain_volatile_functions(node) || PaxJfParamWalker(node, NULL);
+}
+
+/* PaxJfJoinDropsUnmatchedInner: inner rows without a match add nothing. */
+static bool
+PaxJfJoinDropsUnmatchedInner(JoinType jointype)
+{
+	return jointype == JOIN_INNER || jointype == JOIN_SEMI ||
+		jointype == JOIN_LEFT || jointype == JOIN_ANTI;
+}
+
+/*
+ * PaxJfAttachPrescan gives the PaxScan every inner hash key of hj comes
+ * from (through the nodes PaxJfPassesThrough allows) a filter built from
+ * hj's outer side, if that is a plain PaxScan much cheaper than the inner
+ * scan, whose rows never change (no parameter set during execution, nothing
+ * volatile: PaxJfVaries) and whose
+ * quals and target list cannot fail (leakproof: heap's plan would not scan
+ * the outer side at all when the table is empty), and the join drops inner
+ * rows without a match.  The inner scan then drops rows whose key no outer
+ * row has before the join's table is built: a big table (TPC-H Q04's
+ * parallel hash semi join of orders with lineitem) holds only the rows
+ * that can match.
+ */
+static void
+PaxJfAttachPrescan(HashJoinState *hj)
+{
+	HashJoin   *plan = (HashJoin *) hj->js.ps.plan;
+	PlanState  *outer = outerPlanState(hj);
+	PlanState  *hashps = innerPlanState(hj);
+	Hash	   *hash = (Hash *) hashps->plan;
+	CustomScan *cscan;
+	PlanState  *scan = NULL;
+	PaxJoinFilter *jf;
+	TupleDesc	tupdesc = NULL;
+	int			nkeys = list_length(plan->hashkeys);
+	bool		holds = false;
+	int			k = 0;
+	ListCell   *lo;
+	ListCell   *li;
+	ListCell   *lop;
+	ListCell   *lcoll;
+
+	if (!PaxJfJoinDropsUnmatchedInner(plan->join.jointype) || nkeys == 0 ||
+		!IsA(hash, Hash) || list_length(hash->hashkeys) != nkeys ||
+		list_length(plan->hashoperators) != nkeys || !PaxJfIsPlainScan(outer))
+		return;
+	cscan = (CustomScan *) outer->plan;
+	if (PaxJfVaries((Node *) cscan->custom_exprs) ||
+		PaxJfVaries((Node *) cscan->scan.plan.qual) ||
+		PaxJfVaries((Node *) cscan->scan.plan.targetlist) ||
+		contain_leaked_vars((Node *) cscan->scan.plan.qual))
+		return;
+
+	jf = palloc0(sizeof(PaxJoinFilter));
+	jf->hj = hj;
+	jf->prescan = true;
+	jf->prescan_plan = outer->plan;
+	jf->nkeys = nkeys;
+	jf->keys = palloc0(sizeof(PaxJoinKey) * nkeys);
+	jf->prescan_cols = palloc0(sizeof(AttrNumber) * nkeys);
+	jf->prescan_hash = palloc0(sizeof(FmgrInfo) * nkeys);
+	jf->prescan_coll = palloc0(sizeof(Oid) * nkeys);
+	forfour(lo, plan->hashkeys, li, hash->hashkeys, lop, plan->hashoperators,
+			lcoll, plan->hashcollations)
+	{
+		Expr	   *okey = lfirst(lo);
+		int			attno;
+		PlanState  *src = PaxJfSource(hashps, lfirst(li), &attno, &holds);
+		Oid			hashop = lfirst_oid(lop);
+		Oid			left_hashfn;
+		Oid			right_hashfn;
+
+		while (IsA(okey, RelabelType))
+			okey = ((RelabelType *) okey)->arg;
+		if (src == NULL || (scan != NULL && src != scan) || src == outer ||
+			!IsA(okey, Var) || ((Var *) okey)->varno != OUTER_VAR ||
+			((Var *) okey)->varattno <= 0 ||
+			((Var *) okey)->varattno > list_length(cscan->scan.plan.targetlist) ||
+			!op_strict(hashop) ||
+			!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
+		{
+			pfree(jf->keys);
+			pfree(jf);
+			return;
+		}
+		scan = src;
+		jf->prescan_cols[k] = ((Var *) okey)->varattno;
+		fmgr_info(left_hashfn, &jf->prescan_hash[k]);
+		jf->prescan_coll[k] = lfirst_oid(lcoll);
+		tupdesc = PaxJfSetKey(&jf->keys[k++], scan, attno, right_hashfn,
+							  lfirst_oid(lcoll));
+	}
+
+	/* worth a scan of the outer side: far fewer rows, far cheaper */
+	if (outer->plan->plan_rows * PAX_JF_PRESCAN_RATIO > scan->plan->plan_rows ||
+		outer->plan->total_cost * PAX_JF_PRESCAN_RATIO > scan->plan->total_cost)
+	{
+		pfree(jf->keys);
+		pfree(jf);
+		return;
+	}
+
+	/* one integer key: the outer values make an exact set */
+	if (nkeys == 1 &&
+		PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid) &&
+		PaxJfIntegerType(exprType(linitial(plan->hashkeys))) &&
+		PaxJfIntegerEquality(linitial_oid(plan->hashoperators)))
+	{
+		jf->innerattno = jf->prescan_cols[0];
+		jf->innertype = exprType(linitial(plan->hashkeys));
+	}
+	((PaxScanState *) scan)->joinfilters =
+		lappend(((PaxScanState *) scan)->joinfilters, jf);
+}
+
 /* PaxJfWalker attaches filters below every hash join of a plan state tree. */
 static bool
 PaxJfWalker(PlanState *ps, void *context)
@@ -498,7 +678,10 @@ PaxJfWalker(PlanState *ps, void *context)
 	if (ps == NULL)
 		return false;
 	if (IsA(ps, HashJoinState))
+	{
 		PaxJfAttach((HashJoinState *) ps);
+		PaxJfAttachPrescan((HashJoinState *) ps);
+	}
 	return planstate_tree_walker(ps, PaxJfWalker, context);
 }
 
@@ -626,15 +809,49 @@ PaxJfCollectKey(HashJoinTuple t, void *arg)
 }
 
 /*
- * PaxJfBuildExact gives jf an exact bitmap of the table's key values if
- * they span at most PAX_JF_EXACT_BITS_PER_VALUE bits per tuple (or
- * PAX_JF_EXACT_MIN_BITS), PAX_JF_EXACT_MAX_BITS in all.
+ * PaxJfSetExact gives jf an exact bitmap of the key values values[0..n)
+ * (least kmin, greatest kmax) if they span at most
+ * PAX_JF_EXACT_BITS_PER_VALUE bits per value (or PAX_JF_EXACT_MIN_BITS),
+ * PAX_JF_EXACT_MAX_BITS in all.
+ */
+static void
+PaxJfSetExact(PaxJoinFilter *jf, const int64 *values, int64 n, int64 kmin,
+			  int64 kmax, MemoryContext mcxt)
+{
+	uint64		limit = Max((uint64) n * PAX_JF_EXACT_BITS_PER_VALUE,
+							PAX_JF_EXACT_MIN_BITS);
+
+	limit = Min(limit, PAX_JF_EXACT_MAX_BITS);
+	if (n == 0)
+	{
+		/* no key matches: an empty set */
+		jf->kmin = 0;
+		jf->span = 0;
+		jf->bitmap = MemoryContextAllocZero(mcxt, sizeof(uint64));
+	}
+	else if ((uint64) kmax - (uint64) kmin < limit)
+	{
+		jf->kmin = kmin;
+		jf->span = (uint64) kmax - (uint64) kmin;
+		jf->bitmap = MemoryContextAllocZero(mcxt,
+											(jf->span / 64 + 1) * sizeof(uint64));
+		for (int64 i = 0; i < n; i++)
+		{
+			uint64		d = (uint64) values[i] - (uint64) kmin;
+
+			jf->bitmap[d / 64] |= UINT64CONST(1) << (d % 64);
+		}
+	}
+}
+
+/*
+ * PaxJfBuildExact gives jf an exact bitmap of the table's key values, if
+ * they span few enough bits (PaxJfSetExact).
  */
 static void
 PaxJfBuildExact(PaxJoinFilter *jf, HashJoinTable ht, MemoryContext mcxt)
 {
 	PaxJfKeys	keys;
-	uint64		limit;
 
 	if (ht->totalTuples > PAX_JF_EXACT_MAX_BITS)
 		return;
@@ -648,31 +865,110 @@ PaxJfBuildExact(PaxJoinFilter *jf, HashJoinTable ht, MemoryContext mcxt)
 	keys.kmax = PG_INT64_MIN;
 	PaxJfWalkTable(ht, PaxJfCollectKey, &keys);
 	ExecDropSingleTupleTableSlot(keys.slot);
-
-	limit = Max((uint64) keys.n * PAX_JF_EXACT_BITS_PER_VALUE,
-				PAX_JF_EXACT_MIN_BITS);
-	limit = Min(limit, PAX_JF_EXACT_MAX_BITS);
-	if (keys.n == 0)
-	{
-		/* no key matches: an empty set */
-		jf->kmin = 0;
-		jf->span = 0;
-		jf->bitmap = MemoryContextAllocZero(mcxt, sizeof(uint64));
-	}
-	else if ((uint64) keys.kmax - (uint64) keys.kmin < limit)
-	{
-		jf->kmin = keys.kmin;
-		jf->span = (uint64) keys.kmax - (uint64) keys.kmin;
-		jf->bitmap = MemoryContextAllocZero(mcxt,
-											(jf->span / 64 + 1) * sizeof(uint64));
-		for (int64 i = 0; i < keys.n; i++)
-		{
-			uint64		d = (uint64) keys.values[i] - (uint64) jf->kmin;
-
-			jf->bitmap[d / 64] |= UINT64CONST(1) << (d % 64);
-		}
-	}
+	PaxJfSetExact(jf, keys.values, keys.n, keys.kmin, keys.kmax, mcxt);
 	pfree(keys.values);
+}
+
+/* PaxJfAllocWords allocates an empty Bloom filter for nvalues values. */
+static void
+PaxJfAllocWords(PaxJoinFilter *jf, double nvalues, MemoryContext mcxt)
+{
+	uint64		nwords;
+	int			log2words;
+
+	nwords = (uint64) Min(nvalues, (double) PG_INT32_MAX) *
+		PAX_JF_BITS_PER_VALUE / 64;
+	nwords = Max(nwords, PAX_JF_MIN_WORDS);
+	nwords = Min(nwords, PAX_JF_MAX_WORDS);
+	log2words = pg_ceil_log2_64(nwords);
+	nwords = UINT64CONST(1) << log2words;
+	jf->wordshift = 32 - log2words;
+	jf->words = MemoryContextAllocZero(mcxt, nwords * sizeof(uint64));
+}
+
+/*
+ * PaxJfBuildPrescan builds a filter of the join's inner side from its outer
+ * side: a serial copy of the outer PaxScan is run to its end (the same
+ * snapshot, quals and target list: the rows the join will probe with), and
+ * the filter holds their keys' hashes, as the join hashes outer keys, and
+ * for one integer key the exact set.  Rows with a NULL key match nothing.
+ * Off when the outer side has more than PAX_JF_PRESCAN_MAX_ROWS rows.
+ */
+static void
+PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
+{
+	Plan	   *plan;
+	PlanState  *ps;
+	int64		cap = 1024;
+	int64		n = 0;
+	uint32	   *hashes = MemoryContextAlloc(mcxt, cap * sizeof(uint32));
+	int64	   *values = jf->innerattno ? MemoryContextAlloc(mcxt, cap * sizeof(int64)) : NULL;
+	int64		kmin = PG_INT64_MAX;
+	int64		kmax = PG_INT64_MIN;
+
+	MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
+
+	plan = copyObject(jf->prescan_plan);
+	plan->parallel_aware = false;
+	ps = ExecInitNode(plan, estate, 0);
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(ps);
+		uint32		h = 0;
+		bool		isnull = false;
+		Datum		d = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (TupIsNull(slot))
+			break;
+		for (int k = 0; k < jf->nkeys && !isnull; k++)
+		{
+			d = slot_getattr(slot, jf->prescan_cols[k], &isnull);
+			if (isnull)
+				break;
+			h = pg_rotate_left32(h, 1) ^
+				DatumGetUInt32(FunctionCall1Coll(&jf->prescan_hash[k],
+												 jf->prescan_coll[k], d));
+		}
+		if (isnull)
+			continue;			/* (strict operators) */
+		if (n == PAX_JF_PRESCAN_MAX_ROWS)
+		{
+			jf->off = true;
+			break;
+		}
+		if (n == cap)
+		{
+			cap *= 2;
+			hashes = repalloc_huge(hashes, cap * sizeof(uint32));
+			if (values)
+				values = repalloc_huge(values, cap * sizeof(int64));
+		}
+		hashes[n] = h;
+		if (values)
+		{
+			int64		v = PaxToInt64(d, jf->innertype);
+
+			values[n] = v;
+			kmin = Min(kmin, v);
+			kmax = Max(kmax, v);
+		}
+		n++;
+	}
+	ExecEndNode(ps);
+	MemoryContextSwitchTo(oldcxt);
+	if (!jf->off)
+	{
+		PaxJfAllocWords(jf, (double) n, mcxt);
+		for (int64 i = 0; i < n; i++)
+			PaxJfAdd(jf, hashes[i]);
+		if (values)
+			PaxJfSetExact(jf, values, n, kmin, kmax, mcxt);
+		jf->ready = true;
+	}
+	pfree(hashes);
+	if (values)
+		pfree(values);
 }
 
 /*
@@ -684,8 +980,6 @@ static void
 PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 {
 	HashJoinTable ht = jf->hj->hj_HashTable;
-	uint64		nwords;
-	int			log2words;
 
 	/*
 	 * The scan is on the join's outer side, so the join is not building its
@@ -698,14 +992,7 @@ PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 		jf->off = true;
 		return;
 	}
-	nwords = (uint64) Min(ht->totalTuples, (double) PG_INT32_MAX) *
-		PAX_JF_BITS_PER_VALUE / 64;
-	nwords = Max(nwords, PAX_JF_MIN_WORDS);
-	nwords = Min(nwords, PAX_JF_MAX_WORDS);
-	log2words = pg_ceil_log2_64(nwords);
-	nwords = UINT64CONST(1) << log2words;
-	jf->wordshift = 32 - log2words;
-	jf->words = MemoryContextAllocZero(mcxt, nwords * sizeof(uint64));
+	PaxJfAllocWords(jf, ht->totalTuples, mcxt);
 	PaxJfWalkTable(ht, PaxJfAddTuple, jf);
 	if (jf->innerattno != 0)
 		PaxJfBuildExact(jf, ht, mcxt);
@@ -974,7 +1261,10 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 			continue;
 		if (!jf->ready)
 		{
-			PaxJfBuild(jf, mcxt);
+			if (jf->prescan)
+				PaxJfBuildPrescan(jf, state->css.ss.ps.state, mcxt);
+			else
+				PaxJfBuild(jf, mcxt);
 			if (!jf->ready)
 				continue;
 		}
@@ -1010,7 +1300,8 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 
 /*
  * PaxJoinFiltersReset forgets what the filters were built from: after a
- * rescan the joins may build new tables.  The words stay in the query's
+ * rescan the joins may build new tables (a filter built from an outer side
+ * without parameters is kept).  The words stay in the query's
  * memory until it ends (a filter is rebuilt at most once per rescan).
  */
 void
@@ -1022,6 +1313,15 @@ PaxJoinFiltersReset(PaxScanState *state)
 	{
 		PaxJoinFilter *jf = lfirst(lc);
 
+		jf->tested = jf->removed = 0;
+		jf->judged = false;
+		if (jf->prescan)
+		{
+			/* the outer side has no parameters: its keys stay the same */
+			if (jf->ready)
+				jf->off = false;
+			continue;
+		}
 		if (jf->words)
 			pfree(jf->words);
 		if (jf->bitmap)

@@ -199,6 +199,39 @@ SELECT x, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM jf_pax.fact) u JOIN (SE
 SELECT * FROM jf_same($$SELECT x, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM fact) u JOIN (SELECT k4 FROM dim WHERE k4 < x) d ON u.k4 = d.k4) FROM generate_series(0, 600, 100) x$$);
 SELECT * FROM jf_same($$SELECT g.grp, (SELECT count(*) FROM (SELECT DISTINCT k4 FROM fact) u JOIN dim d ON u.k4 = d.k4 WHERE d.grp = g.grp) FROM dim2 g$$);
 
+-- the inner side filtered by the outer side's keys: a big pax table hashed
+-- under a small, cheap outer PaxScan (semi, inner, left and anti joins;
+-- not right or full joins, whose unmatched inner rows are kept)
+SET enable_hashagg = off;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF)
+SELECT d.name FROM jf_pax.dim d WHERE d.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1);
+SELECT * FROM explain_analyze($$
+SELECT d.name FROM jf_pax.dim d WHERE d.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1)$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE d.k4 IN (SELECT k4 FROM fact WHERE v > 1)$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE d.kt IN (SELECT kt FROM fact)$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE EXISTS (SELECT FROM fact f WHERE f.k8 = d.k4 AND f.k2 = d.k2)$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE NOT EXISTS (SELECT FROM fact f WHERE f.k4 = d.k4)$$);
+SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d LEFT JOIN fact f ON f.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d RIGHT JOIN fact f ON f.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d FULL JOIN fact f ON f.k4 = d.k4$$);
+SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d JOIN fact f ON f.kd = d.kd WHERE d.grp = 2$$);
+EXPLAIN (COSTS OFF)
+SELECT d.name, f.id FROM jf_pax.dim d LEFT JOIN jf_pax.fact f ON f.k4 = d.k4;
+EXPLAIN (COSTS OFF)
+SELECT d.name, f.id FROM jf_pax.dim d RIGHT JOIN jf_pax.fact f ON f.k4 = d.k4;
+-- not from an outer side whose rows may change between rescans (a
+-- parameter, a volatile function) or whose quals may fail
+SELECT * FROM jf_same($$SELECT g.grp, (SELECT count(*) FROM dim d WHERE d.grp = g.grp AND d.k4 IN (SELECT k4 FROM fact)) FROM dim2 g$$);
+SELECT * FROM jf_same($$SELECT count(*) FROM dim d WHERE d.k4 IN (SELECT k4 FROM fact) AND random() >= 0$$);
+SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE 10 / (d.grp + 1) > 0 AND d.k4 IN (SELECT k4 FROM fact)$$);
+EXPLAIN (COSTS OFF)
+SELECT g.grp, (SELECT count(*) FROM jf_pax.dim d WHERE d.grp = g.grp AND d.k4 IN (SELECT k4 FROM jf_pax.fact)) FROM jf_pax.dim2 g;
+EXPLAIN (COSTS OFF)
+SELECT d.name FROM jf_pax.dim d WHERE 10 / (d.grp + 1) > 0 AND d.k4 IN (SELECT k4 FROM jf_pax.fact);
+RESET enable_hashagg;
+RESET enable_sort;
+
 -- empty build side, and a filter that removes nothing (dropped after its
 -- trial; results unchanged)
 SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE d.grp = 99$$);
