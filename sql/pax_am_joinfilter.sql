@@ -18,6 +18,7 @@ CREATE TABLE jf_pax.fact (id int, k4 int, k8 bigint, k2 smallint, kt text,
 CREATE TABLE jf_pax.dim (k4 int, k2 smallint, kt text, kb char(4), kd date,
 	kn numeric, grp int, name text);
 CREATE TABLE jf_pax.dim2 (k8 bigint, grp int);
+CREATE TABLE jf_pax.fact2 (k4 int, w int);
 INSERT INTO jf_pax.fact
 SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE i % 1000 END,
 	i % 1500, (i % 300)::smallint, 't' || (i % 700), 'b' || (i % 50),
@@ -29,11 +30,14 @@ SELECT i * 10, (i * 3)::smallint, 't' || (i * 7), 'b' || (i % 5),
 FROM generate_series(1, 60) i;
 INSERT INTO jf_pax.dim VALUES (NULL, NULL, NULL, NULL, NULL, NULL, 0, 'null keys');
 INSERT INTO jf_pax.dim2 SELECT i * 13, i % 3 FROM generate_series(1, 80) i;
+INSERT INTO jf_pax.fact2 SELECT i * 7 % 1200, i FROM generate_series(1, 2000) i;
 RESET default_table_access_method;
 CREATE TABLE jf_heap.fact AS SELECT * FROM jf_pax.fact;
 CREATE TABLE jf_heap.dim AS SELECT * FROM jf_pax.dim;
 CREATE TABLE jf_heap.dim2 AS SELECT * FROM jf_pax.dim2;
-ANALYZE jf_pax.fact, jf_pax.dim, jf_pax.dim2, jf_heap.fact, jf_heap.dim, jf_heap.dim2;
+CREATE TABLE jf_heap.fact2 AS SELECT * FROM jf_pax.fact2;
+ANALYZE jf_pax.fact, jf_pax.dim, jf_pax.dim2, jf_pax.fact2, jf_heap.fact, jf_heap.dim,
+	jf_heap.dim2, jf_heap.fact2;
 
 -- hash joins, serial, unless a test says otherwise
 SET enable_mergejoin = off;
@@ -201,13 +205,11 @@ SELECT * FROM jf_same($$SELECT g.grp, (SELECT count(*) FROM (SELECT DISTINCT k4 
 
 -- the inner side filtered by the outer side's keys: a big pax table hashed
 -- under a small, cheap outer PaxScan (semi, inner, left and anti joins;
--- not right or full joins, whose unmatched inner rows are kept)
+-- not right or full joins, whose unmatched inner rows are kept).  Plans
+-- are shown under "parallel workers" below: serial plans of 18 hash the
+-- small side of a semi join (Hash Right Semi Join) instead.
 SET enable_hashagg = off;
 SET enable_sort = off;
-EXPLAIN (COSTS OFF)
-SELECT d.name FROM jf_pax.dim d WHERE d.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1);
-SELECT * FROM explain_analyze($$
-SELECT d.name FROM jf_pax.dim d WHERE d.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1)$$);
 SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE d.k4 IN (SELECT k4 FROM fact WHERE v > 1)$$);
 SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE d.kt IN (SELECT kt FROM fact)$$);
 SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE EXISTS (SELECT FROM fact f WHERE f.k8 = d.k4 AND f.k2 = d.k2)$$);
@@ -216,19 +218,13 @@ SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d LEFT JOIN fact f ON f.k4 
 SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d RIGHT JOIN fact f ON f.k4 = d.k4$$);
 SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d FULL JOIN fact f ON f.k4 = d.k4$$);
 SELECT * FROM jf_same($$SELECT d.name, f.id FROM dim d JOIN fact f ON f.kd = d.kd WHERE d.grp = 2$$);
-EXPLAIN (COSTS OFF)
-SELECT d.name, f.id FROM jf_pax.dim d LEFT JOIN jf_pax.fact f ON f.k4 = d.k4;
-EXPLAIN (COSTS OFF)
-SELECT d.name, f.id FROM jf_pax.dim d RIGHT JOIN jf_pax.fact f ON f.k4 = d.k4;
 -- not from an outer side whose rows may change between rescans (a
 -- parameter, a volatile function) or whose quals may fail
 SELECT * FROM jf_same($$SELECT g.grp, (SELECT count(*) FROM dim d WHERE d.grp = g.grp AND d.k4 IN (SELECT k4 FROM fact)) FROM dim2 g$$);
 SELECT * FROM jf_same($$SELECT count(*) FROM dim d WHERE d.k4 IN (SELECT k4 FROM fact) AND random() >= 0$$);
 SELECT * FROM jf_same($$SELECT d.name FROM dim d WHERE 10 / (d.grp + 1) > 0 AND d.k4 IN (SELECT k4 FROM fact)$$);
-EXPLAIN (COSTS OFF)
-SELECT g.grp, (SELECT count(*) FROM jf_pax.dim d WHERE d.grp = g.grp AND d.k4 IN (SELECT k4 FROM jf_pax.fact)) FROM jf_pax.dim2 g;
-EXPLAIN (COSTS OFF)
-SELECT d.name FROM jf_pax.dim d WHERE 10 / (d.grp + 1) > 0 AND d.k4 IN (SELECT k4 FROM jf_pax.fact);
+-- (heap's plan stops at the empty table after fact2's first row, before w = 5)
+SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE 10 / (f2.w - 5) < 0 AND f2.k4 IN (SELECT k4 FROM fact WHERE v > 100)$$);
 RESET enable_hashagg;
 RESET enable_sort;
 
@@ -258,6 +254,18 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT f.id, d.name FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4;
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4$$);
+-- a Parallel Hash of the big side, filtered in each process by the keys
+-- of a serial scan of the small outer side
+SET enable_hashagg = off;
+SET enable_sort = off;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM jf_pax.fact2 f2 WHERE f2.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1);
+SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE f2.k4 IN (SELECT k4 FROM fact WHERE v > 1)$$);
+SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE f2.k4 IN (SELECT k2 FROM fact)$$);
+-- not from an outer side whose quals may fail
+SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE 10 / (f2.w + 1) > 0 AND f2.k4 IN (SELECT k4 FROM fact WHERE v > 1)$$);
+RESET enable_hashagg;
+RESET enable_sort;
 SET enable_parallel_hash = off;
 EXPLAIN (COSTS OFF)
 SELECT f.id, d.name FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4;
