@@ -643,12 +643,22 @@ PaxScanStart(PaxScanState *state)
 {
 	EState	   *estate = state->css.ss.ps.state;
 
-	if (state->scan == NULL)
+	if (state->scan == NULL && state->nostats)
+	{
+		Relation	rel = state->css.ss.ss_currentRelation;
+
+		/* not a sequential scan to the statistics or to SSI */
+		state->scan = (PaxTableScanDesc)
+			rel->rd_tableam->scan_begin(rel, estate->es_snapshot, 0, NULL,
+										NULL, SO_ALLOW_PAGEMODE);
+	}
+	else if (state->scan == NULL)
 		state->scan = (PaxTableScanDesc)
 			table_beginscan(state->css.ss.ss_currentRelation,
 							estate->es_snapshot, 0, NULL);
 	state->started = true;
-	state->count_read = pgstat_should_count_relation(state->scan->rs_base.rs_rd);
+	state->count_read = !state->nostats &&
+		pgstat_should_count_relation(state->scan->rs_base.rs_rd);
 	MemoryContextReset(state->predcxt);
 	PaxPredsStart(state->preds, state->css.ss.ps.ps_ExprContext,
 				  state->predcxt);

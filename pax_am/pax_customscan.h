@@ -174,6 +174,8 @@ typedef struct PaxScanState
 	 * scan would have returned (-1 or nallvis: none yet).
 	 */
 	bool		count_read;		/* counting (track_counts) */
+	bool		nostats;		/* a join filter's look at the rows: no
+								 * seq_scan, seq_tup_read or SIREAD lock */
 	bool		allvis_all;		/* every row 0..nallvis-1 is visible: allvis
 								 * is not filled in */
 	uint16		allvis[PAX_MAX_CAPACITY];

@@ -911,6 +911,8 @@ PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
 	plan = copyObject(jf->prescan_plan);
 	plan->parallel_aware = false;
 	ps = ExecInitNode(plan, estate, 0);
+	/* heap's plan scans the outer side once: so does the statistics' count */
+	((PaxScanState *) ps)->nostats = true;
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(ps);
