@@ -218,12 +218,18 @@ PaxJfIsPlainScan(PlanState *ps)
 }
 
 /*
- * PaxJfKeyIsColumn tells whether expr, an entry of a node's target list,
- * is one of the node's input columns cols[0..ncols) (1-based resnos of its
- * outer plan's target list).
+ * PaxJfGroupsByKey tells whether expr, an entry of a grouping node's target
+ * list, is one of the node's grouping columns cols[0..ncols) (1-based
+ * resnos of its outer plan's target list), grouped by an equality that the
+ * join's (hashop, under collation) agrees with: rows a group holds are then
+ * equal under the join's operator too, so the filter keeps or drops a group
+ * whole.  (Under a coarser grouping, a nondeterministic collation say, a
+ * filter could drop the row that would have been the group's value and
+ * keep another that the join matches.)
  */
 static bool
-PaxJfKeyIsColumn(Expr *expr, int ncols, const AttrNumber *cols)
+PaxJfGroupsByKey(Expr *expr, int ncols, const AttrNumber *cols,
+				 const Oid *ops, const Oid *colls, Oid hashop, Oid collation)
 {
 	while (IsA(expr, RelabelType))
 		expr = ((RelabelType *) expr)->arg;
@@ -231,7 +237,8 @@ PaxJfKeyIsColumn(Expr *expr, int ncols, const AttrNumber *cols)
 		return false;
 	for (int i = 0; i < ncols; i++)
 		if (cols[i] == ((Var *) expr)->varattno)
-			return true;
+			return colls[i] == collation &&
+				equality_ops_are_compatible(ops[i], hashop);
 	return false;
 }
 
@@ -248,14 +255,16 @@ PaxJfKeyIsColumn(Expr *expr, int ncols, const AttrNumber *cols)
  * - a Sort, which only reorders;
  * - an Agg without aggregates, HAVING or grouping sets (a semi join's
  *   unique-ified side), or a Unique, that groups by the key column among
- *   others: a dropped row only belongs to groups with its key.
+ *   others, by an equality the join's operator agrees with
+ *   (PaxJfGroupsByKey): a dropped row only belongs to groups with its key.
  *
  * A Sort, Agg or Unique may keep its output for a rescan without reading
  * the scan again; *holds is set, so that the join's table must never
  * change between rescans.
  */
 static bool
-PaxJfPassesThrough(PlanState *ps, Expr *expr, bool *holds)
+PaxJfPassesThrough(PlanState *ps, Expr *expr, Oid hashop, Oid collation,
+				   bool *holds)
 {
 	Node	   *clauses = NULL;
 
@@ -278,7 +287,9 @@ PaxJfPassesThrough(PlanState *ps, Expr *expr, bool *holds)
 
 				if (((AggState *) ps)->numaggs != 0 || agg->groupingSets != NIL ||
 					agg->plan.qual != NIL || agg->aggstrategy == AGG_PLAIN ||
-					!PaxJfKeyIsColumn(expr, agg->numCols, agg->grpColIdx) ||
+					!PaxJfGroupsByKey(expr, agg->numCols, agg->grpColIdx,
+									  agg->grpOperators, agg->grpCollations,
+									  hashop, collation) ||
 					PaxJfTlistLeaky(agg->plan.targetlist))
 					return false;
 				*holds = true;
@@ -288,7 +299,9 @@ PaxJfPassesThrough(PlanState *ps, Expr *expr, bool *holds)
 			{
 				Unique	   *uniq = (Unique *) ps->plan;
 
-				if (!PaxJfKeyIsColumn(expr, uniq->numCols, uniq->uniqColIdx))
+				if (!PaxJfGroupsByKey(expr, uniq->numCols, uniq->uniqColIdx,
+									  uniq->uniqOperators, uniq->uniqCollations,
+									  hashop, collation))
 					return false;
 				*holds = true;
 				return true;
@@ -309,7 +322,8 @@ PaxJfPassesThrough(PlanState *ps, Expr *expr, bool *holds)
  * anything else.  *holds is set if a node on the way may keep its output.
  */
 static PlanState *
-PaxJfSource(PlanState *ps, Expr *expr, int *attno, bool *holds)
+PaxJfSource(PlanState *ps, Expr *expr, Oid hashop, Oid collation, int *attno,
+			bool *holds)
 {
 	for (;;)
 	{
@@ -342,7 +356,7 @@ PaxJfSource(PlanState *ps, Expr *expr, int *attno, bool *holds)
 			*attno = var->varattno - 1;
 			return child;
 		}
-		if (!PaxJfPassesThrough(child, expr, holds))
+		if (!PaxJfPassesThrough(child, expr, hashop, collation, holds))
 			return NULL;
 		ps = child;
 	}
@@ -498,7 +512,8 @@ PaxJfAttach(HashJoinState *hj)
 			 lcoll, plan->hashcollations)
 	{
 		int			attno;
-		PlanState  *src = PaxJfSource(&hj->js.ps, lfirst(lc), &attno, &holds);
+		PlanState  *src = PaxJfSource(&hj->js.ps, lfirst(lc), lfirst_oid(lo),
+									  lfirst_oid(lcoll), &attno, &holds);
 		Oid			hashop = lfirst_oid(lo);
 		Oid			left_hashfn;
 		Oid			right_hashfn;
@@ -623,7 +638,8 @@ PaxJfAttachPrescan(HashJoinState *hj)
 	{
 		Expr	   *okey = lfirst(lo);
 		int			attno;
-		PlanState  *src = PaxJfSource(hashps, lfirst(li), &attno, &holds);
+		PlanState  *src = PaxJfSource(hashps, lfirst(li), lfirst_oid(lop),
+									  lfirst_oid(lcoll), &attno, &holds);
 		Oid			hashop = lfirst_oid(lop);
 		Oid			left_hashfn;
 		Oid			right_hashfn;

@@ -196,6 +196,25 @@ SELECT * FROM jf_same($$SELECT u.m, d.name FROM (SELECT max(k4) m FROM fact GROU
 EXPLAIN (COSTS OFF)
 SELECT u.k4, u.n, d.name FROM (SELECT k4, count(*) n FROM jf_pax.fact GROUP BY k4) u JOIN jf_pax.dim d ON u.k4 = d.k4;
 RESET pax.enable_aggpushdown;
+-- not through a grouping coarser than the join's equality (a case-blind
+-- collation against "C"): a group's value is its first row's, which a
+-- filter could drop while keeping a row the join would match
+CREATE COLLATION jf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE jf_pax.ci (t text COLLATE jf_ci, n int) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO jf_pax.ci VALUES ('A', 1), ('a', 2), ('B', 3), ('b', 4), ('c', 5);
+INSERT INTO jf_pax.ci SELECT 'x' || i, i FROM generate_series(1, 2000) i;
+CREATE TABLE jf_heap.ci (t text COLLATE jf_ci, n int) USING heap;
+INSERT INTO jf_heap.ci SELECT * FROM jf_pax.ci;
+CREATE TABLE jf_pax.cik (t text) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO jf_pax.cik VALUES ('a'), ('b');
+CREATE TABLE jf_heap.cik AS SELECT * FROM jf_pax.cik;
+ANALYZE jf_pax.ci, jf_heap.ci, jf_pax.cik, jf_heap.cik;
+SELECT * FROM jf_same($$SELECT u.t FROM (SELECT DISTINCT t FROM ci) u JOIN cik k ON u.t = k.t COLLATE "C"$$);
+SELECT * FROM jf_same($$SELECT u.t FROM (SELECT DISTINCT t FROM ci) u JOIN cik k ON u.t = k.t$$);
+EXPLAIN (COSTS OFF)
+SELECT u.t FROM (SELECT DISTINCT t FROM jf_pax.ci) u JOIN jf_pax.cik k ON u.t = k.t COLLATE "C";
+DROP TABLE jf_pax.ci, jf_heap.ci, jf_pax.cik, jf_heap.cik;
+DROP COLLATION jf_ci;
 -- rescans: the hashed Agg keeps its groups while the join's table changes
 -- per outer row, so no filter goes through it
 EXPLAIN (COSTS OFF)
