@@ -8,7 +8,7 @@ CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
 SET max_parallel_workers_per_gather = 0;
 
-CREATE TABLE pc_pax (i int, c char(4), t text) USING pax;
+CREATE TABLE pc_pax (i int, c char(4), t text) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO pc_pax SELECT g % 100, (g % 100)::text, (g % 100)::text
   FROM generate_series(1, 20000) g;
 VACUUM ANALYZE pc_pax;

@@ -14,7 +14,8 @@ CREATE SCHEMA ga_heap;
 SET default_table_access_method = pax;
 CREATE TABLE ga_pax.t (id int, g4 int, g8 bigint, gd date, gb bool, gc "char",
 	gt text, gv varchar(10), gp char(4), i2 smallint, i4 int, i8 bigint,
-	n2 numeric(15,2), n4 numeric(12,4), nu numeric, ts timestamp);
+	n2 numeric(15,2), n4 numeric(12,4), nu numeric, ts timestamp)
+	WITH (autovacuum_enabled = off);
 INSERT INTO ga_pax.t
 SELECT i, i % 7, i % 5 - 2, date '2024-01-01' + i % 3, i % 2 = 0,
 	chr(65 + i % 4)::"char", 'k' || (i % 6), 'v' || (i % 4), 'p' || (i % 3),
@@ -31,7 +32,7 @@ INSERT INTO ga_pax.t (id, g4, gt, gp, n2, nu) VALUES
 	(5004, 4, 'k9', 'p9', 0, '-Infinity'),
 	(5005, 4, 'k9', 'p9', 99999999999.99, 1e30);
 RESET default_table_access_method;
-CREATE TABLE ga_heap.t AS SELECT * FROM ga_pax.t;
+CREATE TABLE ga_heap.t WITH (autovacuum_enabled = off) AS SELECT * FROM ga_pax.t;
 CREATE TABLE ga_pax.empty (g int, n numeric(10,2)) USING pax;
 CREATE TABLE ga_heap.empty (g int, n numeric(10,2)) USING heap;
 ANALYZE ga_pax.t, ga_heap.t;

@@ -14,11 +14,11 @@ CREATE SCHEMA jf_pax;
 CREATE SCHEMA jf_heap;
 SET default_table_access_method = pax;
 CREATE TABLE jf_pax.fact (id int, k4 int, k8 bigint, k2 smallint, kt text,
-	kb char(4), kd date, kn numeric, v int);
+	kb char(4), kd date, kn numeric, v int) WITH (autovacuum_enabled = off);
 CREATE TABLE jf_pax.dim (k4 int, k2 smallint, kt text, kb char(4), kd date,
-	kn numeric, grp int, name text);
-CREATE TABLE jf_pax.dim2 (k8 bigint, grp int);
-CREATE TABLE jf_pax.fact2 (k4 int, w int);
+	kn numeric, grp int, name text) WITH (autovacuum_enabled = off);
+CREATE TABLE jf_pax.dim2 (k8 bigint, grp int) WITH (autovacuum_enabled = off);
+CREATE TABLE jf_pax.fact2 (k4 int, w int) WITH (autovacuum_enabled = off);
 INSERT INTO jf_pax.fact
 SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE i % 1000 END,
 	i % 1500, (i % 300)::smallint, 't' || (i % 700), 'b' || (i % 50),

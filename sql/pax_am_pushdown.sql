@@ -18,7 +18,8 @@ SET jit = off;
 SET pax.enable_aggpushdown = off;
 SET extra_float_digits = 3;
 
-CREATE TABLE pd (id int, age int, name text, f float8, b bool, d date, pad text) USING pax;
+CREATE TABLE pd (id int, age int, name text, f float8, b bool, d date, pad text) USING pax
+	WITH (autovacuum_enabled = off);
 INSERT INTO pd SELECT i, i % 100, 'n' || i, i / 7.0, i % 3 = 0, date '2020-01-01' + i % 1000, repeat('p', 20)
   FROM generate_series(1, 20000) i;
 INSERT INTO pd (id) VALUES (NULL);
@@ -98,9 +99,12 @@ RESET min_parallel_table_scan_size;
 
 -- partitions: PaxScan on pax partitions, SeqScan on heap ones, pruning
 CREATE TABLE pt (id int, k int) PARTITION BY RANGE (id);
-CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (1000) USING pax;
-CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (1000) TO (2000) USING heap;
-CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (2000) TO (3000) USING pax;
+CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (1000) USING pax
+	WITH (autovacuum_enabled = off);
+CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (1000) TO (2000) USING heap
+	WITH (autovacuum_enabled = off);
+CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (2000) TO (3000) USING pax
+	WITH (autovacuum_enabled = off);
 INSERT INTO pt SELECT i, i % 10 FROM generate_series(0, 2999) i;
 ANALYZE pt;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pt WHERE k = 3;

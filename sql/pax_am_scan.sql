@@ -9,7 +9,7 @@ SET max_parallel_workers_per_gather = 0;
 -- the table access method's own scans (PaxScan has pax_am_pushdown)
 SET pax.enable_customscan = off;
 
-CREATE TABLE s (id int, grp int, v text) USING pax;
+CREATE TABLE s (id int, grp int, v text) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO s SELECT i, i % 10, 'v' || i FROM generate_series(1, 50000) i;
 
 -- plans are sane before ANALYZE (relation_estimate_size)

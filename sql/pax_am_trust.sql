@@ -198,7 +198,8 @@ CREATE OPERATOR CLASS pax_leak_int_ops FOR TYPE int USING btree FAMILY pax_leak_
   OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 ===, OPERATOR 4 >=, OPERATOR 5 >,
   FUNCTION 1 btint4cmp(int, int);
 CREATE ROLE regress_pax_rls;
-CREATE TABLE rls_p (owner text, secret int, p1 text, p2 text, p3 text, p4 text) USING pax;
+CREATE TABLE rls_p (owner text, secret int, p1 text, p2 text, p3 text, p4 text) USING pax
+	WITH (autovacuum_enabled = off);
 INSERT INTO rls_p SELECT CASE WHEN g = 3 THEN 'regress_pax_rls' ELSE 'someone' END, g
   FROM generate_series(1, 5) g;
 INSERT INTO rls_p SELECT 'someone', 42 FROM generate_series(1, 3000);
