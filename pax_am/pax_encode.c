@@ -379,6 +379,33 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
 }
 
 /*
+ * PaxRowsRange sets *lo and *hi to the least and greatest value of column
+ * i (eligible for frame of reference, attlen bytes) among rows[0..nrows),
+ * and returns how many of them are not NULL (0: *lo and *hi unset).
+ */
+static int
+PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
+			 int64 *hi)
+{
+	int			n = 0;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		int64		v;
+
+		if (rows[r].isnull[i])
+			continue;
+		v = PaxEncodedInt(rows[r].values[i], attlen);
+		if (n == 0 || v < *lo)
+			*lo = v;
+		if (n == 0 || v > *hi)
+			*hi = v;
+		n++;
+	}
+	return n;
+}
+
+/*
  * PaxChooseEncodings chooses which columns of a new page are stored with
  * frame of reference encoding, at which width and from which base: the
  * eligible columns (PaxEncodeEligible) whose values span little enough to
@@ -432,19 +459,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		}
 		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
 			continue;
-		for (int r = 0; r < nrows; r++)
-		{
-			int64		v;
-
-			if (rows[r].isnull[i])
-				continue;
-			v = PaxEncodedInt(rows[r].values[i], att->attlen);
-			if (!set || v < lo)
-				lo = v;
-			if (!set || v > hi)
-				hi = v;
-			set = true;
-		}
+		set = PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi) > 0;
 		if (bulk)
 		{
 			if (!set ||
@@ -565,7 +580,9 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		PaxEncodeHint *h = &hints->hints[i];
-		bool		fixed = PaxEncodeEligible(att);
+		int64		lo = 0;
+		int64		hi = 0;
+		int			count;
 
 		if (att->attlen < 0 && !att->attisdropped)
 		{
@@ -576,29 +593,27 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 					PaxHintValue(att, h, rows[r].values[i]);
 			continue;
 		}
-		if (!fixed)
+		if (!PaxEncodeEligible(att))
 			continue;
-		for (int r = 0; r < nrows; r++)
+		count = PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi);
+		if (count == 0)
+			continue;
+		PaxHintWiden(h, lo);
+		PaxHintWiden(h, hi);
+		if (all_only)
+			continue;
+		if (!h->set)
 		{
-			int64		v;
-
-			if (rows[r].isnull[i])
-				continue;
-			v = PaxEncodedInt(rows[r].values[i], att->attlen);
-			PaxHintWiden(h, v);
-			if (all_only)
-				continue;
-			if (!h->set)
-			{
-				h->lo = h->hi = v;
-				h->nrecent = 0;
-				h->set = true;
-			}
-			else if (v < h->lo)
-				h->lo = v;
-			else if (v > h->hi)
-				h->hi = v;
-			h->nrecent++;
+			h->lo = lo;
+			h->hi = hi;
+			h->nrecent = 0;
+			h->set = true;
 		}
+		else
+		{
+			h->lo = Min(h->lo, lo);
+			h->hi = Max(h->hi, hi);
+		}
+		h->nrecent += count;
 	}
 }
