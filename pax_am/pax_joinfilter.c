@@ -437,6 +437,45 @@ PaxJfIntegerEquality(Oid opno)
 }
 
 /*
+ * PaxJfIntegerKeys: keys of these types (one on each side) compared by
+ * this operator may be held as values, in an exact set.
+ */
+static bool
+PaxJfIntegerKeys(Oid type1, Oid type2, Oid opno)
+{
+	return PaxJfIntegerType(type1) && PaxJfIntegerType(type2) &&
+		PaxJfIntegerEquality(opno);
+}
+
+/*
+ * PaxJfKeyUsable tells whether a key may be filtered: it comes from src,
+ * the same scan as the keys before it (scan, or NULL for the first), and
+ * its operator is strict and hashable (its hash functions in *left and
+ * *right).
+ */
+static bool
+PaxJfKeyUsable(PlanState *src, PlanState *scan, Oid hashop, Oid *left,
+			   Oid *right)
+{
+	return src != NULL && (scan == NULL || src == scan) && op_strict(hashop) &&
+		get_op_hash_functions(hashop, left, right);
+}
+
+/* PaxJfDiscard frees a filter that is not attached after all. */
+static void
+PaxJfDiscard(PaxJoinFilter *jf)
+{
+	pfree(jf->keys);
+	if (jf->prescan)
+	{
+		pfree(jf->prescan_cols);
+		pfree(jf->prescan_hash);
+		pfree(jf->prescan_coll);
+	}
+	pfree(jf);
+}
+
+/*
  * PaxJfIntegerKey notes where the table's tuples hold the key, if the one
  * key of jf is an integer (or date) column on both sides compared by the
  * types' own equality, so that the filter can hold the key values
@@ -449,16 +488,16 @@ PaxJfIntegerKey(PaxJoinFilter *jf, HashJoin *plan, TupleDesc tupdesc)
 	Hash	   *hash = (Hash *) innerPlan(plan);
 	Expr	   *inner;
 
-	if (!IsA(hash, Hash) || list_length(hash->hashkeys) != 1 ||
-		!PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid) ||
-		!PaxJfIntegerEquality(linitial_oid(plan->hashoperators)))
+	if (!IsA(hash, Hash) || list_length(hash->hashkeys) != 1)
 		return;
 	inner = linitial(hash->hashkeys);
 	while (IsA(inner, RelabelType))
 		inner = ((RelabelType *) inner)->arg;
 	if (!IsA(inner, Var) || ((Var *) inner)->varno != OUTER_VAR ||
 		((Var *) inner)->varattno <= 0 ||
-		!PaxJfIntegerType(exprType((Node *) inner)))
+		!PaxJfIntegerKeys(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid,
+						  exprType((Node *) inner),
+						  linitial_oid(plan->hashoperators)))
 		return;
 	jf->innerattno = ((Var *) inner)->varattno;
 	jf->innertype = exprType((Node *) inner);
@@ -518,13 +557,9 @@ PaxJfAttach(HashJoinState *hj)
 		Oid			left_hashfn;
 		Oid			right_hashfn;
 
-		/* every key from the one scan, with a strict operator */
-		if (src == NULL || (scan != NULL && src != scan) ||
-			!op_strict(hashop) ||
-			!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
+		if (!PaxJfKeyUsable(src, scan, hashop, &left_hashfn, &right_hashfn))
 		{
-			pfree(jf->keys);
-			pfree(jf);
+			PaxJfDiscard(jf);
 			return;
 		}
 		scan = src;
@@ -542,8 +577,7 @@ PaxJfAttach(HashJoinState *hj)
 	 */
 	if (holds && !bms_is_empty(innerPlan(plan)->allParam))
 	{
-		pfree(jf->keys);
-		pfree(jf);
+		PaxJfDiscard(jf);
 		return;
 	}
 	state = (PaxScanState *) scan;
@@ -646,15 +680,12 @@ PaxJfAttachPrescan(HashJoinState *hj)
 
 		while (IsA(okey, RelabelType))
 			okey = ((RelabelType *) okey)->arg;
-		if (src == NULL || (scan != NULL && src != scan) || src == outer ||
-			!IsA(okey, Var) || ((Var *) okey)->varno != OUTER_VAR ||
+		if (src == outer || !IsA(okey, Var) || ((Var *) okey)->varno != OUTER_VAR ||
 			((Var *) okey)->varattno <= 0 ||
 			((Var *) okey)->varattno > list_length(cscan->scan.plan.targetlist) ||
-			!op_strict(hashop) ||
-			!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
+			!PaxJfKeyUsable(src, scan, hashop, &left_hashfn, &right_hashfn))
 		{
-			pfree(jf->keys);
-			pfree(jf);
+			PaxJfDiscard(jf);
 			return;
 		}
 		scan = src;
@@ -669,16 +700,15 @@ PaxJfAttachPrescan(HashJoinState *hj)
 	if (outer->plan->plan_rows * PAX_JF_PRESCAN_RATIO > scan->plan->plan_rows ||
 		outer->plan->total_cost * PAX_JF_PRESCAN_RATIO > scan->plan->total_cost)
 	{
-		pfree(jf->keys);
-		pfree(jf);
+		PaxJfDiscard(jf);
 		return;
 	}
 
 	/* one integer key: the outer values make an exact set */
 	if (nkeys == 1 &&
-		PaxJfIntegerType(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid) &&
-		PaxJfIntegerType(exprType(linitial(plan->hashkeys))) &&
-		PaxJfIntegerEquality(linitial_oid(plan->hashoperators)))
+		PaxJfIntegerKeys(TupleDescAttr(tupdesc, jf->keys[0].attno)->atttypid,
+						 exprType(linitial(plan->hashkeys)),
+						 linitial_oid(plan->hashoperators)))
 	{
 		jf->innerattno = jf->prescan_cols[0];
 		jf->innertype = exprType(linitial(plan->hashkeys));
@@ -795,16 +825,47 @@ PaxJfAddTuple(HashJoinTuple t, void *arg)
 	PaxJfAdd((PaxJoinFilter *) arg, t->hashvalue);
 }
 
-/* The table's key values, as PaxJfWalkTable collects them. */
+/* Key values collected for an exact set (PaxJfSetExact). */
 typedef struct PaxJfKeys
 {
 	PaxJoinFilter *jf;
-	TupleTableSlot *slot;		/* of the table's tuples */
+	TupleTableSlot *slot;		/* of the table's tuples (PaxJfCollectKey) */
 	int64	   *values;
 	int64		n;
+	int64		cap;			/* values has room for cap */
 	int64		kmin;
 	int64		kmax;
 } PaxJfKeys;
+
+/* PaxJfKeysInit starts an empty collection with room for cap values. */
+static void
+PaxJfKeysInit(PaxJfKeys *keys, PaxJoinFilter *jf, int64 cap,
+			  MemoryContext mcxt)
+{
+	keys->jf = jf;
+	keys->slot = NULL;
+	keys->cap = Max(cap, 1);
+	keys->values = MemoryContextAllocHuge(mcxt, sizeof(int64) * keys->cap);
+	keys->n = 0;
+	keys->kmin = PG_INT64_MAX;
+	keys->kmax = PG_INT64_MIN;
+}
+
+/* PaxJfKeysAdd adds a key, as a Datum of jf->innertype. */
+static void
+PaxJfKeysAdd(PaxJfKeys *keys, Datum d)
+{
+	int64		v = PaxToInt64(d, keys->jf->innertype);
+
+	if (keys->n == keys->cap)
+	{
+		keys->cap *= 2;
+		keys->values = repalloc_huge(keys->values, sizeof(int64) * keys->cap);
+	}
+	keys->values[keys->n++] = v;
+	keys->kmin = Min(keys->kmin, v);
+	keys->kmax = Max(keys->kmax, v);
+}
 
 static void
 PaxJfCollectKey(HashJoinTuple t, void *arg)
@@ -812,28 +873,27 @@ PaxJfCollectKey(HashJoinTuple t, void *arg)
 	PaxJfKeys  *keys = (PaxJfKeys *) arg;
 	Datum		d;
 	bool		isnull;
-	int64		v;
 
 	ExecStoreMinimalTuple(HJTUPLE_MINTUPLE(t), keys->slot, false);
 	d = slot_getattr(keys->slot, keys->jf->innerattno, &isnull);
-	if (isnull)
-		return;					/* kept for a right join: matches nothing */
-	v = PaxToInt64(d, keys->jf->innertype);
-	keys->values[keys->n++] = v;
-	keys->kmin = Min(keys->kmin, v);
-	keys->kmax = Max(keys->kmax, v);
+	/* a NULL key (kept for a right join) matches nothing */
+	if (!isnull)
+		PaxJfKeysAdd(keys, d);
 }
 
 /*
- * PaxJfSetExact gives jf an exact bitmap of the key values values[0..n)
- * (least kmin, greatest kmax) if they span at most
+ * PaxJfSetExact gives jf an exact bitmap of the collected key values if
+ * they span at most
  * PAX_JF_EXACT_BITS_PER_VALUE bits per value (or PAX_JF_EXACT_MIN_BITS),
  * PAX_JF_EXACT_MAX_BITS in all.
  */
 static void
-PaxJfSetExact(PaxJoinFilter *jf, const int64 *values, int64 n, int64 kmin,
-			  int64 kmax, MemoryContext mcxt)
+PaxJfSetExact(PaxJoinFilter *jf, const PaxJfKeys *keys, MemoryContext mcxt)
 {
+	const int64 *values = keys->values;
+	int64		n = keys->n;
+	int64		kmin = keys->kmin;
+	int64		kmax = keys->kmax;
 	uint64		limit = Max((uint64) n * PAX_JF_EXACT_BITS_PER_VALUE,
 							PAX_JF_EXACT_MIN_BITS);
 
@@ -871,17 +931,12 @@ PaxJfBuildExact(PaxJoinFilter *jf, HashJoinTable ht, MemoryContext mcxt)
 
 	if (ht->totalTuples > PAX_JF_EXACT_MAX_BITS)
 		return;
-	keys.jf = jf;
+	PaxJfKeysInit(&keys, jf, (int64) ht->totalTuples, mcxt);
 	keys.slot = MakeSingleTupleTableSlot(ExecGetResultType(innerPlanState(jf->hj)),
 										 &TTSOpsMinimalTuple);
-	keys.values = MemoryContextAllocHuge(mcxt, sizeof(int64) *
-										 Max((int64) ht->totalTuples, 1));
-	keys.n = 0;
-	keys.kmin = PG_INT64_MAX;
-	keys.kmax = PG_INT64_MIN;
 	PaxJfWalkTable(ht, PaxJfCollectKey, &keys);
 	ExecDropSingleTupleTableSlot(keys.slot);
-	PaxJfSetExact(jf, keys.values, keys.n, keys.kmin, keys.kmax, mcxt);
+	PaxJfSetExact(jf, &keys, mcxt);
 	pfree(keys.values);
 }
 
@@ -918,11 +973,12 @@ PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
 	int64		cap = 1024;
 	int64		n = 0;
 	uint32	   *hashes = MemoryContextAlloc(mcxt, cap * sizeof(uint32));
-	int64	   *values = jf->innerattno ? MemoryContextAlloc(mcxt, cap * sizeof(int64)) : NULL;
-	int64		kmin = PG_INT64_MAX;
-	int64		kmax = PG_INT64_MIN;
+	PaxJfKeys	keys;
+	MemoryContext oldcxt;
 
-	MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
+	if (jf->innerattno)
+		PaxJfKeysInit(&keys, jf, cap, mcxt);
+	oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
 
 	plan = copyObject(jf->prescan_plan);
 	plan->parallel_aware = false;
@@ -959,19 +1015,10 @@ PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
 		{
 			cap *= 2;
 			hashes = repalloc_huge(hashes, cap * sizeof(uint32));
-			if (values)
-				values = repalloc_huge(values, cap * sizeof(int64));
 		}
-		hashes[n] = h;
-		if (values)
-		{
-			int64		v = PaxToInt64(d, jf->innertype);
-
-			values[n] = v;
-			kmin = Min(kmin, v);
-			kmax = Max(kmax, v);
-		}
-		n++;
+		hashes[n++] = h;
+		if (jf->innerattno)
+			PaxJfKeysAdd(&keys, d);
 	}
 	ExecEndNode(ps);
 	MemoryContextSwitchTo(oldcxt);
@@ -980,13 +1027,13 @@ PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
 		PaxJfAllocWords(jf, (double) n, mcxt);
 		for (int64 i = 0; i < n; i++)
 			PaxJfAdd(jf, hashes[i]);
-		if (values)
-			PaxJfSetExact(jf, values, n, kmin, kmax, mcxt);
+		if (jf->innerattno)
+			PaxJfSetExact(jf, &keys, mcxt);
 		jf->ready = true;
 	}
 	pfree(hashes);
-	if (values)
-		pfree(values);
+	if (jf->innerattno)
+		pfree(keys.values);
 }
 
 /*
