@@ -313,11 +313,15 @@ typedef struct PaxPageLayout
  * computed from, so pages of a shape seen recently skip the computation:
  * the pages of a table of variable-width rows alternate between a few
  * capacities (TPC-H SF1: lineitem 9 shapes, 98% of its pages in three;
- * partsupp 23, 96% in ten).  A shape's entry is looked for first at the
- * index its capacity gives, where it is put when that entry is free.
- * Entries are allocated on first use.
+ * partsupp 23, 96% in ten).  The cache is set-associative: a shape's
+ * signature (a hash of the shape) picks a set of PAX_LAYOUT_CACHE_WAYS
+ * entries, the only ones looked at, and entries whose signature differs
+ * are passed over without comparing their bitmaps; a miss takes a free
+ * entry of the set, else the way a rotating counter picks.  Entries are
+ * allocated on first use.
  */
-#define PAX_LAYOUT_CACHE_ENTRIES	16
+#define PAX_LAYOUT_CACHE_ENTRIES	32
+#define PAX_LAYOUT_CACHE_WAYS		4
 
 typedef struct PaxLayoutCacheEntry
 {
@@ -325,9 +329,10 @@ typedef struct PaxLayoutCacheEntry
 	bits8	   *dirmaps;		/* copy of the page's directory bitmaps and
 								 * encoded widths */
 	bool		valid;
+	bool		encoded;		/* the page has encoded widths */
+	uint32		sig;			/* PaxShapeSignature of the shape, when valid */
 	int			natts;			/* the layout's, when valid */
 	int			capacity;
-	bool		encoded;		/* the page has encoded widths */
 } PaxLayoutCacheEntry;
 
 typedef struct PaxLayoutCache
@@ -335,7 +340,7 @@ typedef struct PaxLayoutCache
 	PaxPageLayout *layout;		/* the layout PaxPageGetLayout returned last */
 	int			maxatts;
 	MemoryContext mcxt;			/* where entries are allocated, on first use */
-	int			victim;			/* the entry the next miss replaces */
+	int			victim;			/* the way a miss in a full set replaces */
 	PaxLayoutCacheEntry entries[PAX_LAYOUT_CACHE_ENTRIES];
 } PaxLayoutCache;
 

@@ -504,6 +504,50 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 }
 
 /*
+ * PaxMixBytes folds len bytes into the hash h, eight at a time.
+ */
+static inline uint64
+PaxMixBytes(uint64 h, const uint8 *p, int len)
+{
+	for (; len >= 8; p += 8, len -= 8)
+	{
+		uint64		w;
+
+		memcpy(&w, p, sizeof(w));
+		h = (h ^ w) * UINT64CONST(0x9E3779B97F4A7C15);
+		h ^= h >> 29;
+	}
+	if (len > 0)
+	{
+		uint64		w = 0;
+
+		memcpy(&w, p, len);
+		h = (h ^ w) * UINT64CONST(0x9E3779B97F4A7C15);
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/*
+ * PaxShapeSignature hashes what a page's layout depends on (its capacity,
+ * column count, directory bitmaps and encoded widths), to place and find
+ * its layout cache entry; equal shapes have equal signatures.
+ */
+static inline uint32
+PaxShapeSignature(PaxPageHeader hdr, const bits8 *maps, int maplen,
+				  const uint8 *widths)
+{
+	uint64		h;
+
+	h = ((uint64) hdr->pp_capacity << 32) | ((uint64) hdr->pp_natts << 1) |
+		(widths != NULL);
+	h = PaxMixBytes(h, maps, 3 * maplen);
+	if (widths != NULL)
+		h = PaxMixBytes(h, widths, hdr->pp_natts);
+	return (uint32) (h ^ (h >> 32));
+}
+
+/*
  * PaxPageGetLayout verifies a page's header and returns its layout, from
  * the cache when one of its entries has the same shape (then the page's
  * pd_lower must still match it), else computed into an entry (the oldest
@@ -523,7 +567,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	bits8	   *maps;
 	uint8	   *widths;
 	bool		encoded;
-	int			home;
+	uint32		sig;
+	PaxLayoutCacheEntry *set;
 
 	PaxPageCheckHeader(rel, page, blkno);
 	hdr = PaxPageGetHeader(page);
@@ -534,12 +579,13 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
 	encoded = PaxPageIsEncoded(page);
 	widths = encoded ? PaxPageGetWidths(page) : NULL;
-	/* first at the capacity's own index, then the others */
-	home = hdr->pp_capacity % PAX_LAYOUT_CACHE_ENTRIES;
-	for (int k = 0; k < PAX_LAYOUT_CACHE_ENTRIES; k++)
+	sig = PaxShapeSignature(hdr, maps, maplen, widths);
+	set = &cache->entries[(sig % (PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)) *
+						  PAX_LAYOUT_CACHE_WAYS];
+	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS; k++)
 	{
-		e = &cache->entries[(home + k) % PAX_LAYOUT_CACHE_ENTRIES];
-		if (e->valid &&
+		e = &set[k];
+		if (e->valid && e->sig == sig &&
 			e->capacity == hdr->pp_capacity &&
 			e->natts == hdr->pp_natts &&
 			e->encoded == encoded &&
@@ -554,12 +600,15 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		}
 	}
 
-	/* a miss: the capacity's own entry if it is free, else the next victim */
-	e = &cache->entries[home];
-	if (e->valid)
+	/* a miss: a free entry of the set, else its next victim */
+	e = NULL;
+	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS && e == NULL; k++)
+		if (!set[k].valid)
+			e = &set[k];
+	if (e == NULL)
 	{
-		e = &cache->entries[cache->victim];
-		cache->victim = (cache->victim + 1) % PAX_LAYOUT_CACHE_ENTRIES;
+		e = &set[cache->victim];
+		cache->victim = (cache->victim + 1) % PAX_LAYOUT_CACHE_WAYS;
 	}
 	if (e->layout == NULL)
 	{
@@ -585,6 +634,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	if (encoded)
 		memcpy(e->dirmaps + 3 * maplen, widths, hdr->pp_natts);
 	e->encoded = encoded;
+	e->sig = sig;
 	e->natts = hdr->pp_natts;
 	e->capacity = hdr->pp_capacity;
 	e->valid = true;
