@@ -55,6 +55,13 @@ typedef RelFileNode PaxFileLocator;
 #define PaxRelationFile(rel) ((rel)->rd_node)
 #endif
 
+/* xl_heap_visible's cutoff_xid became snapshotConflictHorizon in 16. */
+#if PG_VERSION_NUM >= 160000
+#define PaxVisibleCutoff(xlrec) ((xlrec).snapshotConflictHorizon)
+#else
+#define PaxVisibleCutoff(xlrec) ((xlrec).cutoff_xid)
+#endif
+
 /* The counters of pgstat's per-table entry lost their t_ prefix in 16. */
 #if PG_VERSION_NUM >= 160000
 #define PaxCountTuplesReturned(rel, n) \

@@ -780,6 +780,9 @@ extern bool PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs,
 								  TransactionId oldest_xmin,
 								  TransactionId *cutoff, bool *all_frozen);
 extern void PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer);
+extern void PaxVisibilityMapSet(Relation rel, BlockNumber blkno, Buffer buffer,
+								Buffer vmbuffer, TransactionId cutoff,
+								uint8 flags);
 
 /* pax_tuplock.c */
 extern LOCKMODE PaxTupleLockHeavyMode(LockTupleMode mode);

@@ -16,7 +16,7 @@
  *	  already, so nothing else marks them.  In the same generic WAL record
  *	  per page, xmins older than the freeze limit are frozen and pages whose
  *	  rows are all visible to everyone become PD_ALL_VISIBLE (with their
- *	  visibility map bits, set by visibilitymap_set as heap does).
+ *	  visibility map bits, set as visibilitymap_set does: PaxVisibilityMapSet).
  * 2. Indexes.  When the array is full, and at the end, every index gets
  *	  vac_bulkdel_one_index with the array (its callback bsearches it), and
  *	  at the very end vac_cleanup_one_index.  With INDEX_CLEANUP off and
@@ -362,8 +362,8 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		if (all_frozen)
 			flags |= VISIBILITYMAP_ALL_FROZEN;
 		/* pinned above, before the buffer lock */
-		visibilitymap_set(vs->rel, blkno, buffer, InvalidXLogRecPtr,
-						  vs->vmbuffer, cutoff, flags);
+		PaxVisibilityMapSet(vs->rel, blkno, buffer, vs->vmbuffer, cutoff,
+							flags);
 		vs->all_visible_pages++;
 	}
 
@@ -904,8 +904,8 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 			flags |= VISIBILITYMAP_ALL_FROZEN;
 		visibilitymap_pin(rel, blkno, &vs->vmbuffer);
 		if ((visibilitymap_get_status(rel, blkno, &vs->vmbuffer) & flags) != flags)
-			visibilitymap_set(rel, blkno, vp.buffer, InvalidXLogRecPtr,
-							  vs->vmbuffer, vp.visibility_cutoff, flags);
+			PaxVisibilityMapSet(rel, blkno, vp.buffer, vs->vmbuffer,
+								vp.visibility_cutoff, flags);
 		vs->all_visible_pages++;
 	}
 	if (vp.nleft > 0)

@@ -471,3 +471,75 @@ PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
 	}
 	END_CRIT_SECTION();
 }
+
+/*
+ * The visibility map's addressing, as visibilitymap.c computes it (its
+ * macros are private to it): two bits per page after the map page's header.
+ */
+#define PAX_VM_MAPSIZE			(BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
+#define PAX_VM_PAGES_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
+#define PAX_VM_PAGES_PER_MAP	(PAX_VM_MAPSIZE * PAX_VM_PAGES_PER_BYTE)
+
+/*
+ * PaxVisibilityMapSet sets the visibility map bits of a page VACUUM found
+ * all-visible (the caller has set PD_ALL_VISIBLE and logged it, and holds
+ * the buffer locked and the map page pinned), as visibilitymap_set does.
+ *
+ * visibilitymap_set logs heap's XLOG_HEAP2_VISIBLE record, which registers
+ * our page without an image.  With wal_consistency_checking covering heap2,
+ * the record carries the page's image anyway, for replay to compare after
+ * heap_mask: which reads our page as a heap page, takes column directory
+ * bytes for line pointers and writes into memory outside the page (a
+ * standby's startup process crashed so).  So in that case the record is
+ * written here, the same record with our page's image forced: replay then
+ * restores the image and compares nothing.  Adapted from
+ * visibilitymap_set() in visibilitymap.c and log_heap_visible() in
+ * heapam.c, PostgreSQL 15.
+ */
+void
+PaxVisibilityMapSet(Relation rel, BlockNumber blkno, Buffer buffer,
+					Buffer vmbuffer, TransactionId cutoff, uint8 flags)
+{
+	uint32		mapbyte = (blkno % PAX_VM_PAGES_PER_MAP) / PAX_VM_PAGES_PER_BYTE;
+	uint8		mapoffset = (blkno % PAX_VM_PAGES_PER_BYTE) * BITS_PER_HEAPBLOCK;
+	uint8	   *map;
+
+	if (!RelationNeedsWAL(rel) || !wal_consistency_checking[RM_HEAP2_ID])
+	{
+		visibilitymap_set(rel, blkno, buffer, InvalidXLogRecPtr, vmbuffer,
+						  cutoff, flags);
+		return;
+	}
+
+	Assert(PageIsAllVisible(BufferGetPage(buffer)));
+	if (!BufferIsValid(vmbuffer) ||
+		BufferGetBlockNumber(vmbuffer) != blkno / PAX_VM_PAGES_PER_MAP)
+		elog(ERROR, "wrong visibility map buffer for block %u", blkno);
+	map = (uint8 *) PageGetContents(BufferGetPage(vmbuffer));
+	LockBuffer(vmbuffer, BUFFER_LOCK_EXCLUSIVE);
+	if (((map[mapbyte] >> mapoffset) & VISIBILITYMAP_VALID_BITS) != flags)
+	{
+		xl_heap_visible xlrec;
+		XLogRecPtr	recptr;
+
+		START_CRIT_SECTION();
+		map[mapbyte] |= (flags << mapoffset);
+		MarkBufferDirty(vmbuffer);
+		memset(&xlrec, 0, sizeof(xlrec));
+		PaxVisibleCutoff(xlrec) = cutoff;
+		xlrec.flags = flags;
+#ifdef VISIBILITYMAP_XLOG_CATALOG_REL
+		if (RelationIsAccessibleInLogicalDecoding(rel))
+			xlrec.flags |= VISIBILITYMAP_XLOG_CATALOG_REL;
+#endif
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, SizeOfHeapVisible);
+		XLogRegisterBuffer(0, vmbuffer, 0);
+		XLogRegisterBuffer(1, buffer, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
+		recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_VISIBLE);
+		PageSetLSN(BufferGetPage(buffer), recptr);
+		PageSetLSN(BufferGetPage(vmbuffer), recptr);
+		END_CRIT_SECTION();
+	}
+	LockBuffer(vmbuffer, BUFFER_LOCK_UNLOCK);
+}
