@@ -912,7 +912,8 @@ extern void PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 extern void PaxPageReinit(Relation rel, Page page);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
-							 const PaxRowInit *init, HeapTuple oldtup);
+							 const PaxRowInit *init, HeapTuple oldtup,
+							 HeapTuple *newtup);
 
 /* pax_modify.c */
 extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
@@ -985,19 +986,29 @@ extern void pax_index_validate_scan(Relation tableRelation,
 extern Relation PaxOpenForStats(Oid relid);
 
 /* pax_logical.c */
+extern PGDLLIMPORT bool pax_rmgr_registered;
 extern void PaxLogicalInit(void);
-extern void PaxLogicalWarnSlots(Relation rel);
+extern bool PaxLogicalWanted(Relation rel, int options);
+extern void PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
+								 bool speculative, bool last);
+extern void PaxLogicalLogUpdate(Relation rel, HeapTuple oldkey, HeapTuple newtup);
+extern void PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super);
+extern void PaxLogicalLogConfirm(Relation rel);
+extern HeapTuple PaxLogicalOldKey(Relation rel, Datum *values, bool *isnull,
+								  bool key_required);
+extern void PaxLogicalRefuseWrite(Relation rel);
 
 /*
  * PaxLogicalCheckWrite is called at every write to a pax relation, before
- * any buffer lock: with wal_level = logical, it warns (once per session)
- * when a logical slot misses the change.
+ * any change: with wal_level = logical and pax_am not preloaded (no
+ * resource manager to log the change for decoding), a write to a
+ * logically logged relation is an error.
  */
 static inline void
 PaxLogicalCheckWrite(Relation rel)
 {
-	if (unlikely(XLogLogicalInfoActive()))
-		PaxLogicalWarnSlots(rel);
+	if (unlikely(XLogLogicalInfoActive()) && !pax_rmgr_registered)
+		PaxLogicalRefuseWrite(rel);
 }
 
 #endif							/* PAX_H */

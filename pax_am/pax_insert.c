@@ -1012,6 +1012,15 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
 
+	/*
+	 * Rows for logical decoding: not a rewrite's (rows keeping their
+	 * headers), nor an update's new version (pax_tuple_update logs the
+	 * update whole).
+	 */
+	bool		logical = rows[0].srchdr == NULL &&
+		!(rows[0].init && (rows[0].init->infomask & HEAP_UPDATED)) &&
+		PaxLogicalWanted(rel, options);
+
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 
 	/* keep the running estimate of value-area bytes per row */
@@ -1081,6 +1090,12 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, blkno);
 		Assert(next > first);
+
+		/* a record per page, after the page's (as heap_multi_insert) */
+		if (logical)
+			PaxLogicalLogInserts(rel, &rows[first], next - first,
+								 rows[0].init && rows[0].init->spectoken != 0,
+								 next == nrows);
 	}
 	if (BufferIsValid(vmbuffer))
 		ReleaseBuffer(vmbuffer);
@@ -1128,12 +1143,15 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
  * PaxInsertVersion inserts the slot's row as a new row version: with the
  * xmax and flags of init (HEAP_UPDATED for an UPDATE, the speculative
  * token of INSERT ... ON CONFLICT), toasting it against oldtup, the old
- * version, when that has external values.  Sets the slot's TID.  The
- * caller holds no buffer lock and does the SSI and statistics work.
+ * version, when that has external values.  Sets the slot's TID.  With
+ * newtup, returns there the row as a heap tuple as stored (TOAST pointers
+ * included), for logical decoding.  The caller holds no buffer lock and
+ * does the SSI and statistics work.
  */
 void
 PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
-				 int options, const PaxRowInit *init, HeapTuple oldtup)
+				 int options, const PaxRowInit *init, HeapTuple oldtup,
+				 HeapTuple *newtup)
 {
 	PaxRow		row;
 
@@ -1141,6 +1159,9 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, oldtup, &row);
 	row.init = init;
+	if (newtup)
+		*newtup = heap_form_tuple(RelationGetDescr(relation), row.values,
+								  row.isnull);
 	PaxInsertRows(relation, &row, 1, cid, options, NULL);
 }
 

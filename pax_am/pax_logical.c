@@ -1,32 +1,37 @@
 /*-------------------------------------------------------------------------
  *
  * pax_logical.c
- *	  What logical decoding sees of pax relations, and saying so.
+ *	  Logical decoding of pax relations: a custom WAL resource manager.
  *
- * Logical decoding decodes heap's WAL records only.  Every change to a pax
- * relation is a generic WAL record (pax_wal.c), which decodes as nothing,
- * and the one heap record pax writes (PaxClearAllVisible's) is one that
- * decoding skips; so a logical slot, and a publication's subscribers,
- * receive no pax change, only the BEGIN and COMMIT around it (and TRUNCATE,
- * which core logs for every table).  Nothing may decode as a wrong change.
+ * Every change to a pax page is a generic WAL record (pax_wal.c), which
+ * logical decoding cannot read.  So with wal_level = logical, each insert,
+ * update and delete of a logically logged pax relation also writes a
+ * record of the "pax" resource manager (PAX_RMGR_ID) holding what heap's
+ * own records give its decoder: the new rows as heap tuples, the old row's
+ * replica identity (the key, or the whole row for REPLICA IDENTITY FULL),
+ * the speculative insertion flags.  Its redo does nothing (the page
+ * records did the change); its decode callback queues the same reorder
+ * buffer changes as heap's decoder (decode.c), so output plugins, TOAST
+ * reassembly, subtransactions, spilling and streaming work as for heap.
+ * TRUNCATE is logged by core for every table.  Below wal_level = logical
+ * nothing more is written.  Rewrites (VACUUM FULL, CLUSTER) log no rows,
+ * as heap's do not; ALTER TABLE's rewrites log the rows of the transient
+ * table, which decoding skips (relrewrite), as heap's.
  *
- * Since changes are silently missing downstream, we say so where we can:
+ * A custom resource manager must be registered while shared_preload_libraries
+ * loads, in every server that reads the WAL: the primary, for decoding and
+ * crash recovery, and standbys, for replay.  Without pax_am preloaded, a
+ * write to a logically logged pax relation under wal_level = logical fails
+ * with an error saying so (PaxLogicalCheckWrite), before any change: never
+ * a change missing downstream, never WAL a server cannot replay; and
+ * CREATE / ALTER PUBLICATION of pax tables warns.
  *
- * - CREATE PUBLICATION, and ALTER PUBLICATION ... ADD / SET, warn when the
- *   publication then includes pax tables (FOR TABLE, FOR TABLES IN SCHEMA,
- *   FOR ALL TABLES, partitions of published partitioned tables), through
- *   ProcessUtility_hook.  The hook exists only in backends that have loaded
- *   the module: with pax_am in shared_preload_libraries every backend has;
- *   otherwise one that has not touched a pax relation yet does not warn.
- * - The first write to a pax relation in a session, while a logical slot
- *   of the session's database exists, warns once per session.  A write
- *   loads the module, so this one does not depend on preloading.  Slots are
- *   looked for once per transaction at most, and only with wal_level =
- *   logical (PaxLogicalCheckWrite, pax.h).
- *
- * Creating the slot itself cannot warn: pg_create_logical_replication_slot
- * is a builtin function, which fmgr calls without consulting fmgr_hook,
- * and a walsender's CREATE_REPLICATION_SLOT has no hook at all.
+ * Record format (after the record header): xl_pax_logical, then per tuple
+ * a uint32 length of the data, an xl_heap_header, and the tuple's bytes
+ * after its fixed header (null bitmap, padding, data), as heap logs them:
+ * for INSERT ntuples new rows; for UPDATE the old key (PAX_XL_HAS_OLD)
+ * then the new row; for DELETE the old key (PAX_XL_HAS_OLD); CONFIRM
+ * (speculative insertion confirmed) none.
  *
  * pax_am/pax_logical.c
  *
@@ -34,9 +39,14 @@
  */
 #include "postgres.h"
 
+#include "access/heaptoast.h"
+#include "access/heapam_xlog.h"
 #include "access/htup_details.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "access/xlog_internal.h"
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
@@ -44,10 +54,10 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
-#include "replication/slot.h"
-#include "storage/lwlock.h"
-#include "storage/proc.h"
-#include "storage/spin.h"
+#include "replication/decode.h"
+#include "replication/logical.h"
+#include "replication/reorderbuffer.h"
+#include "replication/snapbuild.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -56,14 +66,461 @@
 
 #include "pax.h"
 
+/*
+ * The resource manager's ID, from the range PostgreSQL leaves to
+ * extensions (RM_MIN_CUSTOM_ID .. RM_MAX_CUSTOM_ID).  It is written into
+ * WAL: changing it makes WAL written before the change unreadable.
+ */
+#define PAX_RMGR_ID			138
+#define PAX_RMGR_NAME		"pax"
+
+/* record types (the info byte's resource manager bits) */
+#define XLOG_PAX_INSERT		0x00
+#define XLOG_PAX_UPDATE		0x10
+#define XLOG_PAX_DELETE		0x20
+#define XLOG_PAX_CONFIRM	0x30
+
+/* xl_pax_logical.flags */
+#define PAX_XL_SPECULATIVE		0x01	/* INSERT of a speculative insertion */
+#define PAX_XL_LAST_IN_MULTI	0x02	/* INSERT: the statement's last rows */
+#define PAX_XL_HAS_OLD			0x04	/* UPDATE, DELETE: an old key follows */
+#define PAX_XL_SUPER			0x08	/* DELETE: a speculative insertion's
+										 * row killed (ON CONFLICT) */
+
+typedef struct xl_pax_logical
+{
+	PaxFileLocator locator;		/* the relation's file */
+	uint16		ntuples;		/* INSERT: new rows that follow */
+	uint8		flags;
+} xl_pax_logical;
+
+#define SizeOfPaxLogical	(offsetof(xl_pax_logical, flags) + sizeof(uint8))
+
+/*
+ * The reorder buffer's tuples became plain heap tuples in 17, its
+ * allocators were renamed in 18, and a change's file became a
+ * RelFileLocator in 16.
+ */
+#if PG_VERSION_NUM >= 170000
+typedef HeapTuple PaxRbTuple;
+#define PaxRbTupleHeap(t)	(t)
+#else
+typedef ReorderBufferTupleBuf *PaxRbTuple;
+#define PaxRbTupleHeap(t)	(&(t)->tuple)
+#endif
+#if PG_VERSION_NUM >= 180000
+#define PaxRbAllocChange(rb)			ReorderBufferAllocChange(rb)
+#define PaxRbAllocTupleBuf(rb, len)		ReorderBufferAllocTupleBuf((rb), (len))
+#else
+#define PaxRbAllocChange(rb)			ReorderBufferGetChange(rb)
+#define PaxRbAllocTupleBuf(rb, len)		ReorderBufferGetTupleBuf((rb), (len))
+#endif
+#if PG_VERSION_NUM >= 160000
+#define PaxChangeFile(change)	((change)->data.tp.rlocator)
+#define PaxLocatorDb(loc)		((loc).dbOid)
+#define PaxLocatorRel(loc)		((loc).relNumber)
+#define PaxLocatorSpc(loc)		((loc).spcOid)
+#else
+#define PaxChangeFile(change)	((change)->data.tp.relnode)
+#define PaxLocatorDb(loc)		((loc).dbNode)
+#define PaxLocatorRel(loc)		((loc).relNode)
+#define PaxLocatorSpc(loc)		((loc).spcNode)
+#endif
+
+/* set in the postmaster (inherited by its children) once registered */
+bool		pax_rmgr_registered = false;
+
 /* at most this many table names in the publication warning's detail */
 #define PAX_LOGICAL_MAX_NAMES	10
 
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
-/* the slot check of PaxLogicalWarnSlots: last transaction, and done */
-static LocalTransactionId pax_logical_checked_lxid = InvalidLocalTransactionId;
-static bool pax_logical_warned = false;
+/* ------------------------------------------------------------------------
+ * Writing the records
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * PaxLogicalWanted tells whether a change to rel with the given insert
+ * options is decoded: as heap_insert() decides in heapam.c.
+ */
+bool
+PaxLogicalWanted(Relation rel, int options)
+{
+	return XLogLogicalInfoActive() && RelationIsLogicallyLogged(rel) &&
+		!(options & TABLE_INSERT_NO_LOGICAL);
+}
+
+/* PaxAppendTuple appends one tuple in the record's format. */
+static void
+PaxAppendTuple(StringInfo buf, HeapTuple tuple)
+{
+	xl_heap_header xlhdr;
+	uint32		datalen = tuple->t_len - SizeofHeapTupleHeader;
+
+	xlhdr.t_infomask2 = tuple->t_data->t_infomask2;
+	xlhdr.t_infomask = tuple->t_data->t_infomask;
+	xlhdr.t_hoff = tuple->t_data->t_hoff;
+	appendBinaryStringInfo(buf, (char *) &datalen, sizeof(datalen));
+	appendBinaryStringInfo(buf, (char *) &xlhdr, SizeOfHeapHeader);
+	appendBinaryStringInfo(buf, (char *) tuple->t_data + SizeofHeapTupleHeader,
+						   datalen);
+}
+
+/* PaxLogicalInsertRecord writes a record of rel's built in buf. */
+static void
+PaxLogicalInsertRecord(Relation rel, uint8 info, uint8 flags, int ntuples,
+					   StringInfo buf)
+{
+	xl_pax_logical xlrec;
+
+	Assert(pax_rmgr_registered);
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.locator = PaxRelationFile(rel);
+	xlrec.ntuples = ntuples;
+	xlrec.flags = flags;
+	XLogBeginInsert();
+	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
+	XLogRegisterData((char *) &xlrec, SizeOfPaxLogical);
+	if (buf != NULL && buf->len > 0)
+		XLogRegisterData(buf->data, buf->len);
+	(void) XLogInsert(PAX_RMGR_ID, info);
+}
+
+/*
+ * PaxLogicalLogInserts logs rows just placed on one page (at most
+ * PAX_MAX_CAPACITY): speculative when they are a speculative insertion,
+ * last when no more rows of the statement's batch follow.
+ */
+void
+PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
+					 bool speculative, bool last)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < nrows; i++)
+	{
+		HeapTuple	tuple = heap_form_tuple(tupdesc, rows[i].values,
+											rows[i].isnull);
+
+		PaxAppendTuple(&buf, tuple);
+		heap_freetuple(tuple);
+	}
+	PaxLogicalInsertRecord(rel, XLOG_PAX_INSERT,
+						   (speculative ? PAX_XL_SPECULATIVE : 0) |
+						   (last ? PAX_XL_LAST_IN_MULTI : 0),
+						   nrows, &buf);
+	pfree(buf.data);
+}
+
+/*
+ * PaxLogicalLogChange logs an update (the old key, or NULL, and the new
+ * row) or a delete (the old key, or NULL; newtup NULL).
+ */
+static void
+PaxLogicalLogChange(Relation rel, uint8 info, uint8 flags, HeapTuple oldkey,
+					HeapTuple newtup)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	if (oldkey)
+	{
+		PaxAppendTuple(&buf, oldkey);
+		flags |= PAX_XL_HAS_OLD;
+	}
+	if (newtup)
+		PaxAppendTuple(&buf, newtup);
+	PaxLogicalInsertRecord(rel, info, flags, newtup ? 1 : 0, &buf);
+	pfree(buf.data);
+}
+
+/* PaxLogicalLogUpdate logs an update: the old key (or NULL), the new row. */
+void
+PaxLogicalLogUpdate(Relation rel, HeapTuple oldkey, HeapTuple newtup)
+{
+	PaxLogicalLogChange(rel, XLOG_PAX_UPDATE, 0, oldkey, newtup);
+}
+
+/*
+ * PaxLogicalLogDelete logs a delete with the old key (or NULL), or with
+ * super the killing of a speculative insertion's row.
+ */
+void
+PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super)
+{
+	PaxLogicalLogChange(rel, XLOG_PAX_DELETE, super ? PAX_XL_SUPER : 0,
+						oldkey, NULL);
+}
+
+/* PaxLogicalLogConfirm logs that a speculative insertion succeeded. */
+void
+PaxLogicalLogConfirm(Relation rel)
+{
+	PaxLogicalInsertRecord(rel, XLOG_PAX_CONFIRM, 0, 0, NULL);
+}
+
+/*
+ * PaxLogicalOldKey returns what an update or delete logs of the old row,
+ * whose values are given: NULL for REPLICA IDENTITY NOTHING; the whole row
+ * for FULL; else the replica identity columns (the others NULL) when
+ * key_required or when one of them is stored out of line, else NULL.  Out
+ * of line values are fetched in.  Adapted from ExtractReplicaIdentity() in
+ * heapam.c, PostgreSQL 15.
+ */
+HeapTuple
+PaxLogicalOldKey(Relation rel, Datum *values, bool *isnull, bool key_required)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	char		replident = rel->rd_rel->relreplident;
+	HeapTuple	tuple;
+
+	if (replident == REPLICA_IDENTITY_NOTHING)
+		return NULL;
+	if (replident != REPLICA_IDENTITY_FULL)
+	{
+		Bitmapset  *idattrs = RelationGetIndexAttrBitmap(rel,
+														 INDEX_ATTR_BITMAP_IDENTITY_KEY);
+
+		if (bms_is_empty(idattrs))
+			return NULL;
+		for (int i = 0; i < tupdesc->natts; i++)
+		{
+			if (!bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber,
+							   idattrs))
+				isnull[i] = true;
+			else if (!isnull[i] && TupleDescAttr(tupdesc, i)->attlen == -1 &&
+					 VARATT_IS_EXTERNAL(DatumGetPointer(values[i])))
+				key_required = true;
+		}
+		bms_free(idattrs);
+		if (!key_required)
+			return NULL;
+	}
+	tuple = heap_form_tuple(tupdesc, values, isnull);
+	if (HeapTupleHasExternal(tuple))
+	{
+		HeapTuple	flat = toast_flatten_tuple(tuple, tupdesc);
+
+		heap_freetuple(tuple);
+		tuple = flat;
+	}
+	return tuple;
+}
+
+/*
+ * PaxLogicalRefuseWrite raises the error of a write to a logically logged
+ * pax relation under wal_level = logical without the resource manager:
+ * its change could be neither decoded nor replayed.  Called through
+ * PaxLogicalCheckWrite, before any change.
+ */
+void
+PaxLogicalRefuseWrite(Relation rel)
+{
+	if (!RelationIsLogicallyLogged(rel))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("cannot write to table \"%s\" while wal_level is \"logical\"",
+					RelationGetRelationName(rel)),
+			 errdetail("Table \"%s\" uses the pax access method, whose changes are decoded only when the pax_am library is in shared_preload_libraries.",
+					   RelationGetRelationName(rel)),
+			 errhint("Add pax_am to shared_preload_libraries and restart the server, on the primary and on every standby.")));
+}
+
+/* ------------------------------------------------------------------------
+ * The resource manager: redo, description, decoding
+ * ------------------------------------------------------------------------
+ */
+
+/* the records change no page: the generic records before them did */
+static void
+pax_rm_redo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
+
+	if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
+		info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
+		elog(PANIC, "pax_rm_redo: unknown op code %u", info);
+}
+
+static const char *
+pax_rm_identify(uint8 info)
+{
+	switch (info & XLR_RMGR_INFO_MASK)
+	{
+		case XLOG_PAX_INSERT:
+			return "INSERT";
+		case XLOG_PAX_UPDATE:
+			return "UPDATE";
+		case XLOG_PAX_DELETE:
+			return "DELETE";
+		case XLOG_PAX_CONFIRM:
+			return "CONFIRM";
+	}
+	return NULL;
+}
+
+static void
+pax_rm_desc(StringInfo buf, XLogReaderState *record)
+{
+	xl_pax_logical xlrec;
+
+	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
+	{
+		appendStringInfoString(buf, "(truncated)");
+		return;
+	}
+	memcpy(&xlrec, XLogRecGetData(record), SizeOfPaxLogical);
+	appendStringInfo(buf, "rel %u/%u/%u ntuples %u flags 0x%02X",
+					 PaxLocatorSpc(xlrec.locator), PaxLocatorDb(xlrec.locator),
+					 PaxLocatorRel(xlrec.locator), xlrec.ntuples, xlrec.flags);
+}
+
+/*
+ * PaxDecodeTuple reads one tuple at *pos of a record's data (ending at
+ * end) into a reorder buffer tuple.  Adapted from DecodeXLogTuple() in
+ * decode.c, PostgreSQL 15.
+ */
+static PaxRbTuple
+PaxDecodeTuple(LogicalDecodingContext *ctx, const char **pos, const char *end)
+{
+	uint32		datalen;
+	xl_heap_header xlhdr;
+	PaxRbTuple	tuple;
+	HeapTuple	htup;
+
+	if (end - *pos < (ptrdiff_t) (sizeof(uint32) + SizeOfHeapHeader))
+		elog(ERROR, "pax WAL record too short for its tuples");
+	memcpy(&datalen, *pos, sizeof(uint32));
+	memcpy(&xlhdr, *pos + sizeof(uint32), SizeOfHeapHeader);
+	*pos += sizeof(uint32) + SizeOfHeapHeader;
+	if (datalen > (uint32) (end - *pos))
+		elog(ERROR, "pax WAL record too short for its tuples");
+
+	tuple = PaxRbAllocTupleBuf(ctx->reorder, datalen);
+	htup = PaxRbTupleHeap(tuple);
+	htup->t_len = datalen + SizeofHeapTupleHeader;
+	ItemPointerSetInvalid(&htup->t_self);
+	htup->t_tableOid = InvalidOid;
+	memset(htup->t_data, 0, SizeofHeapTupleHeader);
+	memcpy((char *) htup->t_data + SizeofHeapTupleHeader, *pos, datalen);
+	htup->t_data->t_infomask = xlhdr.t_infomask;
+	htup->t_data->t_infomask2 = xlhdr.t_infomask2;
+	htup->t_data->t_hoff = xlhdr.t_hoff;
+	*pos += datalen;
+	return tuple;
+}
+
+/* PaxQueue queues a change of the record's relation. */
+static void
+PaxQueue(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
+		 const xl_pax_logical *xlrec, ReorderBufferChange *change)
+{
+	change->origin_id = XLogRecGetOrigin(buf->record);
+	memcpy(&PaxChangeFile(change), &xlrec->locator, sizeof(PaxFileLocator));
+	ReorderBufferQueueChange(ctx->reorder, XLogRecGetXid(buf->record),
+							 buf->origptr, change, false);
+}
+
+/*
+ * pax_rm_decode queues the changes of a pax record as heap's decoder
+ * queues those of heap's records.  Adapted from heap_decode(),
+ * DecodeInsert(), DecodeMultiInsert(), DecodeUpdate(), DecodeDelete() and
+ * DecodeSpecConfirm() in decode.c, PostgreSQL 15.
+ */
+static void
+pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
+{
+	XLogReaderState *r = buf->record;
+	uint8		info = XLogRecGetInfo(r) & XLR_RMGR_INFO_MASK;
+	TransactionId xid = XLogRecGetXid(r);
+	const char *data = XLogRecGetData(r);
+	const char *end = data + XLogRecGetDataLen(r);
+	xl_pax_logical xlrec;
+	ReorderBufferChange *change;
+
+	ReorderBufferProcessXid(ctx->reorder, xid, buf->origptr);
+
+	/* no snapshot yet, or only fast-forwarding: nothing to decode */
+	if (SnapBuildCurrentState(ctx->snapshot_builder) < SNAPBUILD_FULL_SNAPSHOT ||
+		ctx->fast_forward)
+		return;
+	if (!SnapBuildProcessChange(ctx->snapshot_builder, xid, buf->origptr))
+		return;
+
+	if (XLogRecGetDataLen(r) < SizeOfPaxLogical)
+		elog(ERROR, "pax WAL record too short");
+	memcpy(&xlrec, data, SizeOfPaxLogical);
+	data += SizeOfPaxLogical;
+
+	/* only our database, and only origins the output plugin wants */
+	if (PaxLocatorDb(xlrec.locator) != ctx->slot->data.database)
+		return;
+	if (ctx->callbacks.filter_by_origin_cb != NULL &&
+		filter_by_origin_cb_wrapper(ctx, XLogRecGetOrigin(r)))
+		return;
+
+	switch (info)
+	{
+		case XLOG_PAX_INSERT:
+			for (int i = 0; i < xlrec.ntuples; i++)
+			{
+				change = PaxRbAllocChange(ctx->reorder);
+				change->action = (xlrec.flags & PAX_XL_SPECULATIVE) ?
+					REORDER_BUFFER_CHANGE_INTERNAL_SPEC_INSERT :
+					REORDER_BUFFER_CHANGE_INSERT;
+				change->data.tp.newtuple = PaxDecodeTuple(ctx, &data, end);
+				/* reassembled TOAST values serve the statement's later rows */
+				change->data.tp.clear_toast_afterwards =
+					(xlrec.flags & PAX_XL_LAST_IN_MULTI) && i + 1 == xlrec.ntuples;
+				PaxQueue(ctx, buf, &xlrec, change);
+			}
+			break;
+		case XLOG_PAX_UPDATE:
+			change = PaxRbAllocChange(ctx->reorder);
+			change->action = REORDER_BUFFER_CHANGE_UPDATE;
+			if (xlrec.flags & PAX_XL_HAS_OLD)
+				change->data.tp.oldtuple = PaxDecodeTuple(ctx, &data, end);
+			change->data.tp.newtuple = PaxDecodeTuple(ctx, &data, end);
+			change->data.tp.clear_toast_afterwards = true;
+			PaxQueue(ctx, buf, &xlrec, change);
+			break;
+		case XLOG_PAX_DELETE:
+			change = PaxRbAllocChange(ctx->reorder);
+			change->action = (xlrec.flags & PAX_XL_SUPER) ?
+				REORDER_BUFFER_CHANGE_INTERNAL_SPEC_ABORT :
+				REORDER_BUFFER_CHANGE_DELETE;
+			if (xlrec.flags & PAX_XL_HAS_OLD)
+				change->data.tp.oldtuple = PaxDecodeTuple(ctx, &data, end);
+			change->data.tp.clear_toast_afterwards = true;
+			PaxQueue(ctx, buf, &xlrec, change);
+			break;
+		case XLOG_PAX_CONFIRM:
+			change = PaxRbAllocChange(ctx->reorder);
+			change->action = REORDER_BUFFER_CHANGE_INTERNAL_SPEC_CONFIRM;
+			change->data.tp.clear_toast_afterwards = true;
+			PaxQueue(ctx, buf, &xlrec, change);
+			break;
+		default:
+			elog(ERROR, "unexpected pax WAL record type %u", info);
+	}
+}
+
+static RmgrData pax_rmgr = {
+	.rm_name = PAX_RMGR_NAME,
+	.rm_redo = pax_rm_redo,
+	.rm_desc = pax_rm_desc,
+	.rm_identify = pax_rm_identify,
+	.rm_decode = pax_rm_decode
+};
+
+/* ------------------------------------------------------------------------
+ * Publications without the resource manager
+ * ------------------------------------------------------------------------
+ */
 
 /*
  * PaxAmIsPax tells whether the access method amoid is pax (its handler
@@ -93,8 +550,9 @@ PaxAmIsPax(Oid amoid)
 
 /*
  * PaxWarnPublication warns when the publication named pubname includes pax
- * tables, whose changes its subscribers will not receive.  Called after
- * the statement that created or extended it.
+ * tables while pax_am is not preloaded: their writes fail under
+ * wal_level = logical.  Called after the statement that created or
+ * extended it.
  */
 static void
 PaxWarnPublication(const char *pubname)
@@ -143,19 +601,20 @@ PaxWarnPublication(const char *pubname)
 	if (npax > 0)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg_plural("publication \"%s\" includes %d table using the pax access method, whose changes are not replicated",
-							   "publication \"%s\" includes %d tables using the pax access method, whose changes are not replicated",
+				 errmsg_plural("publication \"%s\" includes %d table using the pax access method, which cannot be replicated without pax_am in shared_preload_libraries",
+							   "publication \"%s\" includes %d tables using the pax access method, which cannot be replicated without pax_am in shared_preload_libraries",
 							   npax, pubname, npax),
-				 errdetail("Logical decoding does not decode changes to tables using the pax access method: %s.",
+				 errdetail("Writes to these tables fail while wal_level is \"logical\": %s.",
 						   names.data),
-				 errhint("Use the heap access method for tables that must be replicated (ALTER TABLE ... SET ACCESS METHOD heap).")));
+				 errhint("Add pax_am to shared_preload_libraries and restart the server, on the primary and on every standby.")));
 	pfree(names.data);
 	list_free(relids);
 }
 
 /*
  * PaxProcessUtility runs the statement, then warns about the pax tables of
- * a publication it created or added tables to.
+ * a publication it created or added tables to, when the resource manager
+ * is missing.
  */
 static void
 PaxProcessUtility(PlannedStmt *pstmt, const char *queryString,
@@ -166,7 +625,9 @@ PaxProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	Node	   *parsetree = pstmt->utilityStmt;
 	char	   *pubname = NULL;
 
-	if (IsA(parsetree, CreatePublicationStmt))
+	if (pax_rmgr_registered)
+		;
+	else if (IsA(parsetree, CreatePublicationStmt))
 		pubname = pstrdup(((CreatePublicationStmt *) parsetree)->pubname);
 	else if (IsA(parsetree, AlterPublicationStmt))
 	{
@@ -189,60 +650,17 @@ PaxProcessUtility(PlannedStmt *pstmt, const char *queryString,
 }
 
 /*
- * PaxLogicalWarnSlots warns, once per session, at a write to a pax
- * relation while a logical replication slot of this database exists: the
- * slot receives none of these changes.  Called through
- * PaxLogicalCheckWrite with wal_level = logical, before any buffer lock.
- */
-void
-PaxLogicalWarnSlots(Relation rel)
-{
-	char		slotname[NAMEDATALEN];
-	bool		found = false;
-
-	if (pax_logical_warned || PaxMyLocalXid() == pax_logical_checked_lxid ||
-		!RelationIsLogicallyLogged(rel))
-		return;
-	pax_logical_checked_lxid = PaxMyLocalXid();
-	if (ReplicationSlotCtl == NULL || max_replication_slots == 0)
-		return;
-
-	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
-	for (int i = 0; i < max_replication_slots && !found; i++)
-	{
-		ReplicationSlot *s = &ReplicationSlotCtl->replication_slots[i];
-
-		if (!s->in_use)
-			continue;
-		SpinLockAcquire(&s->mutex);
-		if (s->data.database == MyDatabaseId)
-		{
-			strlcpy(slotname, NameStr(s->data.name), NAMEDATALEN);
-			found = true;
-		}
-		SpinLockRelease(&s->mutex);
-	}
-	LWLockRelease(ReplicationSlotControlLock);
-
-	if (found)
-	{
-		pax_logical_warned = true;
-		ereport(WARNING,
-				(errcode(ERRCODE_WARNING),
-				 errmsg("changes to table \"%s\" are not decoded by logical decoding",
-						RelationGetRelationName(rel)),
-				 errdetail("Table \"%s\" uses the pax access method; logical replication slot \"%s\" of this database receives none of its changes.",
-						   RelationGetRelationName(rel), slotname),
-				 errhint("Use the heap access method for tables that must be replicated (ALTER TABLE ... SET ACCESS METHOD heap).")));
-	}
-}
-
-/*
- * PaxLogicalInit installs the ProcessUtility hook; called from _PG_init.
+ * PaxLogicalInit registers the resource manager when the library is
+ * preloaded, and installs the ProcessUtility hook; called from _PG_init.
  */
 void
 PaxLogicalInit(void)
 {
+	if (process_shared_preload_libraries_in_progress)
+	{
+		RegisterCustomRmgr(PAX_RMGR_ID, &pax_rmgr);
+		pax_rmgr_registered = true;
+	}
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = PaxProcessUtility;
 }

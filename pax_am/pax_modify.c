@@ -591,32 +591,45 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 }
 
 /*
+ * PaxTargetValues reads the target row's values into arrays allocated in
+ * the current memory context.  Values are read with the page pinned (they
+ * never move while the row exists).
+ */
+static void
+PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
+{
+	TupleDesc	tupdesc = RelationGetDescr(t->rel);
+	PaxLayoutCache cache;
+	PaxPageLayout *layout;
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
+							  BufferGetBlockNumber(t->buffer), &cache);
+	*values = palloc(tupdesc->natts * sizeof(Datum));
+	*isnull = palloc(tupdesc->natts * sizeof(bool));
+	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL, 0,
+					  *values, *isnull);
+	PaxLayoutCacheFree(&cache);
+}
+
+/*
  * PaxTargetOldTuple forms the target row as a heap tuple when its TOAST
  * values matter (the relation has a TOAST table and the row has values
- * stored there), for heap's TOAST code; else returns NULL.  Values are
- * read with the page pinned (they never move while the row exists).
+ * stored there), for heap's TOAST code; else returns NULL.
  */
 static HeapTuple
 PaxTargetOldTuple(PaxTarget *t)
 {
 	TupleDesc	tupdesc = RelationGetDescr(t->rel);
-	PaxLayoutCache cache;
-	PaxPageLayout *layout;
 	Datum	   *values;
 	bool	   *isnull;
 	bool		external = false;
 	HeapTuple	tuple = NULL;
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
 
 	if (!OidIsValid(t->rel->rd_rel->reltoastrelid))
 		return NULL;
-	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
-	layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
-							  BufferGetBlockNumber(t->buffer), &cache);
-	values = palloc(tupdesc->natts * sizeof(Datum));
-	isnull = palloc(tupdesc->natts * sizeof(bool));
-	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL, 0,
-					  values, isnull);
+	PaxTargetValues(t, &values, &isnull);
 	for (int i = 0; i < tupdesc->natts && !external; i++)
 		external = !isnull[i] && TupleDescAttr(tupdesc, i)->attlen == -1 &&
 			VARATT_IS_EXTERNAL_ONDISK(DatumGetPointer(values[i]));
@@ -628,8 +641,56 @@ PaxTargetOldTuple(PaxTarget *t)
 	}
 	pfree(values);
 	pfree(isnull);
-	PaxLayoutCacheFree(&cache);
 	return tuple;
+}
+
+/*
+ * PaxTargetOldKey returns what logical decoding is told of the target row
+ * by an update to the slot's values (newslot) or a delete (newslot NULL):
+ * PaxLogicalOldKey's tuple, the key required when a replica identity
+ * column changes (always for a delete).  Adapted from heap_update()'s and
+ * heap_delete()'s use of ExtractReplicaIdentity() in heapam.c,
+ * PostgreSQL 15.
+ */
+static HeapTuple
+PaxTargetOldKey(PaxTarget *t, TupleTableSlot *newslot)
+{
+	Relation	rel = t->rel;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Datum	   *values;
+	bool	   *isnull;
+	bool		key_required = (newslot == NULL);
+	HeapTuple	key;
+
+	if (rel->rd_rel->relreplident == REPLICA_IDENTITY_NOTHING)
+		return NULL;
+	PaxTargetValues(t, &values, &isnull);
+	if (!key_required && rel->rd_rel->relreplident != REPLICA_IDENTITY_FULL)
+	{
+		Bitmapset  *idattrs = RelationGetIndexAttrBitmap(rel,
+														 INDEX_ATTR_BITMAP_IDENTITY_KEY);
+		int			k = -1;
+
+		while (!key_required && (k = bms_next_member(idattrs, k)) >= 0)
+		{
+			int			i = k + FirstLowInvalidHeapAttributeNumber - 1;
+			Form_pg_attribute att;
+
+			if (i < 0)
+				continue;
+			att = TupleDescAttr(tupdesc, i);
+			if (isnull[i] != newslot->tts_isnull[i])
+				key_required = true;
+			else if (!isnull[i])
+				key_required = !datumIsEqual(values[i], newslot->tts_values[i],
+											 att->attbyval, att->attlen);
+		}
+		bms_free(idattrs);
+	}
+	key = PaxLogicalOldKey(rel, values, isnull, key_required);
+	pfree(values);
+	pfree(isnull);
+	return key;
 }
 
 /*
@@ -689,6 +750,8 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 	bool		iscombo;
 	ItemPointerData ctid;
 	HeapTuple	oldtup;
+	HeapTuple	oldkey = NULL;
+	bool		logical = PaxLogicalWanted(relation, 0);
 
 	PaxLogicalCheckWrite(relation);
 
@@ -710,6 +773,8 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 					  xid, LockTupleExclusive, true,
 					  &new_xmax, &new_infomask, &new_infomask2);
 	oldtup = PaxTargetOldTuple(&t);
+	if (logical)
+		oldkey = PaxTargetOldKey(&t, NULL);
 
 	ctid = *tid;
 	if (changingPart)
@@ -717,6 +782,8 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 	PaxTargetSetXmax(&t, new_xmax, new_infomask, new_infomask2, cid, iscombo,
 					 &ctid);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+	if (logical)
+		PaxLogicalLogDelete(relation, oldkey, false);
 
 	/* the row's TOAST values go with it (deleted by our transaction) */
 	if (oldtup)
@@ -808,6 +875,9 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	CommandId	cmax = cid;
 	bool		iscombo;
 	HeapTuple	oldtup;
+	HeapTuple	oldkey = NULL;
+	HeapTuple	newtup = NULL;
+	bool		logical = PaxLogicalWanted(relation, 0);
 	ItemPointerData newtid;
 
 	if (IsInParallelMode())
@@ -853,6 +923,8 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 	HeapTupleHeaderAdjustCmax(old, &cmax, &iscombo);
 	oldtup = PaxTargetOldTuple(&t);
+	if (logical)
+		oldkey = PaxTargetOldKey(&t, slot);
 
 	/*
 	 * The new version goes where the insert path puts it, which needs the
@@ -866,13 +938,16 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 					 &t.tuple.t_self);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 
-	PaxInsertVersion(relation, slot, cid, 0, &init, oldtup);
+	PaxInsertVersion(relation, slot, cid, 0, &init, oldtup,
+					 logical ? &newtup : NULL);
 	newtid = slot->tts_tid;
 
 	LockBuffer(t.buffer, BUFFER_LOCK_EXCLUSIVE);
 	PaxTargetSetXmax(&t, xmax_old, im_old, im2_old, cmax, iscombo, &newtid);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 	PaxTargetClose(&t);
+	if (logical)
+		PaxLogicalLogUpdate(relation, oldkey, newtup);
 
 	PaxCountUpdate(relation);
 	*update_indexes = PAX_UPDATE_ALL_INDEXES;
@@ -1043,7 +1118,7 @@ pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
 
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 	PaxInsertVersion(relation, slot, cid, options | HEAP_INSERT_SPECULATIVE,
-					 &init, NULL);
+					 &init, NULL, NULL);
 	pgstat_count_heap_insert(relation, 1);
 }
 
@@ -1090,6 +1165,13 @@ pax_tuple_complete_speculative(Relation relation, TupleTableSlot *slot,
 	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
 	PaxChangeFinish(&chg);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
+	if (PaxLogicalWanted(relation, 0))
+	{
+		if (succeeded)
+			PaxLogicalLogConfirm(relation);
+		else
+			PaxLogicalLogDelete(relation, NULL, true);
+	}
 
 	if (oldtup)
 		heap_toast_delete(relation, oldtup, true);

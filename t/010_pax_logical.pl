@@ -1,18 +1,27 @@
-# t/010_pax_logical.pl: logical decoding sees nothing of pax changes, and
-# says so.
+# t/010_pax_logical.pl: logical decoding of pax tables (pax_logical.c).
 #
-# - wal_level = logical, a test_decoding slot: INSERT, UPDATE and DELETE of
-#   a frozen pax table (every page all-visible, so each change first clears
-#   the page's all-visible flag and visibility map bits) decode as nothing
-#   but their transactions' BEGIN and COMMIT, TOASTed values too, while a
-#   heap table's changes in the same transactions decode as usual;
-# - a streaming standby replays the clearing (wal_consistency_checking on):
-#   its visibility map loses the bits, so index-only scans on the standby
-#   see the deleted and updated rows as gone, as on the primary;
-# - the first pax write of a session warns that the slot misses it;
-# - CREATE PUBLICATION and ALTER PUBLICATION warn when the publication
-#   includes pax tables (FOR TABLE, FOR TABLES IN SCHEMA, FOR ALL TABLES,
-#   a pax partition of a published partitioned table), and only then.
+# - pax_am preloaded, wal_level = logical: one scripted workload decodes
+#   through test_decoding on a pax table exactly as on a heap table: INSERT
+#   of one row and of many, COPY, UPDATE of key and non-key columns, DELETE,
+#   TOASTed values (external, compressed inline, unchanged by an update),
+#   subtransactions (committed, rolled back), INSERT ... ON CONFLICT (DO
+#   UPDATE, DO NOTHING), REPLICA IDENTITY DEFAULT, FULL, USING INDEX and
+#   NOTHING, a transaction larger than logical_decoding_work_mem (spilled
+#   to disk; and streamed, with stream-changes), TRUNCATE, a rolled-back
+#   transaction, two-phase commit; on a frozen table too (each change first
+#   clears the page's all-visible flag);
+# - a streaming standby (pax_am preloaded) replays it all, with heap's
+#   records checked by wal_consistency_checking (generic records are not:
+#   hint bits set without WAL differ, and the generic mask does not hide
+#   them): the same rows, and index-only scans see the cleared visibility
+#   map bits;
+# - pg_walinspect describes the pax records;
+#   CREATE PUBLICATION of pax tables does not warn;
+# - without pax_am preloaded, under wal_level = logical: a write to a pax
+#   table fails with an error naming shared_preload_libraries and changes
+#   nothing (heap tables and unlogged pax tables are written as usual), and
+#   CREATE / ALTER PUBLICATION of pax tables warns; under wal_level =
+#   replica pax tables are written as usual.
 
 use strict;
 use warnings;
@@ -28,18 +37,14 @@ $primary->init(allows_streaming => 'logical');
 $primary->append_conf('postgresql.conf', qq{
 autovacuum = off
 shared_preload_libraries = 'pax_am'
-wal_consistency_checking = 'heap2,heap,generic'
+wal_consistency_checking = 'heap2,heap'
+logical_decoding_work_mem = 64kB
+max_prepared_transactions = 5
 });
 $primary->start;
-
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
 	CREATE EXTENSION pg_visibility;
-	CREATE TABLE p (id int PRIMARY KEY, v text) USING pax;
-	ALTER TABLE p ALTER COLUMN v SET STORAGE EXTERNAL;
-	INSERT INTO p SELECT g, 'v' || g FROM generate_series(1, 600) g;
-	CREATE TABLE h (id int PRIMARY KEY, v text) USING heap;
-	VACUUM (FREEZE, ANALYZE) p;
 });
 
 $primary->backup('base');
@@ -47,15 +52,136 @@ my $standby = PostgreSQL::Test::Cluster->new('logical_standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
 $standby->start;
 
-is($primary->safe_psql('postgres',
-		q{SELECT bool_and(all_visible AND all_frozen) FROM pg_visibility_map('p')}),
-	't', 'the frozen table is all-visible');
+# The workload, on table t of access method AM.  Row counts above
+# logical_decoding_work_mem make the big transaction spill (and stream).
+my $workload = q{
+CREATE TABLE t (id int PRIMARY KEY, k int NOT NULL, v text, n numeric, w text) USING AM;
+CREATE UNIQUE INDEX t_k ON t (k);
+ALTER TABLE t ALTER COLUMN w SET STORAGE EXTERNAL;
+INSERT INTO t VALUES (1, 1, 'one', 1.5, NULL);
+INSERT INTO t SELECT g, g, 'v' || g, g / 3.0, NULL FROM generate_series(2, 40) g;
+COPY t FROM STDIN;
+41	41	c41	41	\N
+42	42	\N	\N	w42
+43	43	c43	43.5	\N
+\.
+UPDATE t SET v = 'upd' WHERE id = 2;
+UPDATE t SET id = 102 WHERE id = 3;
+UPDATE t SET v = NULL, n = NULL WHERE id = 4;
+DELETE FROM t WHERE id = 5;
+INSERT INTO t VALUES (1000, 1000, repeat('compressible ', 800), 0, repeat(md5('a'), 300));
+UPDATE t SET n = 1 WHERE id = 1000;
+UPDATE t SET w = repeat(md5('b'), 300) WHERE id = 1000;
+UPDATE t SET id = 1001 WHERE id = 1000;
+BEGIN;
+INSERT INTO t VALUES (50, 50, 'sub0', 0, NULL);
+SAVEPOINT s1;
+INSERT INTO t VALUES (51, 51, 'sub1', 0, NULL);
+ROLLBACK TO s1;
+SAVEPOINT s2;
+UPDATE t SET v = 'sub2' WHERE id = 6;
+DELETE FROM t WHERE id = 7;
+RELEASE s2;
+COMMIT;
+BEGIN;
+INSERT INTO t VALUES (60, 60, 'rolled back', 0, NULL);
+ROLLBACK;
+INSERT INTO t VALUES (6, 6, 'conflict', 0, NULL) ON CONFLICT (id) DO UPDATE SET v = 'upserted';
+INSERT INTO t VALUES (61, 61, 'fresh', 0, NULL) ON CONFLICT (id) DO NOTHING;
+INSERT INTO t VALUES (61, 61, 'again', 0, NULL) ON CONFLICT (id) DO NOTHING;
+INSERT INTO t VALUES (62, 62, 'both', 0, NULL), (8, 8, 'dup', 0, NULL) ON CONFLICT (id) DO UPDATE SET n = excluded.n + 1;
+ALTER TABLE t REPLICA IDENTITY FULL;
+UPDATE t SET n = 7 WHERE id = 9;
+DELETE FROM t WHERE id = 10;
+DELETE FROM t WHERE id = 1001;
+ALTER TABLE t REPLICA IDENTITY USING INDEX t_k;
+UPDATE t SET k = 1011 WHERE id = 11;
+UPDATE t SET v = 'not the key' WHERE id = 12;
+DELETE FROM t WHERE id = 13;
+ALTER TABLE t REPLICA IDENTITY NOTHING;
+UPDATE t SET n = 8 WHERE id = 14;
+DELETE FROM t WHERE id = 15;
+ALTER TABLE t REPLICA IDENTITY DEFAULT;
+BEGIN;
+INSERT INTO t SELECT g, g, 'bulk' || g, g, NULL FROM generate_series(2000, 2800) g;
+UPDATE t SET v = v || '!' WHERE id BETWEEN 2000 AND 2100;
+DELETE FROM t WHERE id BETWEEN 2500 AND 2550;
+COMMIT;
+BEGIN;
+INSERT INTO t VALUES (70, 70, 'prepared', 0, NULL);
+PREPARE TRANSACTION 'p1';
+COMMIT PREPARED 'p1';
+VACUUM (FREEZE) t;
+UPDATE t SET v = 'on a frozen page' WHERE id = 16;
+VACUUM (FREEZE) t;
+DELETE FROM t WHERE id = 17;
+TRUNCATE t;
+INSERT INTO t VALUES (1, 1, 'after truncate', 0, NULL);
+};
 
-$primary->safe_psql('postgres',
-	q{SELECT pg_create_logical_replication_slot('s', 'test_decoding')});
+# decode(am, options): the workload's changes on AM through a new slot
+sub decode
+{
+	my ($am, @options) = @_;
+	my $opts = join('', map { ", '$_'" } @options);
+	$primary->safe_psql('postgres', q{
+		SELECT pg_create_logical_replication_slot('s', 'test_decoding')});
+	(my $sql = $workload) =~ s/\bAM\b/$am/;
+	$primary->safe_psql('postgres', $sql);
+	my $out = $primary->safe_psql('postgres', qq{
+		SELECT string_agg(data, E'\\n' ORDER BY ord)
+		  FROM (SELECT data, row_number() OVER () AS ord
+		          FROM pg_logical_slot_get_changes('s', NULL, NULL,
+		                 'include-xids', '0'$opts)) c});
+	$primary->safe_psql('postgres', q{
+		SELECT pg_drop_replication_slot('s')});
+	return $out;
+}
 
-# each statement finds its page all-visible: VACUUM FREEZE in between
-my ($ret, $out, $err) = $primary->psql('postgres', q{
+my $heap = decode('heap');
+$primary->safe_psql('postgres', 'DROP TABLE t');
+my $pax = decode('pax');
+$primary->wait_for_catchup($standby);
+my %pax_rows = (
+	rows => $primary->safe_psql('postgres', 'SELECT * FROM t ORDER BY id'),
+	standby => $standby->safe_psql('postgres', 'SELECT * FROM t ORDER BY id'));
+$primary->safe_psql('postgres', 'DROP TABLE t');
+
+# the workload touched what it is meant to
+like($heap, qr/UPDATE: old-key: id\[integer\]:3 new-tuple: id\[integer\]:102 /,
+	'heap: a key update decodes with the old key');
+like($heap, qr/unchanged-toast-datum/, 'heap: an unchanged TOAST value');
+like($heap, qr/compressible compressible/, 'heap: a compressed value');
+like($heap, qr/INSERT: id\[integer\]:2800 /, 'heap: the big transaction');
+like($heap, qr/TRUNCATE: \(no-flags\)/, 'heap: TRUNCATE');
+like($heap, qr/DELETE: id\[integer\]:10 k\[integer\]:10 v\[text\]:'v10'/,
+	'heap: REPLICA IDENTITY FULL logs the old row');
+like($heap, qr/DELETE: k\[integer\]:13\n/, 'heap: REPLICA IDENTITY USING INDEX logs the index key');
+like($heap, qr/DELETE: \(no-tuple-data\)/, 'heap: REPLICA IDENTITY NOTHING');
+like($heap, qr/'prepared'/, 'heap: a prepared transaction');
+is($pax, $heap, 'pax decodes as heap');
+
+my $heap_streamed = decode('heap', 'stream-changes', '1');
+$primary->safe_psql('postgres', 'DROP TABLE t');
+my $pax_streamed = decode('pax', 'stream-changes', '1');
+$primary->safe_psql('postgres', 'DROP TABLE t');
+$heap_streamed =~ s/transaction \d+/transaction X/g;
+$pax_streamed =~ s/transaction \d+/transaction X/g;
+like($heap_streamed, qr/streaming change for transaction/,
+	'heap: the big transaction is streamed');
+is($pax_streamed, $heap_streamed, 'pax streams as heap');
+
+is($pax_rows{standby}, $pax_rows{rows}, 'the standby has the same rows');
+is($pax_rows{rows}, "1|1|after truncate|0|", 'the workload left one row');
+
+# a frozen table: each change first clears the page's all-visible bits,
+# which the standby replays (index-only scans there must not see old rows)
+$primary->safe_psql('postgres', q{
+	CREATE TABLE p (id int PRIMARY KEY, v text) USING pax;
+	ALTER TABLE p ALTER COLUMN v SET STORAGE EXTERNAL;
+	INSERT INTO p SELECT g, 'v' || g FROM generate_series(1, 600) g;
+	VACUUM (FREEZE, ANALYZE) p;
+	SELECT pg_create_logical_replication_slot('f', 'test_decoding');
 	UPDATE p SET v = 'changed' WHERE id = 5;
 	VACUUM (FREEZE) p;
 	DELETE FROM p WHERE id = 6;
@@ -63,35 +189,30 @@ my ($ret, $out, $err) = $primary->psql('postgres', q{
 	INSERT INTO p VALUES (1001, 'new');
 	VACUUM (FREEZE) p;
 	BEGIN;
-	INSERT INTO h VALUES (1, 'heap');
-	UPDATE p SET v = v || '!' WHERE id BETWEEN 300 AND 310;
+	UPDATE p SET v = v || '!' WHERE id BETWEEN 300 AND 302;
 	INSERT INTO p VALUES (1002, repeat(md5('x'), 500));
 	UPDATE p SET v = repeat(md5('y'), 400) WHERE id = 8;
 	DELETE FROM p WHERE id = 7;
-	UPDATE h SET v = 'heap2' WHERE id = 1;
 	COMMIT;
 });
-is($ret, 0, 'the writes succeed');
-is($primary->safe_psql('postgres', q{
-	SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'p'}),
-	't', 'the long values are stored out of line, in the TOAST table');
-like($err, qr/WARNING:  changes to table "p" are not decoded by logical decoding/,
-	'the first pax write of the session warns about the slot');
-is(scalar(() = $err =~ /are not decoded by logical decoding/g), 1,
-	'once per session');
-
-my $changes = $primary->safe_psql('postgres', q{
-	SELECT string_agg(data, E'\n' ORDER BY ord)
+my $frozen = $primary->safe_psql('postgres', q{
+	SELECT string_agg(left(data, 70), E'\n' ORDER BY ord)
 	  FROM (SELECT data, row_number() OVER () AS ord
-	          FROM pg_logical_slot_get_changes('s', NULL, NULL,
-	                 'include-xids', '0', 'skip-empty-xacts', '0')) c
+	          FROM pg_logical_slot_get_changes('f', NULL, NULL,
+	                 'include-xids', '0', 'skip-empty-xacts', '1')) c
 	 WHERE data NOT LIKE 'BEGIN%' AND data NOT LIKE 'COMMIT%'});
-is($changes,
-	qq{table public.h: INSERT: id[integer]:1 v[text]:'heap'\n}
-	  . qq{table public.h: UPDATE: id[integer]:1 v[text]:'heap2'},
-	'pax changes decode as nothing, heap changes as usual');
-
-# the standby cleared the bits too: index-only scans there are right
+is($frozen,
+	join("\n",
+		"table public.p: UPDATE: id[integer]:5 v[text]:'changed'",
+		"table public.p: DELETE: id[integer]:6",
+		"table public.p: INSERT: id[integer]:1001 v[text]:'new'",
+		"table public.p: UPDATE: id[integer]:300 v[text]:'v300!'",
+		"table public.p: UPDATE: id[integer]:301 v[text]:'v301!'",
+		"table public.p: UPDATE: id[integer]:302 v[text]:'v302!'",
+		"table public.p: INSERT: id[integer]:1002 v[text]:'9dd4e461268c8034f5c8",
+		"table public.p: UPDATE: id[integer]:8 v[text]:'415290769594460e2e48592",
+		"table public.p: DELETE: id[integer]:7"),
+	'changes to a frozen table decode');
 my @checks = (
 	q{SELECT count(*) FILTER (WHERE all_visible), count(*) FILTER (WHERE all_frozen)
 	    FROM pg_visibility_map('p')},
@@ -110,48 +231,93 @@ is($standby->safe_psql('postgres', q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*) FROM p WHERE id IN (6, 7)}),
 	'0', 'standby: index-only scans do not see the deleted rows');
+$primary->safe_psql('postgres', q{SELECT pg_drop_replication_slot('f')});
 
-# publications
+# preloaded, a publication of pax tables is fine
+my ($pret, $pout, $perr) = $primary->psql('postgres',
+	'CREATE PUBLICATION pub_all FOR ALL TABLES; CREATE PUBLICATION pub_p FOR TABLE p');
+is($pret, 0, 'publications of pax tables');
+unlike($perr, qr/WARNING/, 'no warning when pax_am is preloaded');
+
+# pg_walinspect describes the records (pg_waldump, a client program, cannot
+# load our descriptions: it shows them as custom138 records)
+$primary->safe_psql('postgres', 'CREATE EXTENSION pg_walinspect');
+my $lsn = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 $primary->safe_psql('postgres', q{
-	CREATE TABLE h2 (a int) USING heap;
+	INSERT INTO p VALUES (2000, 'walinspect');
+	UPDATE p SET v = 'walinspect2' WHERE id = 2000;
+	DELETE FROM p WHERE id = 2000;
+});
+my $end = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+is($primary->safe_psql('postgres', qq{
+	SELECT string_agg(record_type || ' ' || regexp_replace(description, 'rel [0-9/]+', 'rel R'), E'\n' ORDER BY start_lsn)
+	  FROM pg_get_wal_records_info('$lsn', '$end') WHERE resource_manager = 'pax'}),
+	"INSERT rel R ntuples 1 flags 0x02\nUPDATE rel R ntuples 1 flags 0x00\nDELETE rel R ntuples 0 flags 0x04",
+	'pg_walinspect describes the pax records');
+
+$standby->stop;
+$primary->stop;
+
+# Without pax_am preloaded.
+my $plain = PostgreSQL::Test::Cluster->new('logical_not_preloaded');
+$plain->init(allows_streaming => 'logical');
+$plain->append_conf('postgresql.conf', "autovacuum = off\n");
+$plain->start;
+$plain->safe_psql('postgres', q{
+	CREATE EXTENSION pax_am;
+	CREATE TABLE h (a int) USING heap;
+	CREATE TABLE q (a int) USING pax;
+	CREATE UNLOGGED TABLE u (a int) USING pax;
+});
+my ($ret, $out, $err) = $plain->psql('postgres', 'INSERT INTO q VALUES (1)');
+isnt($ret, 0, 'without the library preloaded, a pax write fails');
+like($err,
+	qr/ERROR:  cannot write to table "q" while wal_level is "logical"\nDETAIL:  .*shared_preload_libraries.*\nHINT:  Add pax_am to shared_preload_libraries/,
+	'the error says what to do');
+($ret, $out, $err) = $plain->psql('postgres', q{COPY q FROM PROGRAM 'seq 1 3'});
+like($err, qr/cannot write to table "q"/, 'COPY fails too');
+is($plain->safe_psql('postgres', q{
+	INSERT INTO h VALUES (1); INSERT INTO u VALUES (1);
+	SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM u), (SELECT count(*) FROM q)}),
+	'1|1|0', 'heap and unlogged pax tables are written; the pax table is unchanged');
+
+# (a backend warns once it has loaded pax_am: here by reading a pax table;
+# one that has not touched pax yet has no hook to warn with, and its
+# writes fail as above)
+sub pub_warnings
+{
+	my ($sql) = @_;
+	my ($r, $o, $e) = $plain->psql('postgres', "SELECT count(*) FROM q; $sql");
+	is($r, 0, "succeeds: $sql");
+	return join("\n", grep { /WARNING|DETAIL/ } split(/\n/, $e));
+}
+$plain->safe_psql('postgres', q{
 	CREATE SCHEMA ps;
-	CREATE TABLE ps.q (a int) USING pax;
+	CREATE TABLE ps.q2 (a int) USING pax;
 	CREATE TABLE parted (a int) PARTITION BY RANGE (a);
 	CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10) USING heap;
 	CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM (10) TO (20) USING pax;
 });
-
-sub pub_warnings
-{
-	my ($sql) = @_;
-	my ($r, $o, $e) = $primary->psql('postgres', $sql);
-	is($r, 0, "succeeds: $sql");
-	return join("\n", grep { /WARNING|DETAIL/ } split(/\n/, $e));
-}
-
-is(pub_warnings('CREATE PUBLICATION pub_h FOR TABLE h, h2'), '',
+is(pub_warnings('CREATE PUBLICATION pub_h FOR TABLE h'), '',
 	'a publication of heap tables: no warning');
-like(pub_warnings('CREATE PUBLICATION pub_p FOR TABLE h, p'),
-	qr/WARNING:  publication "pub_p" includes 1 table using the pax access method, whose changes are not replicated\nDETAIL:  .*: public\.p\./,
+like(pub_warnings('CREATE PUBLICATION pub_p FOR TABLE h, q'),
+	qr/WARNING:  publication "pub_p" includes 1 table using the pax access method, which cannot be replicated without pax_am in shared_preload_libraries\nDETAIL:  .*: public\.q\./,
 	'FOR TABLE of a pax table warns');
-like(pub_warnings('ALTER PUBLICATION pub_h ADD TABLE p'),
+like(pub_warnings('ALTER PUBLICATION pub_h ADD TABLE q'),
 	qr/publication "pub_h" includes 1 table using the pax access method/,
 	'ALTER PUBLICATION ADD TABLE warns');
-is(pub_warnings('ALTER PUBLICATION pub_h DROP TABLE p'), '',
-	'ALTER PUBLICATION DROP TABLE: no warning');
-like(pub_warnings('ALTER PUBLICATION pub_h SET TABLE h, ps.q'),
-	qr/publication "pub_h" includes 1 table .*\nDETAIL:  .*: ps\.q\./,
-	'ALTER PUBLICATION SET TABLE warns');
 like(pub_warnings('CREATE PUBLICATION pub_s FOR TABLES IN SCHEMA ps'),
-	qr/publication "pub_s" includes 1 table/,
-	'FOR TABLES IN SCHEMA warns');
+	qr/publication "pub_s" includes 1 table/, 'FOR TABLES IN SCHEMA warns');
 like(pub_warnings('CREATE PUBLICATION pub_part FOR TABLE parted WITH (publish_via_partition_root)'),
-	qr/publication "pub_part" includes 1 table .*\nDETAIL:  .*: public\.parted_2\./,
+	qr/DETAIL:  .*: public\.parted_2\./,
 	'a pax partition of a published partitioned table warns');
-like(pub_warnings('CREATE PUBLICATION pub_all FOR ALL TABLES'),
-	qr/publication "pub_all" includes 3 tables .*\nDETAIL:  .*: /,
-	'FOR ALL TABLES warns, naming the pax tables');
 
-$standby->stop;
-$primary->stop;
+# wal_level = replica: pax tables are written as usual
+$plain->append_conf('postgresql.conf', "wal_level = replica\n");
+$plain->safe_psql('postgres', 'DROP PUBLICATION pub_h, pub_p, pub_s, pub_part');
+$plain->restart;
+is($plain->safe_psql('postgres', 'INSERT INTO q VALUES (1); SELECT count(*) FROM q'),
+	'1', 'under wal_level = replica a pax write needs no preloading');
+$plain->stop;
+
 done_testing();
