@@ -694,6 +694,7 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
 						  int *align);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
+extern uint32 PaxRowHeadersAt(Page page);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 									 BlockNumber blkno);
 extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
@@ -717,6 +718,10 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 						   bool full);
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeFinish(PaxChange *chg);
+struct XLogReaderState;
+extern void PaxPageRedo(struct XLogReaderState *record);
+extern void PaxPageMask(char *page, BlockNumber blkno);
+extern void PaxPageDesc(StringInfo buf, struct XLogReaderState *record);
 
 /* pax_encode.c */
 extern bool pax_encode_minipages;
@@ -984,6 +989,22 @@ extern void pax_index_validate_scan(Relation tableRelation,
 
 /* pax_stats.c */
 extern Relation PaxOpenForStats(Oid relid);
+
+/*
+ * pax's WAL resource manager (pax_logical.c registers it when preloaded):
+ * its ID, from the range PostgreSQL leaves to extensions (RM_MIN_CUSTOM_ID
+ * .. RM_MAX_CUSTOM_ID), is written into WAL, and changing it makes WAL
+ * written before unreadable.  Record types (the info byte's resource
+ * manager bits): logical decoding's (pax_logical.c), and page changes
+ * (pax_wal.c).
+ */
+#define PAX_RMGR_ID			138
+#define PAX_RMGR_NAME		"pax"
+#define XLOG_PAX_INSERT		0x00
+#define XLOG_PAX_UPDATE		0x10
+#define XLOG_PAX_DELETE		0x20
+#define XLOG_PAX_CONFIRM	0x30
+#define XLOG_PAX_PAGE		0x40
 
 /* pax_logical.c */
 extern PGDLLIMPORT bool pax_rmgr_registered;

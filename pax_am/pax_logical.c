@@ -66,19 +66,7 @@
 
 #include "pax.h"
 
-/*
- * The resource manager's ID, from the range PostgreSQL leaves to
- * extensions (RM_MIN_CUSTOM_ID .. RM_MAX_CUSTOM_ID).  It is written into
- * WAL: changing it makes WAL written before the change unreadable.
- */
-#define PAX_RMGR_ID			138
-#define PAX_RMGR_NAME		"pax"
-
-/* record types (the info byte's resource manager bits) */
-#define XLOG_PAX_INSERT		0x00
-#define XLOG_PAX_UPDATE		0x10
-#define XLOG_PAX_DELETE		0x20
-#define XLOG_PAX_CONFIRM	0x30
+/* the resource manager's ID and record types: pax.h */
 
 /* xl_pax_logical.flags */
 #define PAX_XL_SPECULATIVE		0x01	/* INSERT of a speculative insertion */
@@ -335,14 +323,19 @@ PaxLogicalRefuseWrite(Relation rel)
  * ------------------------------------------------------------------------
  */
 
-/* the records change no page: the generic records before them did */
+/*
+ * pax_rm_redo replays a page change (pax_wal.c); the logical records change
+ * no page: the page records before them did.
+ */
 static void
 pax_rm_redo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
 
-	if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
-		info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
+	if (info == XLOG_PAX_PAGE)
+		PaxPageRedo(record);
+	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
+			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
 		elog(PANIC, "pax_rm_redo: unknown op code %u", info);
 }
 
@@ -359,6 +352,8 @@ pax_rm_identify(uint8 info)
 			return "DELETE";
 		case XLOG_PAX_CONFIRM:
 			return "CONFIRM";
+		case XLOG_PAX_PAGE:
+			return "PAGE";
 	}
 	return NULL;
 }
@@ -368,6 +363,11 @@ pax_rm_desc(StringInfo buf, XLogReaderState *record)
 {
 	xl_pax_logical xlrec;
 
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE)
+	{
+		PaxPageDesc(buf, record);
+		return;
+	}
 	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
 	{
 		appendStringInfoString(buf, "(truncated)");
@@ -444,6 +444,10 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 
 	ReorderBufferProcessXid(ctx->reorder, xid, buf->origptr);
 
+	/* a page change carries nothing to decode (its logical record does) */
+	if (info == XLOG_PAX_PAGE)
+		return;
+
 	/* no snapshot yet, or only fast-forwarding: nothing to decode */
 	if (SnapBuildCurrentState(ctx->snapshot_builder) < SNAPBUILD_FULL_SNAPSHOT ||
 		ctx->fast_forward)
@@ -514,6 +518,7 @@ static RmgrData pax_rmgr = {
 	.rm_redo = pax_rm_redo,
 	.rm_desc = pax_rm_desc,
 	.rm_identify = pax_rm_identify,
+	.rm_mask = PaxPageMask,
 	.rm_decode = pax_rm_decode
 };
 

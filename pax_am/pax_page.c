@@ -417,19 +417,18 @@ PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
 }
 
 /*
- * PaxPageRowHeaderOffset verifies a page's header and returns the offset
- * of its row headers, which depends on the column directory only, but does
- * not look at any row header: see PaxPageRowHeaders.
+ * PaxRowHeadersAt returns the offset of a page's row headers as its column
+ * directory places them, without verifying anything: the caller has
+ * verified the page's header (pp_natts in range), or only masks bytes.
  */
-uint16
-PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
+uint32
+PaxRowHeadersAt(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	bits8	   *zone;
 	int			nzones;
 	uint32		off;
 
-	PaxPageCheckHeader(rel, page, blkno);
 	zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
 	/* the zone bits of the page's columns, a byte at a time */
 	nzones = (int) pg_popcount((const char *) zone, hdr->pp_natts / 8);
@@ -449,7 +448,22 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 	}
 	else
 		off = MAXALIGN(off);
-	off += nzones * sizeof(PaxZone);
+	return off + nzones * sizeof(PaxZone);
+}
+
+/*
+ * PaxPageRowHeaderOffset verifies a page's header and returns the offset
+ * of its row headers, which depends on the column directory only, but does
+ * not look at any row header: see PaxPageRowHeaders.
+ */
+uint16
+PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint32		off;
+
+	PaxPageCheckHeader(rel, page, blkno);
+	off = PaxRowHeadersAt(page);
 	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > ((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 

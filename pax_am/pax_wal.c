@@ -9,10 +9,15 @@
  * rest of the operation (two thirds of a single-row INSERT, by perf).  A
  * PaxChange does the same job knowing the answer: the caller changes a
  * private copy of the page and names the byte ranges it wrote; the record
- * written is a generic WAL record (RM_GENERIC_ID) of exactly those
- * fragments, in generic_xlog.c's format (offset, length, bytes), which
- * core's generic_redo replays.  Nothing needs to be preloaded for
- * recovery or on a standby.
+ * written is a record of exactly those fragments, in generic_xlog.c's
+ * format (offset, length, bytes): a generic WAL record (RM_GENERIC_ID),
+ * which core's generic_redo replays, nothing preloaded; or, when pax_am is
+ * in shared_preload_libraries (pax_rmgr_registered), a record of pax's own
+ * resource manager (XLOG_PAX_PAGE), which PaxPageRedo replays the same way
+ * and whose PaxPageMask lets wal_consistency_checking check pax pages: it
+ * hides what changes without WAL (row headers' hint bits), which the
+ * generic mask does not.  A server that preloads pax_am must have it
+ * preloaded whenever it replays its WAL, and so must its standbys.
  *
  * As in GenericXLogFinish, the new image goes into the buffer with the hole
  * between pd_lower and pd_upper zeroed, which is what replay produces.
@@ -25,8 +30,12 @@
  */
 #include "postgres.h"
 
+#include "access/bufmask.h"
 #include "access/xloginsert.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
 #include "access/rmgr.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
@@ -166,7 +175,10 @@ PaxChangeFinish(PaxChange *chg)
 			XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
 			XLogRegisterBufData(0, data, len);
 		}
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
+		if (pax_rmgr_registered)
+			recptr = XLogInsert(PAX_RMGR_ID, XLOG_PAX_PAGE);
+		else
+			recptr = XLogInsert(RM_GENERIC_ID, 0);
 		PageSetLSN(page, recptr);
 	}
 	END_CRIT_SECTION();
@@ -176,4 +188,125 @@ PaxChangeFinish(PaxChange *chg)
 	if (chg->ranges)
 		pfree(chg->ranges);
 	chg->ranges = NULL;
+}
+
+/*
+ * PaxPageRedo replays an XLOG_PAX_PAGE record: the page's image when it
+ * carries one, else its fragments, then the hole zeroed, as generic_redo
+ * replays a generic record (generic_xlog.c, PostgreSQL 15).  A fragment
+ * outside the page is a PANIC, never a write out of it.
+ */
+void
+PaxPageRedo(XLogReaderState *record)
+{
+	Buffer		buffer;
+
+	if (XLogReadBufferForRedo(record, 0, &buffer) == BLK_NEEDS_REDO)
+	{
+		Page		page = BufferGetPage(buffer);
+		PageHeader	phdr = (PageHeader) page;
+		Size		len;
+		const char *data = XLogRecGetBlockData(record, 0, &len);
+		const char *end = data + len;
+
+		while (data < end)
+		{
+			OffsetNumber offset;
+			OffsetNumber length;
+
+			if (end - data < (ptrdiff_t) PAX_FRAGMENT_HEADER)
+				elog(PANIC, "pax page record: truncated fragment");
+			memcpy(&offset, data, sizeof(offset));
+			memcpy(&length, data + sizeof(offset), sizeof(length));
+			data += PAX_FRAGMENT_HEADER;
+			if (offset > BLCKSZ || length > BLCKSZ - offset ||
+				length > end - data)
+				elog(PANIC, "pax page record: fragment of %u bytes at %u out of range",
+					 length, offset);
+			memcpy(page + offset, data, length);
+			data += length;
+		}
+		if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > BLCKSZ)
+			elog(PANIC, "pax page record: pd_lower %u, pd_upper %u out of order",
+				 phdr->pd_lower, phdr->pd_upper);
+		memset(page + phdr->pd_lower, 0, phdr->pd_upper - phdr->pd_lower);
+		PageSetLSN(page, record->EndRecPtr);
+		MarkBufferDirty(buffer);
+	}
+	if (BufferIsValid(buffer))
+		UnlockReleaseBuffer(buffer);
+}
+
+/*
+ * PaxPageDesc describes an XLOG_PAX_PAGE record: its fragments and their
+ * bytes, or the page image it carries instead.
+ */
+void
+PaxPageDesc(StringInfo buf, XLogReaderState *record)
+{
+	Size		len = 0;
+	const char *data = XLogRecHasBlockRef(record, 0) ?
+		XLogRecGetBlockData(record, 0, &len) : NULL;
+	int			n = 0;
+	Size		bytes = 0;
+
+	if (data == NULL || len == 0)
+	{
+		appendStringInfoString(buf, "whole page");
+		return;
+	}
+	for (Size pos = 0; pos + PAX_FRAGMENT_HEADER <= len;)
+	{
+		OffsetNumber length;
+
+		memcpy(&length, data + pos + sizeof(OffsetNumber), sizeof(length));
+		pos += PAX_FRAGMENT_HEADER + length;
+		bytes += length;
+		n++;
+	}
+	appendStringInfo(buf, "%d fragments, %zu bytes", n, bytes);
+}
+
+/*
+ * PaxPageMask masks what of a pax page may differ between the primary and
+ * a replica without WAL, for wal_consistency_checking: the page's LSN,
+ * checksum and hints (PD_ALL_VISIBLE among them, as heap_mask), the hole,
+ * and the hint bits of the row headers (xmin's unless frozen, and xmax's),
+ * set by readers as heap's.  A page that does not look like a pax page
+ * keeps its row header bytes.  Adapted from heap_mask() in heapam.c,
+ * PostgreSQL 15.
+ */
+void
+PaxPageMask(char *page, BlockNumber blkno)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PaxPageOpaque opaque;
+	uint32		off;
+
+	mask_page_lsn_and_checksum(page);
+	mask_page_hint_bits(page);
+	mask_unused_space(page);
+
+	if (PageIsNew(page) ||
+		PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)))
+		return;
+	opaque = PaxPageGetOpaque(page);
+	if (opaque->pax_magic != PAX_PAGE_MAGIC ||
+		opaque->pax_version != PAX_PAGE_VERSION ||
+		hdr->pp_natts > MaxTupleAttributeNumber ||
+		hdr->pp_capacity > PAX_MAX_CAPACITY)
+		return;
+	off = PaxRowHeadersAt(page);
+	for (int row = 0; row < hdr->pp_capacity; row++)
+	{
+		HeapTupleHeader tup;
+
+		if (off + (row + 1) * PAX_ROWHDR_SIZE > phdr->pd_lower)
+			break;
+		tup = (HeapTupleHeader) (page + off + row * PAX_ROWHDR_SIZE);
+		if (!HeapTupleHeaderXminFrozen(tup))
+			tup->t_infomask &= ~(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID);
+		tup->t_infomask &= ~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID);
+	}
 }

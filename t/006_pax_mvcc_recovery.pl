@@ -9,7 +9,9 @@
 #   committed ones; after recovery the table equals a heap mirror that got
 #   only the committed statements, index scans agree with sequential scans,
 #   and the standby agrees too;
-# - everything runs with data checksums on.
+# - everything runs with data checksums on, and with pax_am preloaded, so
+#   that page changes are pax's own WAL records, each checked on replay by
+#   wal_consistency_checking = all (PaxPageMask).
 #
 # PAX_TEST_AM (default pax) names the access method under test; set it to
 # heap to check the test itself against heap.
@@ -30,6 +32,9 @@ $primary->init(allows_streaming => 1, extra => ['--data-checksums']);
 $primary->append_conf('postgresql.conf', qq{
 autovacuum = off
 wal_log_hints = off
+shared_preload_libraries = 'pax_am'
+wal_consistency_checking = 'all,pax'
+wal_keep_size = '1GB'
 });
 $primary->start;
 

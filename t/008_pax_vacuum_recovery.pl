@@ -10,7 +10,10 @@
 # - kill -9 of the primary right after VACUUM and the slot-reusing inserts:
 #   after crash recovery the table reads back exactly as before the crash,
 #   and the standby still equals the primary;
-# - data checksums on.
+# - data checksums on; pax_am preloaded, page changes in pax's own WAL
+#   records, each checked on replay by wal_consistency_checking = all
+#   (PaxPageMask), and the visibility map records checked too
+#   (PaxVisibilityMapSet forces our page's image into heap's record).
 
 use strict;
 use warnings;
@@ -23,7 +26,9 @@ use PaxTAP;
 
 my $primary = PostgreSQL::Test::Cluster->new('vac_primary');
 $primary->init(allows_streaming => 1, extra => ['--data-checksums']);
-$primary->append_conf('postgresql.conf', "autovacuum = off\nwal_log_hints = off");
+$primary->append_conf('postgresql.conf', "autovacuum = off\nwal_log_hints = off\n"
+	  . "shared_preload_libraries = 'pax_am'\nwal_consistency_checking = 'all,pax'\n"
+	  . "wal_keep_size = '1GB'\n");
 $primary->start;
 
 $primary->safe_psql('postgres', q{

@@ -10,11 +10,10 @@
 #   to disk; and streamed, with stream-changes), TRUNCATE, a rolled-back
 #   transaction, two-phase commit; on a frozen table too (each change first
 #   clears the page's all-visible flag);
-# - a streaming standby (pax_am preloaded) replays it all, with heap's
-#   records checked by wal_consistency_checking (generic records are not:
-#   hint bits set without WAL differ, and the generic mask does not hide
-#   them): the same rows, and index-only scans see the cleared visibility
-#   map bits;
+# - a streaming standby (pax_am preloaded) replays it all, every record
+#   checked by wal_consistency_checking = 'all,pax' (pax's page changes are pax
+#   records then, masked by PaxPageMask): the same rows, and index-only
+#   scans see the cleared visibility map bits;
 # - pg_walinspect describes the pax records;
 #   CREATE PUBLICATION of pax tables does not warn;
 # - without pax_am preloaded, under wal_level = logical: a write to a pax
@@ -37,7 +36,7 @@ $primary->init(allows_streaming => 'logical');
 $primary->append_conf('postgresql.conf', qq{
 autovacuum = off
 shared_preload_libraries = 'pax_am'
-wal_consistency_checking = 'heap2,heap'
+wal_consistency_checking = 'all,pax'
 logical_decoding_work_mem = 64kB
 max_prepared_transactions = 5
 });
@@ -251,9 +250,16 @@ $primary->safe_psql('postgres', q{
 my $end = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 is($primary->safe_psql('postgres', qq{
 	SELECT string_agg(record_type || ' ' || regexp_replace(description, 'rel [0-9/]+', 'rel R'), E'\n' ORDER BY start_lsn)
-	  FROM pg_get_wal_records_info('$lsn', '$end') WHERE resource_manager = 'pax'}),
+	  FROM pg_get_wal_records_info('$lsn', '$end')
+	 WHERE resource_manager = 'pax' AND record_type <> 'PAGE'}),
 	"INSERT rel R ntuples 1 flags 0x02\nUPDATE rel R ntuples 1 flags 0x00\nDELETE rel R ntuples 0 flags 0x04",
-	'pg_walinspect describes the pax records');
+	'pg_walinspect describes the pax logical records');
+like($primary->safe_psql('postgres', qq{
+	SELECT string_agg(description, E'\n' ORDER BY start_lsn)
+	  FROM pg_get_wal_records_info('$lsn', '$end')
+	 WHERE resource_manager = 'pax' AND record_type = 'PAGE'}),
+	qr/^\d+ fragments, \d+ bytes$/m,
+	'pg_walinspect describes the pax page records');
 
 $standby->stop;
 $primary->stop;
@@ -261,7 +267,8 @@ $primary->stop;
 # Without pax_am preloaded.
 my $plain = PostgreSQL::Test::Cluster->new('logical_not_preloaded');
 $plain->init(allows_streaming => 'logical');
-$plain->append_conf('postgresql.conf', "autovacuum = off\n");
+$plain->append_conf('postgresql.conf',
+	"autovacuum = off\nshared_preload_libraries = ''\nwal_consistency_checking = ''\n");
 $plain->start;
 $plain->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
