@@ -44,6 +44,17 @@ $primary->start;
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
 	CREATE EXTENSION pg_visibility;
+	-- an index expression that lies about being immutable: with t.on set,
+	-- its second call after t.n was reset returns 1, so that an INSERT ...
+	-- ON CONFLICT whose check found no conflict meets one when it inserts
+	-- its index entry, and kills its speculative row (then retries)
+	CREATE FUNCTION flip(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	DECLARE n int := coalesce(nullif(current_setting('t.n', true), ''), '0')::int;
+	BEGIN
+		PERFORM set_config('t.n', (n + 1)::text, false);
+		IF current_setting('t.on', true) = '1' AND n = 1 THEN RETURN 1; END IF;
+		RETURN $1;
+	END $$;
 });
 
 $primary->backup('base');
@@ -89,6 +100,13 @@ INSERT INTO t VALUES (6, 6, 'conflict', 0, NULL) ON CONFLICT (id) DO UPDATE SET 
 INSERT INTO t VALUES (61, 61, 'fresh', 0, NULL) ON CONFLICT (id) DO NOTHING;
 INSERT INTO t VALUES (61, 61, 'again', 0, NULL) ON CONFLICT (id) DO NOTHING;
 INSERT INTO t VALUES (62, 62, 'both', 0, NULL), (8, 8, 'dup', 0, NULL) ON CONFLICT (id) DO UPDATE SET n = excluded.n + 1;
+CREATE TABLE sa (k int, v text) USING AM;
+CREATE UNIQUE INDEX sa_k ON sa (flip(k));
+INSERT INTO sa VALUES (1, 'one');
+SELECT set_config('t.n', '0', false), set_config('t.on', '1', false);
+INSERT INTO sa VALUES (2, 'two') ON CONFLICT DO NOTHING;
+SELECT set_config('t.on', '0', false);
+DROP TABLE sa;
 ALTER TABLE t REPLICA IDENTITY FULL;
 UPDATE t SET n = 7 WHERE id = 9;
 DELETE FROM t WHERE id = 10;
@@ -125,7 +143,7 @@ sub decode
 	my $opts = join('', map { ", '$_'" } @options);
 	$primary->safe_psql('postgres', q{
 		SELECT pg_create_logical_replication_slot('s', 'test_decoding')});
-	(my $sql = $workload) =~ s/\bAM\b/$am/;
+	(my $sql = $workload) =~ s/\bAM\b/$am/g;
 	$primary->safe_psql('postgres', $sql);
 	my $out = $primary->safe_psql('postgres', qq{
 		SELECT string_agg(data, E'\\n' ORDER BY ord)
@@ -158,7 +176,25 @@ like($heap, qr/DELETE: id\[integer\]:10 k\[integer\]:10 v\[text\]:'v10'/,
 like($heap, qr/DELETE: k\[integer\]:13\n/, 'heap: REPLICA IDENTITY USING INDEX logs the index key');
 like($heap, qr/DELETE: \(no-tuple-data\)/, 'heap: REPLICA IDENTITY NOTHING');
 like($heap, qr/'prepared'/, 'heap: a prepared transaction');
+like($heap, qr/table public.sa: INSERT: k\[integer\]:1 v\[text\]:'one'\n.*\n.*\ntable public.sa: INSERT: k\[integer\]:2 v\[text\]:'two'\n/,
+	'heap: a speculative insertion killed and retried decodes as one INSERT');
 is($pax, $heap, 'pax decodes as heap');
+
+# the flip() index does kill a speculative insertion, on both
+foreach my $am ('heap', 'pax')
+{
+	is($primary->safe_psql('postgres', qq{
+		CREATE TABLE sa (k int, v text) USING $am;
+		CREATE UNIQUE INDEX sa_k ON sa (flip(k));
+		INSERT INTO sa VALUES (1, 'one');
+		SELECT set_config('t.n', '0', false), set_config('t.on', '1', false) \\g /dev/null
+		BEGIN;
+		INSERT INTO sa VALUES (2, 'two') ON CONFLICT DO NOTHING;
+		SELECT n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'sa';
+		COMMIT;
+		DROP TABLE sa;}),
+		'1', "$am: the speculative insertion was killed (a delete) and retried");
+}
 
 my $heap_streamed = decode('heap', 'stream-changes', '1');
 $primary->safe_psql('postgres', 'DROP TABLE t');
