@@ -10,8 +10,6 @@
 #   - it differs only in the access method's name (pax where heap says heap), or
 #   - it has the same lines on both sides in another order (row order of a
 #     query without ORDER BY), or
-#   - it only adds pax_am's warning that a publication's pax tables are not
-#     replicated (issue 12 item 8: logical decoding does not see pax changes), or
 #   - every line it changes is part of an EXPLAIN output ("QUERY PLAN" or an
 #     explain_* function's column) on both sides, and the row counts of the
 #     plan nodes it changes (actual rows=N loops=M, in order) are the same on
@@ -143,13 +141,6 @@ sub am_name {
 	return 1;
 }
 
-# only pax_am's publication warning is added
-sub publication_warning {
-	return 0 if grep { /^-/ } @_;
-	my @plus = grep { /^\+/ } @_;
-	return @plus && !grep { !/^\+(WARNING:  publication ".*" includes \d+ tables? using the pax access method, whose changes are not replicated|DETAIL:  Logical decoding does not decode changes to tables using the pax access method: |HINT:  Use the heap access method for tables that must be replicated )/ } @plus;
-}
-
 my (%reasons, @bad);
 for my $i (0 .. $#hunks) {
 	my $h = $hunks[$i];
@@ -158,8 +149,6 @@ for my $i (0 .. $#hunks) {
 		$reasons{$accepted{$body}}++;
 	} elsif (am_name(@$h)) {
 		$reasons{'AM name'}++;
-	} elsif (publication_warning(@$h)) {
-		$reasons{'AM name: pax tables in a publication are not replicated (warning)'}++;
 	} elsif (plan_only($i)) {
 		$reasons{'plan shape'}++;
 	} elsif (reordered(@$h)) {
