@@ -694,6 +694,7 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
 						  int *align);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
+extern bool PaxPageHeaderIsValid(Page page);
 extern uint32 PaxRowHeadersAt(Page page);
 extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 									 BlockNumber blkno);

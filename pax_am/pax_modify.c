@@ -645,6 +645,60 @@ PaxTargetOldTuple(PaxTarget *t)
 }
 
 /*
+ * PaxColumnsChanged tells whether the slot's new values change one of the
+ * target row's columns of the index attribute set kind: INDEX_ATTR_BITMAP_KEY,
+ * the columns some unique index or foreign key could reference (heap's
+ * "key" columns: an update changing one takes LockTupleExclusive, else
+ * LockTupleNoKeyExclusive), or INDEX_ATTR_BITMAP_IDENTITY_KEY, the replica
+ * identity's (logical decoding then gets the old key).  The target's
+ * buffer is exclusively locked.  Adapted from HeapDetermineColumnsInfo()
+ * in heapam.c, PostgreSQL 15.
+ */
+static bool
+PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
+{
+	Relation	rel = t->rel;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, kind);
+	PaxLayoutCache cache;
+	PaxPageLayout *layout = NULL;
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	bool		changed = false;
+	int			k = -1;
+
+	while (!changed && (k = bms_next_member(keys, k)) >= 0)
+	{
+		int			attno = k + FirstLowInvalidHeapAttributeNumber;
+		Form_pg_attribute att;
+		Datum		oldval;
+		bool		oldnull;
+
+		if (attno <= 0)
+			continue;			/* system columns never change */
+		if (layout == NULL)
+		{
+			PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+			layout = PaxPageGetLayout(rel, tupdesc, t->page,
+									  BufferGetBlockNumber(t->buffer), &cache);
+		}
+		att = TupleDescAttr(tupdesc, attno - 1);
+		if (attno <= layout->natts)
+			oldval = PaxPageGetValue(t->page, layout, row, attno - 1, &oldnull);
+		else
+			oldval = getmissingattr(tupdesc, attno, &oldnull);
+		if (oldnull != slot->tts_isnull[attno - 1])
+			changed = true;
+		else if (!oldnull)
+			changed = !datumIsEqual(oldval, slot->tts_values[attno - 1],
+									att->attbyval, att->attlen);
+	}
+	if (layout)
+		PaxLayoutCacheFree(&cache);
+	bms_free(keys);
+	return changed;
+}
+
+/*
  * PaxTargetOldKey returns what logical decoding is told of the target row
  * by an update to the slot's values (newslot) or a delete (newslot NULL):
  * PaxLogicalOldKey's tuple, the key required when a replica identity
@@ -656,37 +710,17 @@ static HeapTuple
 PaxTargetOldKey(PaxTarget *t, TupleTableSlot *newslot)
 {
 	Relation	rel = t->rel;
-	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Datum	   *values;
 	bool	   *isnull;
-	bool		key_required = (newslot == NULL);
+	bool		key_required;
 	HeapTuple	key;
 
 	if (rel->rd_rel->relreplident == REPLICA_IDENTITY_NOTHING)
 		return NULL;
+	key_required = newslot == NULL ||
+		(rel->rd_rel->relreplident != REPLICA_IDENTITY_FULL &&
+		 PaxColumnsChanged(t, newslot, INDEX_ATTR_BITMAP_IDENTITY_KEY));
 	PaxTargetValues(t, &values, &isnull);
-	if (!key_required && rel->rd_rel->relreplident != REPLICA_IDENTITY_FULL)
-	{
-		Bitmapset  *idattrs = RelationGetIndexAttrBitmap(rel,
-														 INDEX_ATTR_BITMAP_IDENTITY_KEY);
-		int			k = -1;
-
-		while (!key_required && (k = bms_next_member(idattrs, k)) >= 0)
-		{
-			int			i = k + FirstLowInvalidHeapAttributeNumber - 1;
-			Form_pg_attribute att;
-
-			if (i < 0)
-				continue;
-			att = TupleDescAttr(tupdesc, i);
-			if (isnull[i] != newslot->tts_isnull[i])
-				key_required = true;
-			else if (!isnull[i])
-				key_required = !datumIsEqual(values[i], newslot->tts_values[i],
-											 att->attbyval, att->attlen);
-		}
-		bms_free(idattrs);
-	}
 	key = PaxLogicalOldKey(rel, values, isnull, key_required);
 	pfree(values);
 	pfree(isnull);
@@ -800,57 +834,6 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
  */
 
 /*
- * PaxKeyChanged tells whether the new values change a column some unique
- * index or foreign key could reference (heap's "key" columns): then the
- * update takes LockTupleExclusive, else LockTupleNoKeyExclusive.  The
- * target's buffer is exclusively locked.  Adapted from
- * HeapDetermineColumnsInfo() in heapam.c, PostgreSQL 15 (key columns only).
- */
-static bool
-PaxKeyChanged(PaxTarget *t, TupleTableSlot *slot)
-{
-	Relation	rel = t->rel;
-	TupleDesc	tupdesc = RelationGetDescr(rel);
-	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
-	PaxLayoutCache cache;
-	PaxPageLayout *layout = NULL;
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
-	bool		changed = false;
-	int			k = -1;
-
-	while (!changed && (k = bms_next_member(keys, k)) >= 0)
-	{
-		int			attno = k + FirstLowInvalidHeapAttributeNumber;
-		Form_pg_attribute att;
-		Datum		oldval;
-		bool		oldnull;
-
-		if (attno <= 0)
-			continue;			/* system columns never change */
-		if (layout == NULL)
-		{
-			PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
-			layout = PaxPageGetLayout(rel, tupdesc, t->page,
-									  BufferGetBlockNumber(t->buffer), &cache);
-		}
-		att = TupleDescAttr(tupdesc, attno - 1);
-		if (attno <= layout->natts)
-			oldval = PaxPageGetValue(t->page, layout, row, attno - 1, &oldnull);
-		else
-			oldval = getmissingattr(tupdesc, attno, &oldnull);
-		if (oldnull != slot->tts_isnull[attno - 1])
-			changed = true;
-		else if (!oldnull)
-			changed = !datumIsEqual(oldval, slot->tts_values[attno - 1],
-									att->attbyval, att->attlen);
-	}
-	if (layout)
-		PaxLayoutCacheFree(&cache);
-	bms_free(keys);
-	return changed;
-}
-
-/*
  * pax_tuple_update writes the slot's row as a new version of the row at
  * otid, where the insert path puts it, and points the old version at it.
  * Adapted from heap_update() in heapam.c, PostgreSQL 15 (no HOT).
@@ -887,8 +870,8 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 	slot_getallattrs(slot);
 	PaxTargetOpen(relation, otid, &t);
-	*lockmode = PaxKeyChanged(&t, slot) ? LockTupleExclusive :
-		LockTupleNoKeyExclusive;
+	*lockmode = PaxColumnsChanged(&t, slot, INDEX_ATTR_BITMAP_KEY) ?
+		LockTupleExclusive : LockTupleNoKeyExclusive;
 	if (*lockmode == LockTupleNoKeyExclusive)
 		MultiXactIdSetOldestMember();
 

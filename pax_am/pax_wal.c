@@ -191,6 +191,30 @@ PaxChangeFinish(PaxChange *chg)
 }
 
 /*
+ * PaxNextFragment reads the fragment at *pos of a record's block data,
+ * which ends at end, into *offset, *length and *bytes, and moves *pos past
+ * it: 1, or 0 at the end, or -1 for a fragment that is truncated or falls
+ * outside the page.
+ */
+static int
+PaxNextFragment(const char **pos, const char *end, OffsetNumber *offset,
+				OffsetNumber *length, const char **bytes)
+{
+	if (*pos >= end)
+		return 0;
+	if (end - *pos < (ptrdiff_t) PAX_FRAGMENT_HEADER)
+		return -1;
+	memcpy(offset, *pos, sizeof(OffsetNumber));
+	memcpy(length, *pos + sizeof(OffsetNumber), sizeof(OffsetNumber));
+	*bytes = *pos + PAX_FRAGMENT_HEADER;
+	if (*offset > BLCKSZ || *length > BLCKSZ - *offset ||
+		*length > end - *bytes)
+		return -1;
+	*pos = *bytes + *length;
+	return 1;
+}
+
+/*
  * PaxPageRedo replays an XLOG_PAX_PAGE record: the page's image when it
  * carries one, else its fragments, then the hole zeroed, as generic_redo
  * replays a generic record (generic_xlog.c, PostgreSQL 15).  A fragment
@@ -206,26 +230,17 @@ PaxPageRedo(XLogReaderState *record)
 		Page		page = BufferGetPage(buffer);
 		PageHeader	phdr = (PageHeader) page;
 		Size		len;
-		const char *data = XLogRecGetBlockData(record, 0, &len);
-		const char *end = data + len;
+		const char *pos = XLogRecGetBlockData(record, 0, &len);
+		const char *end = pos + len;
+		OffsetNumber offset;
+		OffsetNumber length;
+		const char *bytes;
+		int			got;
 
-		while (data < end)
-		{
-			OffsetNumber offset;
-			OffsetNumber length;
-
-			if (end - data < (ptrdiff_t) PAX_FRAGMENT_HEADER)
-				elog(PANIC, "pax page record: truncated fragment");
-			memcpy(&offset, data, sizeof(offset));
-			memcpy(&length, data + sizeof(offset), sizeof(length));
-			data += PAX_FRAGMENT_HEADER;
-			if (offset > BLCKSZ || length > BLCKSZ - offset ||
-				length > end - data)
-				elog(PANIC, "pax page record: fragment of %u bytes at %u out of range",
-					 length, offset);
-			memcpy(page + offset, data, length);
-			data += length;
-		}
+		while ((got = PaxNextFragment(&pos, end, &offset, &length, &bytes)) > 0)
+			memcpy(page + offset, bytes, length);
+		if (got < 0)
+			elog(PANIC, "pax page record: fragment truncated or out of the page");
 		if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > BLCKSZ)
 			elog(PANIC, "pax page record: pd_lower %u, pd_upper %u out of order",
 				 phdr->pd_lower, phdr->pd_upper);
@@ -245,26 +260,30 @@ void
 PaxPageDesc(StringInfo buf, XLogReaderState *record)
 {
 	Size		len = 0;
-	const char *data = XLogRecHasBlockRef(record, 0) ?
+	const char *pos = XLogRecHasBlockRef(record, 0) ?
 		XLogRecGetBlockData(record, 0, &len) : NULL;
+	OffsetNumber offset;
+	OffsetNumber length;
+	const char *bytes;
+	int			got;
 	int			n = 0;
-	Size		bytes = 0;
+	Size		total = 0;
+	const char *end;
 
-	if (data == NULL || len == 0)
+	if (pos == NULL || len == 0)
 	{
 		appendStringInfoString(buf, "whole page");
 		return;
 	}
-	for (Size pos = 0; pos + PAX_FRAGMENT_HEADER <= len;)
+	end = pos + len;
+	while ((got = PaxNextFragment(&pos, end, &offset, &length, &bytes)) > 0)
 	{
-		OffsetNumber length;
-
-		memcpy(&length, data + pos + sizeof(OffsetNumber), sizeof(length));
-		pos += PAX_FRAGMENT_HEADER + length;
-		bytes += length;
+		total += length;
 		n++;
 	}
-	appendStringInfo(buf, "%d fragments, %zu bytes", n, bytes);
+	appendStringInfo(buf, "%d fragments, %zu bytes", n, total);
+	if (got < 0)
+		appendStringInfoString(buf, " (malformed)");
 }
 
 /*
@@ -272,8 +291,8 @@ PaxPageDesc(StringInfo buf, XLogReaderState *record)
  * a replica without WAL, for wal_consistency_checking: the page's LSN,
  * checksum and hints (PD_ALL_VISIBLE among them, as heap_mask), the hole,
  * and the hint bits of the row headers (xmin's unless frozen, and xmax's),
- * set by readers as heap's.  A page that does not look like a pax page
- * keeps its row header bytes.  Adapted from heap_mask() in heapam.c,
+ * set by readers as heap's.  A page whose header does not pass
+ * PaxPageHeaderIsValid keeps its row header bytes.  Adapted from heap_mask() in heapam.c,
  * PostgreSQL 15.
  */
 void
@@ -281,21 +300,13 @@ PaxPageMask(char *page, BlockNumber blkno)
 {
 	PageHeader	phdr = (PageHeader) page;
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	PaxPageOpaque opaque;
 	uint32		off;
 
 	mask_page_lsn_and_checksum(page);
 	mask_page_hint_bits(page);
 	mask_unused_space(page);
 
-	if (PageIsNew(page) ||
-		PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)))
-		return;
-	opaque = PaxPageGetOpaque(page);
-	if (opaque->pax_magic != PAX_PAGE_MAGIC ||
-		opaque->pax_version != PAX_PAGE_VERSION ||
-		hdr->pp_natts > MaxTupleAttributeNumber ||
-		hdr->pp_capacity > PAX_MAX_CAPACITY)
+	if (PageIsNew(page) || !PaxPageHeaderIsValid((Page) page))
 		return;
 	off = PaxRowHeadersAt(page);
 	for (int row = 0; row < hdr->pp_capacity; row++)
