@@ -39,7 +39,12 @@
  *
  * A filter that removes few rows costs more than it saves: after
  * PAX_JF_TRIAL_ROWS rows, it stops when it removed less than
- * 1/PAX_JF_MIN_REMOVED_SHARE of them.
+ * 1/PAX_JF_MIN_REMOVED_SHARE of them.  Summarising a table of many more
+ * tuples than that costs more than the trial: for such a table the trial
+ * comes first, each row's hash looked up in the join's table itself
+ * (PaxJfTableHolds; rows it cannot hold are dropped already), and the
+ * filter is built only if the trial says it is worth it (TPC-H Q14: the
+ * 200,000 parts of its table match every lineitem row).
  *
  * Costs.  The planner's join paths price a PaxScan under a hash join as if
  * every row came up.  So a set_join_pathlist_hook (PaxJfJoinPaths) adds,
@@ -64,6 +69,7 @@
 #include "common/hashfn.h"
 #include "executor/executor.h"
 #include "executor/hashjoin.h"
+#include "executor/nodeHash.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -148,6 +154,8 @@ typedef struct PaxJoinFilter
 	bool		ready;			/* built from the join's table */
 	bool		off;			/* unusable (batches) or not worth it */
 	bool		judged;			/* its trial is over */
+	bool		probing;		/* on trial against the join's table itself,
+								 * unbuilt (PaxJfTableHolds) */
 	uint64	   *words;			/* the Bloom filter */
 	uint32		wordshift;		/* 32 - log2(number of words) */
 
@@ -1037,6 +1045,51 @@ PaxJfBuildPrescan(PaxJoinFilter *jf, EState *estate, MemoryContext mcxt)
 }
 
 /*
+ * PaxJfTableHolds tells whether a hash table whole in memory, shared or
+ * private, holds a tuple of hash value h: the bucket the join would look
+ * in (ExecHashGetBucketAndBatch with one batch), or the skew bucket that
+ * took the value's tuples.  A row whose keys hash to a value the table
+ * does not hold matches none of its tuples.
+ */
+static bool
+PaxJfTableHolds(HashJoinTable ht, uint32 h)
+{
+	int			b = h & (ht->nbuckets - 1);
+
+	if (ht->parallel_state != NULL)
+	{
+		dsa_pointer p = dsa_pointer_atomic_read(&ht->buckets.shared[b]);
+
+		while (DsaPointerIsValid(p))
+		{
+			HashJoinTuple t = (HashJoinTuple) dsa_get_address(ht->area, p);
+
+			if (t->hashvalue == h)
+				return true;
+			p = t->next.shared;
+		}
+		return false;
+	}
+	if (ht->skewEnabled)
+	{
+		int			sb = ExecHashGetSkewBucket(ht, h);
+
+		if (sb != INVALID_SKEW_BUCKET_NO)
+		{
+			for (HashJoinTuple t = ht->skewBucket[sb]->tuples; t != NULL;
+				 t = t->next.unshared)
+				if (t->hashvalue == h)
+					return true;
+		}
+	}
+	for (HashJoinTuple t = ht->buckets.unshared[b]; t != NULL;
+		 t = t->next.unshared)
+		if (t->hashvalue == h)
+			return true;
+	return false;
+}
+
+/*
  * PaxJfBuild summarises the join's hash table, if it is built and whole in
  * memory (one batch), into the filter; else the filter stays unbuilt (no
  * table yet) or is off (batches: the table holds only part of the rows).
@@ -1055,6 +1108,12 @@ PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 	if (ht->nbatch != 1 || ht->curbatch != 0)
 	{
 		jf->off = true;
+		return;
+	}
+	/* a table larger than a trial: the trial first (PaxJoinFiltersApply) */
+	if (!jf->judged && ht->totalTuples > PAX_JF_TRIAL_ROWS)
+	{
+		jf->probing = true;
 		return;
 	}
 	PaxJfAllocWords(jf, ht->totalTuples, mcxt);
@@ -1324,16 +1383,33 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 			break;
 		if (jf->off)
 			continue;
-		if (!jf->ready)
+		if (!jf->ready && !jf->probing)
 		{
 			if (jf->prescan)
 				PaxJfBuildPrescan(jf, state->css.ss.ps.state, mcxt);
 			else
 				PaxJfBuild(jf, mcxt);
-			if (!jf->ready)
+			if (!jf->ready && !jf->probing)
 				continue;
 		}
-		if (jf->nkeys == 1 && PaxJfFixedKey(&jf->keys[0], state->layout))
+		if (jf->probing)
+		{
+			HashJoinTable ht = jf->hj->hj_HashTable;
+
+			if (ht == NULL || ht->nbatch != 1 || ht->curbatch != 0)
+			{
+				/* (not seen: the table is complete before the scan) */
+				jf->probing = false;
+				jf->off = true;
+				continue;
+			}
+			PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
+						  hashes, keep);
+			for (int k = 0; k < n; k++)
+				if (keep[k] && PaxJfTableHolds(ht, hashes[k]))
+					state->sel[m++] = state->sel[k];
+		}
+		else if (jf->nkeys == 1 && PaxJfFixedKey(&jf->keys[0], state->layout))
 			m = PaxJfFilterFixed(jf, page, state->layout, state->sel, n);
 		else
 		{
@@ -1358,6 +1434,12 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 		{
 			jf->judged = true;
 			jf->off = jf->removed * PAX_JF_MIN_REMOVED_SHARE < jf->tested;
+			/* worth it: the filter the trial looked up the table for */
+			if (jf->probing && !jf->off)
+			{
+				jf->probing = false;
+				PaxJfBuild(jf, mcxt);
+			}
 		}
 	}
 	return n;
@@ -1393,7 +1475,7 @@ PaxJoinFiltersReset(PaxScanState *state)
 			pfree(jf->bitmap);
 		jf->words = NULL;
 		jf->bitmap = NULL;
-		jf->ready = jf->off = jf->judged = false;
+		jf->ready = jf->off = jf->judged = jf->probing = false;
 		jf->tested = jf->removed = 0;
 	}
 }

@@ -252,6 +252,35 @@ RESET enable_sort;
 SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE d.grp = 99$$);
 SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN (SELECT DISTINCT k4 FROM fact) d ON f.k4 = d.k4$$);
 
+-- a table of more tuples than a trial (32768) is looked up itself during
+-- the trial, and summarised only if the trial removed enough: k, 9 rows in
+-- 10 (the exact set takes over after the trial; the first page's rows go
+-- up unfiltered, fetched before the table is built); m, none (the filter
+-- is never built); t, text keys (the hash function called per row), 1 in 7
+CREATE TABLE jf_pax.big (k int, m int, t text) USING pax
+	WITH (autovacuum_enabled = off);
+CREATE TABLE jf_pax.bigdim (k int, tag text) USING pax
+	WITH (autovacuum_enabled = off);
+INSERT INTO jf_pax.big
+SELECT i, (i % 40000 + 1) * 10, 't' || (i * 7 % 48000) FROM generate_series(1, 60000) i;
+INSERT INTO jf_pax.bigdim SELECT i * 10, 't' || i FROM generate_series(1, 40000) i;
+CREATE TABLE jf_heap.big AS SELECT * FROM jf_pax.big;
+CREATE TABLE jf_heap.bigdim AS SELECT * FROM jf_pax.bigdim;
+ANALYZE jf_pax.big, jf_pax.bigdim, jf_heap.big, jf_heap.bigdim;
+SELECT ln FROM explain_analyze($$
+SELECT count(*) FROM jf_pax.big b JOIN jf_pax.bigdim d ON b.k = d.k$$) ln
+WHERE ln ~ 'Join Filter|Hash Join';
+SELECT ln FROM explain_analyze($$
+SELECT count(*) FROM jf_pax.big b JOIN jf_pax.bigdim d ON b.m = d.k$$) ln
+WHERE ln ~ 'Join Filter|Hash Join';
+SELECT count(*) AS text_filter_removed_rows FROM explain_analyze($$
+SELECT count(*) FROM jf_pax.big b JOIN jf_pax.bigdim d ON b.t = d.tag$$) ln
+WHERE ln ~ 'Rows Removed by Pax Join Filter: [1-9]';
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.k = d.k$$);
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.m = d.k$$);
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.t = d.tag$$);
+SELECT * FROM jf_same($$SELECT b.k FROM big b WHERE EXISTS (SELECT FROM bigdim d WHERE d.k = b.k)$$);
+
 -- a hash table in batches holds only part of the rows: no filtering
 SET work_mem = '64kB';
 SELECT * FROM jf_same($$SELECT f.id AS fid, g.id AS gid FROM fact f JOIN fact g ON f.k8 = g.id$$);
@@ -273,6 +302,13 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT f.id, d.name FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4;
 SELECT * FROM jf_same($$SELECT f.id, d.name FROM fact f JOIN dim d ON f.k4 = d.k4$$);
+-- a table larger than a trial, shared (Parallel Hash) and private
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.k = d.k$$);
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.t = d.tag$$);
+SET enable_parallel_hash = off;
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.k = d.k$$);
+SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.t = d.tag$$);
+RESET enable_parallel_hash;
 -- a Parallel Hash of the big side, filtered in each process by the keys
 -- of a serial scan of the small outer side
 SET enable_hashagg = off;
