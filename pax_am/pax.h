@@ -23,6 +23,7 @@
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
+#include "port/pg_bswap.h"
 #include "executor/tuptable.h"
 #include "storage/bufpage.h"
 #include "storage/lmgr.h"
@@ -152,6 +153,24 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PAX_ENCODED_WIDTH_OK(w)	((w) == 1 || (w) == 2 || (w) == 4)
 
 /*
+ * Bit-packed frame of reference: a width byte of PAX_PACKED_FLAG | b
+ * (b = 1 .. 32) stores each row's offset from the base in b bits, row r's
+ * at bit r * b of the minipage (bit 0 the least significant bit of byte
+ * 0: the minipage is read as little-endian 64-bit words), which is
+ * PaxPackedBytes long: the rows' bits rounded up to bytes and 8 more, so
+ * that any row's bits are read with one unaligned 8-byte load.  The range a
+ * page holds is base .. base + 2^b - 1, as for byte widths.
+ */
+#define PAX_PACKED_FLAG			0x40
+#define PAX_PACKED_MAX_BITS		32
+#define PaxPackedWidthOk(w) \
+	(((w) & 0xC0) == PAX_PACKED_FLAG && ((w) & 0x3F) >= 1 && \
+	 ((w) & 0x3F) <= PAX_PACKED_MAX_BITS)
+#define PaxPackedBits(w)		((w) & 0x3F)
+#define PaxPackedBytes(capacity, bits) \
+	(((uint32) (capacity) * (bits) + 7) / 8 + sizeof(uint64))
+
+/*
  * Dictionary encoding of a variable-length (varlena or cstring) column:
  * its width byte is PAX_DICT_FLAG | k, for a dictionary of 8 k entries
  * (k = 1 .. 32).  Its minipage holds, after the null bitmap, the
@@ -279,7 +298,9 @@ typedef struct PaxColumnLayout
 	uint16		base;			/* offset of the int64 base of an encoded
 								 * column, 0 if the column is not encoded */
 	uint8		width;			/* bytes a row takes in the minipage: attlen,
-								 * PAX_VAROFF_SIZE, or an encoded width */
+								 * PAX_VAROFF_SIZE, or an encoded width; 0
+								 * for a bit-packed column */
+	uint8		bits;			/* a bit-packed column's bits a row, else 0 */
 	uint16		dict;			/* offset of a dictionary-encoded column's
 								 * dictionary, 0 if none */
 	uint16		dictcap;		/* its entries */
@@ -649,11 +670,83 @@ PaxEncodedDatum(int64 v, int attlen)
 		attlen == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
 }
 
+/* PaxPackedWord reads the little-endian 64-bit word at p. */
+static inline uint64
+PaxPackedWord(const char *p)
+{
+	uint64		w;
+
+	memcpy(&w, p, sizeof(w));
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap64(w);
+#endif
+	return w;
+}
+
+/* PaxPackedGet reads row `row`'s bits of a bit-packed minipage. */
+static inline uint32
+PaxPackedGet(const char *data, int bits, int row)
+{
+	uint32		bit = (uint32) row * bits;
+
+	return (uint32) ((PaxPackedWord(data + (bit >> 3)) >> (bit & 7)) &
+					 ((UINT64CONST(1) << bits) - 1));
+}
+
+/*
+ * PaxPackedPut stores v (< 2^bits) as row `row`'s bits of a bit-packed
+ * minipage, leaving the other rows' bits as they are.
+ */
+static inline void
+PaxPackedPut(char *data, int bits, int row, uint32 v)
+{
+	uint32		bit = (uint32) row * bits;
+	uint64		mask = ((UINT64CONST(1) << bits) - 1) << (bit & 7);
+	uint64		w = PaxPackedWord(data + (bit >> 3));
+
+	w = (w & ~mask) | (((uint64) v << (bit & 7)) & mask);
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap64(w);
+#endif
+	memcpy(data + (bit >> 3), &w, sizeof(w));
+}
+
+/*
+ * PaxRowBytes gives the bytes of a fixed-width or encoded minipage that
+ * row `row`'s value occupies: *off from the page's start, *len of them
+ * (the bytes a bit-packed row's bits touch).
+ */
+static inline void
+PaxRowBytes(const PaxColumnLayout *col, int row, uint32 *off, uint32 *len)
+{
+	if (col->bits != 0)
+	{
+		uint32		first = (uint32) row * col->bits;
+		uint32		last = first + col->bits - 1;
+
+		*off = col->data + (first >> 3);
+		*len = (last >> 3) - (first >> 3) + 1;
+		return;
+	}
+	*off = col->data + (uint32) row * col->width;
+	*len = col->width;
+}
+
+/* PaxMinipageBytes is the size of a column's row slots on a page. */
+static inline uint32
+PaxMinipageBytes(const PaxColumnLayout *col, int capacity)
+{
+	return col->bits != 0 ? PaxPackedBytes(capacity, col->bits) :
+		(uint32) capacity * col->width;
+}
+
 /* PaxEncodedDelta reads the stored offset from the base of row `row`. */
 static inline uint64
-PaxEncodedDelta(const char *data, int width, int row)
+PaxEncodedDelta(const PaxColumnLayout *col, const char *data, int row)
 {
-	switch (width)
+	if (col->bits != 0)
+		return PaxPackedGet(data, col->bits, row);
+	switch (col->width)
 	{
 		case 1:
 			return ((const uint8 *) data)[row];
@@ -685,7 +778,7 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 
 	if (col->base != 0)
 		return PaxEncodedDatum((int64) ((uint64) PaxColumnBase(page, col) +
-										PaxEncodedDelta(data, col->width, row)),
+										PaxEncodedDelta(col, data, row)),
 							   col->attlen);
 	data += row * col->attlen;
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
@@ -726,7 +819,12 @@ extern void PaxPageDesc(StringInfo buf, struct XLogReaderState *record);
 
 /* pax_encode.c */
 extern bool pax_encode_minipages;
+extern bool pax_bitpack_minipages;
 extern char *PaxDecodeScratch;
+extern void PaxUnpackOffsets(const char *data, int bits, int nrows,
+							 uint32 *out);
+extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
+									int nrows, char *scratch, int *width);
 extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
 									  int nrows, char *scratch);
 extern bool PaxEncodeEligible(Form_pg_attribute att);
@@ -737,7 +835,7 @@ extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
 						Form_pg_attribute att, Datum value);
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
-								 int perpage, PaxPageShape *shape);
+								 int perpage, double pack, PaxPageShape *shape);
 extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, bool all_only,
 								 PaxRelCache *hints);

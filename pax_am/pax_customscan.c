@@ -744,7 +744,8 @@ PaxScanPrefetchNext(PaxScanState *state)
 
 			if (col->nullmap)
 				__builtin_prefetch(page + col->nullmap);
-			PaxPrefetchRange(page, col->data, layout->capacity * col->width);
+			PaxPrefetchRange(page, col->data,
+							 PaxMinipageBytes(col, layout->capacity));
 		}
 	}
 	for (int k = 0; k < state->nprojected; k++)
@@ -753,7 +754,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 
 		if (state->fast_len[k] > 0)
 			PaxPrefetchRange(page, state->fast_data[k],
-							 layout->capacity * state->fast_width[k]);
+							 PaxMinipageBytes(&layout->cols[a], layout->capacity));
 		else if (a < layout->natts && layout->cols[a].data != 0 &&
 				 layout->cols[a].attlen < 0)
 			PaxPrefetchRange(page, layout->cols[a].data,

@@ -19,6 +19,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "port/pg_bitutils.h"
 
 #include "pax.h"
 
@@ -36,6 +37,24 @@
 
 /* pax.encode_minipages: new pages store their columns encoded */
 bool		pax_encode_minipages = true;
+
+/* pax.bitpack_minipages: bulk-loaded pages may bit-pack encoded columns */
+bool		pax_bitpack_minipages = true;
+
+/*
+ * A bulk-loaded page bit-packs an encoded column when the bits its range
+ * takes save at least a quarter of the byte width it would get otherwise
+ * (PaxChooseEncodings): unpacking costs the typed loops a little per row.
+ */
+#define PAX_PACK_MAX_SHARE_NUM		3
+#define PAX_PACK_MAX_SHARE_DEN		4
+
+/*
+ * Only columns that would take at least this many bytes a value are
+ * bit-packed: a narrower one saves less than unpacking costs the scans
+ * that read it (SSB Q1.1 filters on 1-byte discounts and quantities).
+ */
+#define PAX_PACK_MIN_BYTES			4
 
 /* ----------------------------------------------------------------
  * Encoded minipages
@@ -83,6 +102,8 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 	delta = (uint64) PaxEncodedInt(value, col->attlen) -
 		(uint64) PaxColumnBase(page, col);
 	/* below the base, the subtraction wraps to a large offset */
+	if (col->bits != 0)
+		return delta < ((uint64) 1 << col->bits);
 	return col->width >= 8 || delta < ((uint64) 1 << (8 * col->width));
 }
 
@@ -99,6 +120,11 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 	char	   *data = page + col->data;
 
 	Assert(PaxEncodedFits(page, col, value));
+	if (col->bits != 0)
+	{
+		PaxPackedPut(data, col->bits, row, (uint32) delta);
+		return;
+	}
 	switch (col->width)
 	{
 		case 1:
@@ -111,6 +137,65 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 			((uint32 *) data)[row] = (uint32) delta;
 			break;
 	}
+}
+
+/*
+ * PaxUnpackOffsets unpacks rows 0 .. nrows-1 of a bit-packed minipage into
+ * out[]: a loop per common bit count, so that the shift and mask are
+ * constants the compiler folds.
+ */
+void
+PaxUnpackOffsets(const char *data, int bits, int nrows, uint32 *out)
+{
+#define PAX_UNPACK(b) \
+	for (int r = 0; r < nrows; r++) \
+		out[r] = PaxPackedGet(data, (b), r)
+
+	switch (bits)
+	{
+		case 1: PAX_UNPACK(1); break;
+		case 2: PAX_UNPACK(2); break;
+		case 3: PAX_UNPACK(3); break;
+		case 4: PAX_UNPACK(4); break;
+		case 5: PAX_UNPACK(5); break;
+		case 6: PAX_UNPACK(6); break;
+		case 9: PAX_UNPACK(9); break;
+		case 10: PAX_UNPACK(10); break;
+		case 11: PAX_UNPACK(11); break;
+		case 12: PAX_UNPACK(12); break;
+		case 17: PAX_UNPACK(17); break;
+		case 18: PAX_UNPACK(18); break;
+		case 19: PAX_UNPACK(19); break;
+		case 20: PAX_UNPACK(20); break;
+		case 21: PAX_UNPACK(21); break;
+		case 22: PAX_UNPACK(22); break;
+		case 23: PAX_UNPACK(23); break;
+		case 24: PAX_UNPACK(24); break;
+		default: PAX_UNPACK(bits); break;
+	}
+#undef PAX_UNPACK
+}
+
+/*
+ * PaxColumnOffsets returns the stored offsets from the base of rows 0 ..
+ * nrows-1 of an encoded column, and sets *width to their width in bytes:
+ * the minipage itself for a byte width, else the offsets unpacked into
+ * scratch as 4-byte ones (room for PAX_MAX_CAPACITY of them).  The typed
+ * loops that compare offsets (PaxFilter) read through it.
+ */
+const char *
+PaxColumnOffsets(Page page, const PaxColumnLayout *col, int nrows,
+				 char *scratch, int *width)
+{
+	Assert(col->base != 0);
+	if (col->bits == 0)
+	{
+		*width = col->width;
+		return page + col->data;
+	}
+	PaxUnpackOffsets(page + col->data, col->bits, nrows, (uint32 *) scratch);
+	*width = sizeof(uint32);
+	return scratch;
 }
 
 /*
@@ -161,6 +246,21 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 			PAX_DECODE(dtype, uint32); \
 	} while (0)
 
+	if (col->bits != 0)
+	{
+		/* bit-packed: the offsets unpacked, then the base added */
+		uint32		offs[PAX_MAX_CAPACITY];
+
+		PaxUnpackOffsets(data, col->bits, nrows, offs);
+		data = (const char *) offs;
+		if (col->attlen == 2)
+			PAX_DECODE(int16, uint32);
+		else if (col->attlen == 4)
+			PAX_DECODE(int32, uint32);
+		else
+			PAX_DECODE(int64, uint32);
+		return scratch;
+	}
 	if (col->attlen == 2)
 		PAX_DECODE_TO(int16);
 	else if (col->attlen == 4)
@@ -305,7 +405,8 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 			continue;
 		if (!PaxStoredForm(att, rows[r].values[i], &b, &len, &hdr1))
 			return 0;			/* TOAST pointers: never encoded */
-		total += len;
+		/* the bytes the value area takes: a converted value's header too */
+		total += len + (hdr1 ? 1 : 0);
 		for (d = 0; d < ndistinct; d++)
 			if (dlen[d] == len && dhdr1[d] == hdr1 && memcmp(dbytes[d], b, len) == 0)
 				break;
@@ -316,7 +417,7 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		dbytes[ndistinct] = b;
 		dlen[ndistinct] = len;
 		dhdr1[ndistinct] = hdr1;
-		distinct_bytes += len;
+		distinct_bytes += len + (hdr1 ? 1 : 0);
 		ndistinct++;
 	}
 	if (ndistinct == 0 || ndistinct * 4 > nrows)
@@ -413,7 +514,12 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
  * chosen, or go to another page.
  *
  * With enough rows at hand to tell (a bulk insert looks ahead at a page's
- * worth), the range is theirs, with a sixteenth more room.  With a few
+ * worth), the range is theirs, with a sixteenth more room; with pack >= 1
+ * (pax.bitpack_minipages), a column whose range, times pack (the page's
+ * rows over the rows at hand: room for rising values), takes at most three
+ * quarters of the bits of its byte width (or of the type's, where no byte
+ * width is narrower) is bit-packed instead, from the least value.  With a
+ * few
  * rows (one at a time), it comes from the hints, the ranges of the rows
  * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
  * page spanned much less than all rows placed and the new row lies past
@@ -428,7 +534,8 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
  */
 double
 PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-				   const PaxRelCache *hints, int perpage, PaxPageShape *shape)
+				   const PaxRelCache *hints, int perpage, double pack,
+				   PaxPageShape *shape)
 {
 	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
 	double		saved = 0;
@@ -462,9 +569,28 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		set = PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi) > 0;
 		if (bulk)
 		{
-			if (!set ||
-				!PaxEncodeRange(lo, hi, ((uint64) hi - (uint64) lo) / 16 + 1,
-								att->attlen, &width, &base))
+			uint64		span = (uint64) hi - (uint64) lo;
+			bool		bytes;
+			double		need;
+			int			bits;
+
+			if (!set)
+				continue;
+			bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, &width,
+								   &base);
+			/* bits for the range (times pack) and a sixteenth more, from lo */
+			need = (double) span * pack + span / 16 + 1;
+			bits = need < 2 ? 1 : need >= (double) PG_UINT32_MAX ? 64 :
+				pg_leftmost_one_pos64((uint64) need - 1) + 1;
+			if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
+				(bytes ? width : att->attlen) >= PAX_PACK_MIN_BYTES &&
+				bits * PAX_PACK_MAX_SHARE_DEN <=
+				8 * (bytes ? width : att->attlen) * PAX_PACK_MAX_SHARE_NUM)
+			{
+				width = PAX_PACKED_FLAG | bits;
+				base = lo;
+			}
+			else if (!bytes)
 				continue;
 		}
 		else

@@ -506,8 +506,12 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		 * ival - base", compared on the stored offsets, unsigned.  (Not for
 		 * unsigned types, whose order the signed base does not keep.)
 		 */
-		return PaxFilterIntCmp(page + col->data, col->width, true,
-							   pred->strategy, c, sel, n);
+		int			width;
+		const char *offs = PaxColumnOffsets(page, col,
+											PaxPageGetHeader(page)->pp_nrows,
+											PaxDecodeScratch, &width);
+
+		return PaxFilterIntCmp(offs, width, true, pred->strategy, c, sel, n);
 	}
 	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
 		(pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT))
@@ -873,8 +877,14 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 		/* encoded: the bounds as offsets from the base (see PaxFilter) */
 		if (!pg_sub_s64_overflow(lo, base, &dlo) &&
 			!pg_sub_s64_overflow(hi, base, &dhi))
-			return PaxFilterIntRange(page + col->data, col->width, true,
-									 dlo, dhi, sel, n);
+		{
+			int			width;
+			const char *offs = PaxColumnOffsets(page, col,
+												PaxPageGetHeader(page)->pp_nrows,
+												PaxDecodeScratch, &width);
+
+			return PaxFilterIntRange(offs, width, true, dlo, dhi, sel, n);
+		}
 	}
 	return PaxFilterIntRange(PaxColumnFixedData(page, col,
 												PaxPageGetHeader(page)->pp_nrows,

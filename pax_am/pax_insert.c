@@ -57,6 +57,13 @@
 /* Times a new page's shape looks ahead again at the rows encoding fits. */
 #define PAX_ENCODE_REGROW		1
 
+/*
+ * A page whose batch ends (no more rows at hand) before this share of its
+ * capacity is not bit-packed (PaxShapeForRows).
+ */
+#define PAX_PACK_MIN_FILL_NUM	3
+#define PAX_PACK_MIN_FILL_DEN	4
+
 /* PaxRowsPerPageGuess errs high: a quarter more page, a few more rows. */
 #define PAX_GUESS_OVERSHOOT		1.25
 #define PAX_GUESS_EXTRA_ROWS	4
@@ -631,12 +638,17 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	for (int i = 0; i < layout->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
-		int			width = col->width;
 
 		if (col->nullmap != 0)
 			PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
 		if (col->data != 0)
-			PaxChangeRange(chg, col->data + r * width, width);
+		{
+			uint32		off,
+						len;
+
+			PaxRowBytes(col, r, &off, &len);
+			PaxChangeRange(chg, off, len);
+		}
 		if (col->dict != 0)
 			PaxChangeRange(chg, col->dict, col->dictcap * sizeof(uint16));
 	}
@@ -751,7 +763,7 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
  */
 static void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-			   double var_avg, bool eager, const PaxRelCache *hints,
+			   double var_avg, bool eager, double pack, const PaxRelCache *hints,
 			   PaxPageShape *shape)
 {
 	int			natts = tupdesc->natts;
@@ -792,7 +804,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	}
 	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints,
 							   nrows > 0 ? PaxRowsPerPageGuess(tupdesc, &rows[0]) : 0,
-							   shape);
+							   pack, shape);
 	if (shape->widths &&
 		PaxKeepUsefulEncodings(tupdesc, shape, Max(var_avg - saved, 0), var_avg))
 		var_avg = Max(var_avg - saved, 0);
@@ -846,6 +858,7 @@ PaxPageReinit(Relation rel, Page page)
 	PaxPageShape shape;
 
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
+				   0,
 				   true, NULL, &shape);
 	PaxPageInit(page, tupdesc, &shape);
 	PaxShapeFree(&shape);
@@ -899,6 +912,16 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 	return InvalidBuffer;
 }
 
+/* PaxShapeIsPacked tells whether a shape bit-packs some column. */
+static bool
+PaxShapeIsPacked(const PaxPageShape *shape)
+{
+	for (int i = 0; shape->widths != NULL && i < shape->natts; i++)
+		if (PaxPackedWidthOk(shape->widths[i]))
+			return true;
+	return false;
+}
+
 /*
  * PaxShapeForRows chooses the shape of a new page for rows[0..nrows), the
  * first of which goes on it: shaped for the rows that will go on it (when
@@ -912,6 +935,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 {
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 	int			regrow = 0;
+	double		pack = eager ? 0 : 1;
 
 	/* a bulk insert's pages are alike: start from the last one's capacity */
 	if (!eager && hints->bulk_capacity > 0)
@@ -925,7 +949,8 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 			var_avg += rows[i].varbytes;
 		var_avg = ahead >= PAX_SHAPE_SAMPLE_ROWS ? var_avg / ahead :
 			Max(var_avg / ahead, hints->var_avg);
-		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, hints, shape);
+		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, pack, hints,
+					   shape);
 		if (shape->capacity < ahead && ahead > 1)
 			ahead = Max(shape->capacity, 1);
 		else if (shape->widths != NULL && shape->capacity > ahead &&
@@ -933,6 +958,21 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		{
 			/* encoded values make room for more rows: look at them too */
 			ahead = Min(nrows, shape->capacity);
+		}
+		else if (pack == 1 && shape->capacity > ahead && PaxShapeIsPacked(shape))
+		{
+			/*
+			 * The rows looked at do not fill the page.  Packing made room
+			 * for a few more: the packed ranges get room for as many more
+			 * rows (rising values need it), once.  The batch ends well
+			 * before the page does: the next batch's rows go on too, and
+			 * so few rows tell too little about the ranges they need (a
+			 * random column's whole range, say): byte widths, whose ranges
+			 * keep room.
+			 */
+			pack = ahead == nrows &&
+				ahead * PAX_PACK_MIN_FILL_DEN < shape->capacity * PAX_PACK_MIN_FILL_NUM ?
+				0 : (double) shape->capacity / ahead;
 		}
 		else
 			break;

@@ -125,6 +125,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->dict = 0;
 			col->dictcap = 0;
 			col->dictused = 0;
+			col->bits = 0;
 			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
 		}
 		if (width != 0 && att->attlen < 0)
@@ -155,15 +156,26 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		}
 		if (width != 0)
 		{
-			/* an encoded column: of an integer-like width, laid out */
-			if (!PAX_ENCODED_WIDTH_OK(width) || !att->attbyval ||
+			/*
+			 * an encoded column: of an integer-like width, or bit-packed in
+			 * fewer bits than the type's, laid out
+			 */
+			if (!att->attbyval ||
 				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
-				width >= att->attlen || PaxBitIsSet(shape->absent, i))
+				PaxBitIsSet(shape->absent, i))
+				return BLCKSZ + 1;
+			if (PaxPackedWidthOk(width))
+			{
+				if (PaxPackedBits(width) >= 8 * att->attlen)
+					return BLCKSZ + 1;
+			}
+			else if (!PAX_ENCODED_WIDTH_OK(width) || width >= att->attlen)
 				return BLCKSZ + 1;
 			if (col)
 			{
 				col->base = bases;
-				col->width = width;
+				col->width = PaxPackedWidthOk(width) ? 0 : width;
+				col->bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) : 0;
 			}
 			bases += sizeof(int64);
 		}
@@ -175,7 +187,13 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->nullmap = off;
 			off += BITMAPLEN(capacity);
 		}
-		if (width != 0)
+		if (PaxPackedWidthOk(width))
+		{
+			if (col)
+				col->data = off;
+			off += PaxPackedBytes(capacity, PaxPackedBits(width));
+		}
+		else if (width != 0)
 		{
 			off = TYPEALIGN(width, off);
 			if (col)
@@ -970,7 +988,9 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 
 		if (col->data == 0)
 			continue;
-		if (col->attlen > 0 || col->dict != 0)
+		if (col->bits != 0)
+			PaxPackedPut(page + col->data, col->bits, r, 0);
+		else if (col->attlen > 0 || col->dict != 0)
 			memset(page + col->data + r * col->width, 0, col->width);
 		else
 			((uint16 *) (page + col->data))[r] = 0;

@@ -371,7 +371,9 @@ PaxSlotPrefetchRow(TupleTableSlot *slot, int row)
 			continue;
 		if (col->nullmap != 0)
 			__builtin_prefetch(page + col->nullmap + row / 8);
-		__builtin_prefetch(page + col->data + row * col->width);
+		__builtin_prefetch(page + col->data +
+						   (col->bits != 0 ? (uint32) row * col->bits / 8 :
+							(uint32) row * col->width));
 	}
 }
 

@@ -129,7 +129,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		int			nnullmaps = 0;
 		int			nencoded = 0;
 		int			nunused = 0;
-		int			fixed_per_row = PAX_ROWHDR_SIZE;
+		int			fixed_bits_per_row = PAX_ROWHDR_SIZE * 8;
 
 		CHECK_FOR_INTERRUPTS();
 		buffer = ReadBuffer(rel, blkno);
@@ -152,7 +152,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 			if (layout->cols[i].base || layout->cols[i].dict)
 				nencoded++;
 			if (layout->cols[i].data)
-				fixed_per_row += layout->cols[i].width;
+				fixed_bits_per_row += layout->cols[i].bits != 0 ?
+					layout->cols[i].bits : 8 * layout->cols[i].width;
 		}
 
 		for (int r = 0; r < hdr->pp_nrows; r++)
@@ -165,7 +166,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		values[4] = Int32GetDatum(phdr->pd_lower);
 		values[5] = Int32GetDatum(phdr->pd_upper);
 		values[6] = Int32GetDatum(phdr->pd_upper - phdr->pd_lower +
-								  (hdr->pp_capacity - hdr->pp_nrows + nunused) * fixed_per_row);
+								  (hdr->pp_capacity - hdr->pp_nrows + nunused) *
+								  fixed_bits_per_row / 8);
 		values[7] = Int32GetDatum(layout->rowhdrs);
 		values[8] = Int32GetDatum(phdr->pd_special - phdr->pd_upper);
 		values[9] = Int32GetDatum(nnullmaps);
@@ -266,7 +268,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		if (col->nullmap)
 			minipage += BITMAPLEN(hdr->pp_capacity);
 		if (col->data)
-			minipage += hdr->pp_capacity * col->width;
+			minipage += PaxMinipageBytes(col, hdr->pp_capacity);
 		if (col->dict)
 		{
 			PageHeader	phdr = (PageHeader) page;
@@ -323,9 +325,19 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			nulls[8] = nulls[9] = true;
 		else
 		{
-			values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
-											col->dict ? "dictionary" : "plain");
-			values[9] = Int32GetDatum(col->width);
+			if (col->bits != 0)
+			{
+				/* no whole bytes a value: the minipage's size says it */
+				values[8] = CStringGetTextDatum(psprintf("frame of reference, %d bits",
+														 col->bits));
+				nulls[9] = true;
+			}
+			else
+			{
+				values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
+												col->dict ? "dictionary" : "plain");
+				values[9] = Int32GetDatum(col->width);
+			}
 		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

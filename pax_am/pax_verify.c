@@ -480,13 +480,23 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 								 i + 1, width);
 				continue;
 			}
-			if (!PAX_ENCODED_WIDTH_OK(width) || PaxBitIsSet(shape.absent, i))
-				PAGE_PROBLEM("column %d has the invalid encoded width %d",
-							 i + 1, width);
-			if (!att->attbyval || width >= att->attlen ||
-				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
-				PAGE_PROBLEM("column %d has encoded width %d, which does not suit its length %d",
-							 i + 1, width, att->attlen);
+			if (PaxPackedWidthOk(width) && !PaxBitIsSet(shape.absent, i))
+			{
+				if (!att->attbyval || PaxPackedBits(width) >= 8 * att->attlen ||
+					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
+					PAGE_PROBLEM("column %d is bit-packed in %d bits, which does not suit its length %d",
+								 i + 1, PaxPackedBits(width), att->attlen);
+			}
+			else
+			{
+				if (!PAX_ENCODED_WIDTH_OK(width) || PaxBitIsSet(shape.absent, i))
+					PAGE_PROBLEM("column %d has the invalid encoded width %d",
+								 i + 1, width);
+				if (!att->attbyval || width >= att->attlen ||
+					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
+					PAGE_PROBLEM("column %d has encoded width %d, which does not suit its length %d",
+								 i + 1, width, att->attlen);
+			}
 			if (!att->attisdropped && !PaxEncodeEligible(att))
 				PAGE_PROBLEM("column %d of type %s is encoded",
 							 i + 1, format_type_be(att->atttypid));

@@ -129,9 +129,15 @@ SELECT pax_same('(SELECT * FROM enc_heap WHERE id % 10 = 3)', 'enc_one');
 SELECT relname, count(*) FILTER (WHERE encoded > 0) > 0 AS encoded
   FROM (VALUES ('enc_copy'), ('enc_ins'), ('enc_one')) v(relname),
        LATERAL pax_page_stats(relname::regclass) GROUP BY 1 ORDER BY 1;
-SELECT attname, encoding, array_agg(DISTINCT value_width ORDER BY value_width) AS widths
+-- (bit-packed columns of COPY's pages: their bits vary with the pages' ranges)
+SELECT attname, regexp_replace(encoding, ', \d+ bits$', ', bit-packed') AS encoding,
+       array_agg(DISTINCT value_width ORDER BY value_width) AS widths
   FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
  WHERE encoding <> 'plain' GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT bool_and(minipage_bytes <= (capacity * substring(encoding from ', (\d+) bits$')::int + 7) / 8 + 8
+                + CASE WHEN has_nullmap THEN (capacity + 7) / 8 ELSE 0 END) AS packed_sizes
+  FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
+ WHERE encoding ~ 'bits$';
 -- rows inserted one at a time get dictionaries from the rows placed before
 SELECT attname, count(*) > 0 AS some_pages
   FROM pax_page_stats('enc_ins') s, LATERAL pax_page_columns('enc_ins', s.blkno)
@@ -147,6 +153,101 @@ COPY enc_plain FROM :'enc_file';
 SELECT count(*) FILTER (WHERE encoded > 0) AS encoded_pages FROM pax_page_stats('enc_plain');
 RESET pax.encode_minipages;
 SELECT pg_relation_size('enc_copy') < 0.9 * pg_relation_size('enc_plain') AS smaller;
+-- bit-packing: smaller than byte widths alone, the same rows
+SET pax.bitpack_minipages = off;
+CREATE TABLE enc_bytes (LIKE enc_heap) USING pax;
+COPY enc_bytes FROM :'enc_file';
+RESET pax.bitpack_minipages;
+SELECT count(*) AS packed_columns
+  FROM pax_page_stats('enc_bytes') s, LATERAL pax_page_columns('enc_bytes', s.blkno)
+ WHERE encoding ~ 'bits$';
+SELECT pg_relation_size('enc_copy') < pg_relation_size('enc_bytes') AS smaller_packed;
+SELECT pax_same('enc_bytes', 'enc_copy');
+DROP TABLE enc_bytes;
+
+-- bit-packed columns of every type that packs (4 and 8 bytes wide, ranges
+-- of 2^17 .. 2^24 on a page): every reader, changes and VACUUM, against heap
+CREATE TABLE pk_heap (id int, i4 int4, i8 int8, o oid, d date, tm time,
+                      ts timestamp, tstz timestamptz);
+INSERT INTO pk_heap
+SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1000000 + (i * 7919) % 1000003 END,
+       -5000000000000 + (i::int8 * 104729) % 2000003,
+       (3000000000 + (i * 7919) % 1048576)::oid,
+       date '2000-01-01' + (i * 7919) % 2000000,
+       time '10:00' + ((i * 7919) % 10000000) * interval '1 microsecond',
+       timestamp '2020-01-01' + ((i * 7919) % 5000000) * interval '1 microsecond',
+       CASE WHEN i % 89 = 0 THEN NULL
+            ELSE timestamptz '2020-01-01 00:00+00' + ((i * 7919) % 9000000) * interval '1 microsecond' END
+  FROM generate_series(1, 6000) i;
+COPY pk_heap TO :'enc_file';
+CREATE TABLE pk_pax (LIKE pk_heap) USING pax WITH (autovacuum_enabled = off);
+COPY pk_pax FROM :'enc_file';
+SELECT attname, count(*) > 0 AS packed
+  FROM pax_page_stats('pk_pax') s, LATERAL pax_page_columns('pk_pax', s.blkno)
+ WHERE encoding ~ 'bits$' GROUP BY 1 ORDER BY 1;
+CREATE FUNCTION pk_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    q text;
+    r text;
+BEGIN
+    FOREACH q IN ARRAY ARRAY[
+        'SELECT count(*), sum(i4), min(i4), max(i4) FROM %s WHERE i4 BETWEEN 1200000 AND 1700000',
+        'SELECT count(*), sum(i4) FROM %s WHERE i4 = 1007919 OR i4 IS NULL',
+        'SELECT count(*), sum(i8), min(i8), max(i8) FROM %s WHERE i8 < -4999999000000',
+        'SELECT count(*), min(o), max(o) FROM %s WHERE o > 3000500000',
+        'SELECT count(*), min(d), max(d) FROM %s WHERE d >= ''5000-01-01''',
+        'SELECT count(*), min(tm), max(tm) FROM %s WHERE tm BETWEEN ''10:00:02'' AND ''10:00:07''',
+        'SELECT count(*), min(ts), max(ts) FROM %s WHERE ts > ''2020-01-01 00:00:02''',
+        'SELECT count(*), min(tstz), max(tstz) FROM %s WHERE tstz IS NULL OR tstz < ''2020-01-01 00:00:03+00''',
+        'SELECT count(*), sum(i4), sum(i8), avg(i4), min(d), max(ts), max(tm) FROM %s',
+        'SELECT string_agg(g::text || '':'' || n::text || '':'' || s::text, '','' ORDER BY g) FROM (SELECT id %% 7 AS g, count(*) AS n, sum(i8) AS s FROM %s GROUP BY 1) x',
+        'SELECT count(*), sum(a.id) FROM %s a JOIN (SELECT 1000000 + i * 11 AS k FROM generate_series(1, 90000) i) b ON a.i4 = b.k',
+        'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i4 IN (1007919, 1015838, 1999999)',
+        'SELECT md5(string_agg(id || '','' || i4 || '','' || i8 || '','' || o || '','' || d || '','' || tm || '','' || ts || '','' || coalesce(tstz::text, ''-''), '';'' ORDER BY id)) FROM %s'
+    ]
+    LOOP
+        EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
+        RETURN NEXT r;
+    END LOOP;
+END $$;
+SELECT count(*) AS differ FROM (SELECT pk_queries('pk_heap') h, pk_queries('pk_pax') p) q
+ WHERE q.h IS DISTINCT FROM q.p;
+SET pax.enable_customscan = off;
+SELECT count(*) AS differ FROM (SELECT pk_queries('pk_heap') h, pk_queries('pk_pax') p) q
+ WHERE q.h IS DISTINCT FROM q.p;
+RESET pax.enable_customscan;
+CREATE INDEX ON pk_pax (i8);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*), sum(i4), min(ts) FROM pk_pax WHERE i8 BETWEEN -5000000000000 AND -4999999900000;
+SELECT count(*), sum(i4), min(ts) FROM pk_heap WHERE i8 BETWEEN -5000000000000 AND -4999999900000;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+-- rows into the freed slots of packed pages (a single-row insert stores
+-- its bits among its neighbours'), in range or not; updates; VACUUM
+DELETE FROM pk_pax WHERE id % 4 = 0;
+DELETE FROM pk_heap WHERE id % 4 = 0;
+VACUUM pk_pax;
+INSERT INTO pk_pax SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz FROM pk_heap WHERE id % 9 = 1;
+INSERT INTO pk_heap SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz FROM pk_heap WHERE id % 9 = 1;
+INSERT INTO pk_pax VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL),
+                          (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity'),
+                          (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00');
+INSERT INTO pk_heap VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL),
+                           (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity'),
+                           (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00');
+UPDATE pk_pax SET i4 = i4 + 3, ts = ts + interval '1 second' WHERE id % 5 = 2;
+UPDATE pk_heap SET i4 = i4 + 3, ts = ts + interval '1 second' WHERE id % 5 = 2;
+VACUUM pk_pax;
+SELECT pax_same('pk_heap', 'pk_pax');
+SELECT count(*) AS differ FROM (SELECT pk_queries('pk_heap') h, pk_queries('pk_pax') p) q
+ WHERE q.h IS DISTINCT FROM q.p;
+SELECT count(*) AS problems FROM pax_verify('pk_pax');
+VACUUM FULL pk_pax;
+SELECT pax_same('pk_heap', 'pk_pax');
+SELECT count(*) AS problems FROM pax_verify('pk_pax');
+DROP TABLE pk_heap, pk_pax;
+DROP FUNCTION pk_queries;
 
 -- every reader, against heap: PaxScan (filters, aggregates, GROUP BY, join
 -- filters), then the executor over plain scans, then index scans

@@ -230,6 +230,54 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM e'), '2000|2001000
 	'e restored: reads back');
 $node->stop;
 
+# a bit-packed page (COPY's pages, a range of 2^20): an invalid bit count,
+# and one row's bits turned to ones (its value leaves the zone map)
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE TABLE p (a int) USING pax;
+	COPY p FROM PROGRAM 'seq 1 5000 | awk ''{print ($1 * 7919) % 1000003}''';
+	CHECKPOINT;
+});
+my $pfile = $node->data_dir . '/'
+  . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('p')});
+my ($pbits, $pbytes) = split /\|/, $node->safe_psql('postgres', q{
+	SELECT substring(encoding from ', (\d+) bits$'), minipage_bytes
+	  FROM pax_page_columns('p', 0) WHERE attname = 'a'});
+ok($pbits >= 17 && $pbits <= 24, "p: a bit-packed in $pbits bits a row");
+my $plower = $node->safe_psql('postgres',
+	q{SELECT lower FROM pax_page_stats('p') WHERE blkno = 0});
+my $psum = $node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('p')}), '0',
+	'p: healthy table: nothing found');
+$node->stop;
+my $porig = slurp_file($pfile);
+$node->start;
+
+sub pverify
+{
+	return $node->safe_psql('postgres',
+		q{SELECT blkno, "row", attnum, msg FROM pax_verify('p') ORDER BY 1, 2, 3, 4});
+}
+
+overwrite_blocks($node, $pfile, 0, 37, pack('C', 0x40 | 40));
+is(pverify(), '0|||column 1 has the invalid encoded width 104',
+	'packed width of 40 bits: one row for the page');
+my ($pret, $pstdout, $pstderr) = $node->psql('postgres', 'SELECT sum(a) FROM p');
+like($pstderr, qr/invalid pax page in block 0 of relation "p"/,
+	'packed width of 40 bits: a scan fails with data_corrupted');
+restore_file($node, $pfile, $porig);
+
+# row 8's bits (bit 8 * bits onwards, whole bytes from there) set to ones
+my $pbit = 8 * $pbits;
+overwrite_blocks($node, $pfile, 0, $plower - $pbytes + int(($pbit + 7) / 8), "\xff" x 3);
+like(pverify(), qr/^0\|(9|10)\|1\|value \d+ is outside the zone map \[\d+, \d+\]$/m,
+	'packed bits: the row whose value left the zone map');
+restore_file($node, $pfile, $porig);
+is(pverify(), '', 'p restored: nothing found');
+is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p'), $psum,
+	'p restored: reads back');
+$node->stop;
+
 # with data checksums, a changed byte the pax checks cannot see (a text
 # character) is reported from the checksum; the page is never read through
 # the buffer manager, which would raise "invalid page"
