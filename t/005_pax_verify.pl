@@ -188,11 +188,15 @@ $node->stop;
 my $eorig = slurp_file($efile);
 $node->start;
 
-sub everify
+# verify_rows($table): pax_verify's rows for a table, in order
+sub verify_rows
 {
+	my ($table) = @_;
 	return $node->safe_psql('postgres',
-		q{SELECT blkno, "row", attnum, msg FROM pax_verify('e') ORDER BY 1, 2, 3, 4});
+		qq{SELECT blkno, "row", attnum, msg FROM pax_verify('$table') ORDER BY 1, 2, 3, 4});
 }
+
+sub everify { return verify_rows('e'); }
 
 # an invalid width: the page's layout cannot be trusted; queries fail on it
 for my $w (3, 4, 8)
@@ -247,20 +251,13 @@ ok($pbits >= 17 && $pbits <= 24, "p: a bit-packed in $pbits bits a row");
 my $plower = $node->safe_psql('postgres',
 	q{SELECT lower FROM pax_page_stats('p') WHERE blkno = 0});
 my $psum = $node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p');
-is($node->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('p')}), '0',
-	'p: healthy table: nothing found');
+is(verify_rows('p'), '', 'p: healthy table: nothing found');
 $node->stop;
 my $porig = slurp_file($pfile);
 $node->start;
 
-sub pverify
-{
-	return $node->safe_psql('postgres',
-		q{SELECT blkno, "row", attnum, msg FROM pax_verify('p') ORDER BY 1, 2, 3, 4});
-}
-
 overwrite_blocks($node, $pfile, 0, 37, pack('C', 0x40 | 40));
-is(pverify(), '0|||column 1 has the invalid encoded width 104',
+is(verify_rows('p'), '0|||column 1 has the invalid encoded width 104',
 	'packed width of 40 bits: one row for the page');
 my ($pret, $pstdout, $pstderr) = $node->psql('postgres', 'SELECT sum(a) FROM p');
 like($pstderr, qr/invalid pax page in block 0 of relation "p"/,
@@ -270,10 +267,10 @@ restore_file($node, $pfile, $porig);
 # row 8's bits (bit 8 * bits onwards, whole bytes from there) set to ones
 my $pbit = 8 * $pbits;
 overwrite_blocks($node, $pfile, 0, $plower - $pbytes + int(($pbit + 7) / 8), "\xff" x 3);
-like(pverify(), qr/^0\|(9|10)\|1\|value \d+ is outside the zone map \[\d+, \d+\]$/m,
+like(verify_rows('p'), qr/^0\|(9|10)\|1\|value \d+ is outside the zone map \[\d+, \d+\]$/m,
 	'packed bits: the row whose value left the zone map');
 restore_file($node, $pfile, $porig);
-is(pverify(), '', 'p restored: nothing found');
+is(verify_rows('p'), '', 'p restored: nothing found');
 is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p'), $psum,
 	'p restored: reads back');
 $node->stop;
