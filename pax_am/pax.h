@@ -23,6 +23,7 @@
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
+#include "port/pg_bitutils.h"
 #include "port/pg_bswap.h"
 #include "executor/tuptable.h"
 #include "storage/bufpage.h"
@@ -170,6 +171,47 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PaxPackedBytes(capacity, bits) \
 	(((uint32) (capacity) * (bits) + 7) / 8 + sizeof(uint64))
 
+/* PaxPackedWord reads the little-endian 64-bit word at p. */
+static inline uint64
+PaxPackedWord(const char *p)
+{
+	uint64		w;
+
+	memcpy(&w, p, sizeof(w));
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap64(w);
+#endif
+	return w;
+}
+
+/* PaxPackedGet reads row `row`'s bits of a bit-packed minipage. */
+static inline uint32
+PaxPackedGet(const char *data, int bits, int row)
+{
+	uint32		bit = (uint32) row * bits;
+
+	return (uint32) ((PaxPackedWord(data + (bit >> 3)) >> (bit & 7)) &
+					 ((UINT64CONST(1) << bits) - 1));
+}
+
+/*
+ * PaxPackedPut stores v (< 2^bits) as row `row`'s bits of a bit-packed
+ * minipage, leaving the other rows' bits as they are.
+ */
+static inline void
+PaxPackedPut(char *data, int bits, int row, uint32 v)
+{
+	uint32		bit = (uint32) row * bits;
+	uint64		mask = ((UINT64CONST(1) << bits) - 1) << (bit & 7);
+	uint64		w = PaxPackedWord(data + (bit >> 3));
+
+	w = (w & ~mask) | (((uint64) v << (bit & 7)) & mask);
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap64(w);
+#endif
+	memcpy(data + (bit >> 3), &w, sizeof(w));
+}
+
 /*
  * Dictionary encoding of a variable-length (varlena or cstring) column:
  * its width byte is PAX_DICT_FLAG | k, for a dictionary of 8 k entries
@@ -178,14 +220,19 @@ typedef PaxPageHeaderData *PaxPageHeader;
  * SHORTALIGN'd), then a one-byte code a row; its slot in the base array
  * holds the number of entries in use (a uint16), which only inserts raise.
  * A row's value is the dictionary entry of its code, compared with the
- * stored form of new values byte for byte.
+ * stored form of new values byte for byte.  With PAX_DICT_PACKED set too,
+ * the codes are bit-packed (see PAX_PACKED_FLAG) in the fewest bits that
+ * hold 8 k codes (PaxDictCodeBits: 3 .. 8), instead of a byte each.
  */
 #define PAX_DICT_FLAG			0x80
+#define PAX_DICT_PACKED			0x40
 #define PAX_DICT_MAX_K			32
 #define PaxDictWidthOk(w) \
-	(((w) & PAX_DICT_FLAG) != 0 && ((w) & 0x7F) >= 1 && \
-	 ((w) & 0x7F) <= PAX_DICT_MAX_K)
-#define PaxDictCapacity(w)		(((w) & 0x7F) * 8)
+	(((w) & PAX_DICT_FLAG) != 0 && ((w) & 0x3F) >= 1 && \
+	 ((w) & 0x3F) <= PAX_DICT_MAX_K)
+#define PaxDictCapacity(w)		(((w) & 0x3F) * 8)
+#define PaxDictIsPacked(w)		(((w) & PAX_DICT_PACKED) != 0)
+#define PaxDictCodeBits(cap)	pg_ceil_log2_32(cap)
 
 /*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
@@ -583,6 +630,25 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
  * NULL, a 4-byte header, a TOAST pointer, bytes PaxPageGetValue reports as
  * corrupted): the caller then reads it with PaxPageGetValue.
  */
+/* PaxDictCode reads row `row`'s code of a dictionary-encoded column. */
+static inline uint32
+PaxDictCode(Page page, const PaxColumnLayout *col, int row)
+{
+	if (col->bits != 0)
+		return PaxPackedGet(page + col->data, col->bits, row);
+	return ((const uint8 *) (page + col->data))[row];
+}
+
+/* PaxDictCodeSet stores row `row`'s code of a dictionary-encoded column. */
+static inline void
+PaxDictCodeSet(Page page, const PaxColumnLayout *col, int row, uint32 code)
+{
+	if (col->bits != 0)
+		PaxPackedPut(page + col->data, col->bits, row, code);
+	else
+		((uint8 *) (page + col->data))[row] = (uint8) code;
+}
+
 /*
  * PaxVarOffset is the value-area offset of row `row` of a variable-length
  * column laid out on the page (col->data != 0): its stored offset, or for a
@@ -592,11 +658,11 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 static inline uint16
 PaxVarOffset(Page page, const PaxColumnLayout *col, int row)
 {
-	uint8		code;
+	uint32		code;
 
 	if (col->dict == 0)
 		return ((const uint16 *) (page + col->data))[row];
-	code = ((const uint8 *) (page + col->data))[row];
+	code = PaxDictCode(page, col, row);
 	if (unlikely(code >= col->dictcap))
 		return 0;
 	return ((const uint16 *) (page + col->dict))[code];
@@ -668,47 +734,6 @@ PaxEncodedDatum(int64 v, int attlen)
 {
 	return attlen == 2 ? Int16GetDatum((int16) v) :
 		attlen == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
-}
-
-/* PaxPackedWord reads the little-endian 64-bit word at p. */
-static inline uint64
-PaxPackedWord(const char *p)
-{
-	uint64		w;
-
-	memcpy(&w, p, sizeof(w));
-#ifdef WORDS_BIGENDIAN
-	w = pg_bswap64(w);
-#endif
-	return w;
-}
-
-/* PaxPackedGet reads row `row`'s bits of a bit-packed minipage. */
-static inline uint32
-PaxPackedGet(const char *data, int bits, int row)
-{
-	uint32		bit = (uint32) row * bits;
-
-	return (uint32) ((PaxPackedWord(data + (bit >> 3)) >> (bit & 7)) &
-					 ((UINT64CONST(1) << bits) - 1));
-}
-
-/*
- * PaxPackedPut stores v (< 2^bits) as row `row`'s bits of a bit-packed
- * minipage, leaving the other rows' bits as they are.
- */
-static inline void
-PaxPackedPut(char *data, int bits, int row, uint32 v)
-{
-	uint32		bit = (uint32) row * bits;
-	uint64		mask = ((UINT64CONST(1) << bits) - 1) << (bit & 7);
-	uint64		w = PaxPackedWord(data + (bit >> 3));
-
-	w = (w & ~mask) | (((uint64) v << (bit & 7)) & mask);
-#ifdef WORDS_BIGENDIAN
-	w = pg_bswap64(w);
-#endif
-	memcpy(data + (bit >> 3), &w, sizeof(w));
 }
 
 /*

@@ -758,7 +758,7 @@ PaxScanPrefetchNext(PaxScanState *state)
 		else if (a < layout->natts && layout->cols[a].data != 0 &&
 				 layout->cols[a].attlen < 0)
 			PaxPrefetchRange(page, layout->cols[a].data,
-							 layout->capacity * layout->cols[a].width);
+							 PaxMinipageBytes(&layout->cols[a], layout->capacity));
 	}
 }
 

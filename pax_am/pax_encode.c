@@ -357,10 +357,12 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 
 /*
  * PaxSetDictionary makes column i of a shape dictionary-encoded, with room
- * for half as many entries again as the ndistinct values seen and 8 more.
+ * for half as many entries again as the ndistinct values seen and 8 more;
+ * its codes bit-packed if `packed`.
  */
 static void
-PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct)
+PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct,
+				 bool packed)
 {
 	int			cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
 
@@ -370,7 +372,7 @@ PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct)
 		shape->widths = palloc0(tupdesc->natts);
 		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
 	}
-	shape->widths[i] = PAX_DICT_FLAG | (cap / 8);
+	shape->widths[i] = PAX_DICT_FLAG | (packed ? PAX_DICT_PACKED : 0) | (cap / 8);
 	shape->bases[i] = 0;		/* no entries in use yet */
 }
 
@@ -378,13 +380,14 @@ PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct)
  * PaxChooseDictionary decides whether variable-length column i of a new
  * page is dictionary-encoded: when the rows looked ahead at have few
  * distinct stored values (at most PAX_DICT_MAX_DISTINCT, and at most a
- * quarter of the rows), with room for half as many again and 8 more.
+ * quarter of the rows), with room for half as many again and 8 more, its
+ * codes bit-packed if `packed` (the rows fill a bulk-built page).
  * Returns the value-area bytes it saves over the rows (each distinct value
  * stored once), 0 if the column is not encoded.
  */
 static double
 PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
-					PaxPageShape *shape)
+					bool packed, PaxPageShape *shape)
 {
 	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 	const char *dbytes[PAX_DICT_MAX_DISTINCT];
@@ -422,7 +425,7 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	}
 	if (ndistinct == 0 || ndistinct * 4 > nrows)
 		return 0;
-	PaxSetDictionary(tupdesc, shape, i, ndistinct);
+	PaxSetDictionary(tupdesc, shape, i, ndistinct, packed);
 	return total - distinct_bytes;
 }
 
@@ -444,7 +447,7 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
 
 	if (d <= 0 || h->nvrows < PAX_SHAPE_SAMPLE_ROWS || d * 2 > h->nvrows)
 		return 0;
-	PaxSetDictionary(tupdesc, shape, i, d);
+	PaxSetDictionary(tupdesc, shape, i, d, false);
 	return h->vbytes / h->nvrows * (1.0 - (double) d / h->nvrows);
 }
 
@@ -558,7 +561,9 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			if (att->attisdropped || PaxBitIsSet(shape->absent, i))
 				continue;
 			if (bulk)
-				saved += PaxChooseDictionary(tupdesc, rows, nrows, i, shape);
+				saved += PaxChooseDictionary(tupdesc, rows, nrows, i,
+											 pack >= 1 && pax_bitpack_minipages,
+											 shape);
 			else if (hints != NULL && i < PAX_HINT_ATTS)
 				saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
 												   i, shape);

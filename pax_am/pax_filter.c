@@ -553,14 +553,13 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		 * takes them.  A code beyond the dictionary goes through
 		 * PaxPageGetValue, which reports it.
 		 */
-		const uint8 *codes = (const uint8 *) (page + col->data);
 		int8		verdict[PAX_DICT_MAX_K * 8];
 
 		memset(verdict, -1, col->dictcap);
 		for (int k = 0; k < n; k++)
 		{
 			int			r = sel[k];
-			int			code = codes[r];
+			uint32		code = PaxDictCode(page, col, r);
 			bool		ok;
 
 			if (nulls && PaxBitIsSet(nulls, r))

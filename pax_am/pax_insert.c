@@ -197,7 +197,7 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 				memcpy(page + col->dictused, &used, sizeof(uint16));
 			}
 			if (write)
-				((uint8 *) (page + col->data))[rowidx] = (uint8) code;
+				PaxDictCodeSet(page, col, rowidx, code);
 			continue;
 		}
 		upper = PaxValuePlace(att, row->values[i], upper, lower,
@@ -601,7 +601,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			PaxBitSet((bits8 *) page + col->nullmap, r);
 			PaxBitSet(hasnull, i);
 			if (col->dict != 0)
-				((uint8 *) (page + col->data))[r] = 0;
+				PaxDictCodeSet(page, col, r, 0);
 			else if (col->attlen < 0)
 				((uint16 *) (page + col->data))[r] = 0;
 			continue;
@@ -917,7 +917,9 @@ static bool
 PaxShapeIsPacked(const PaxPageShape *shape)
 {
 	for (int i = 0; shape->widths != NULL && i < shape->natts; i++)
-		if (PaxPackedWidthOk(shape->widths[i]))
+		if (PaxPackedWidthOk(shape->widths[i]) ||
+			(PaxDictWidthOk(shape->widths[i]) &&
+			 PaxDictIsPacked(shape->widths[i])))
 			return true;
 	return false;
 }

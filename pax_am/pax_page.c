@@ -145,12 +145,16 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->dict = off;
 				col->dictcap = PaxDictCapacity(width);
 				col->dictused = bases;
-				col->width = 1;
+				col->width = PaxDictIsPacked(width) ? 0 : 1;
+				col->bits = PaxDictIsPacked(width) ?
+					PaxDictCodeBits(PaxDictCapacity(width)) : 0;
 			}
 			off += PaxDictCapacity(width) * sizeof(uint16);
 			if (col)
 				col->data = off;
-			off += capacity;
+			off += PaxDictIsPacked(width) ?
+				PaxPackedBytes(capacity, PaxDictCodeBits(PaxDictCapacity(width))) :
+				capacity;
 			bases += sizeof(int64);
 			continue;
 		}

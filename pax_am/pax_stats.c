@@ -328,7 +328,9 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			if (col->bits != 0)
 			{
 				/* no whole bytes a value: the minipage's size says it */
-				values[8] = CStringGetTextDatum(psprintf("frame of reference, %d bits",
+				values[8] = CStringGetTextDatum(psprintf("%s, %d bits",
+														 col->dict ? "dictionary" :
+														 "frame of reference",
 														 col->bits));
 				nulls[9] = true;
 			}

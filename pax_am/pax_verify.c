@@ -855,7 +855,7 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 		else
 		{
 			uint16		off = PaxVarOffset(page, col, row);
-			uint8		code = col->dict ? ((uint8 *) (page + col->data))[row] : 0;
+			uint32		code = col->dict ? PaxDictCode(page, col, row) : 0;
 
 			if (col->dict != 0 && code >= PaxDictUsed(page, col))
 				PaxVerifyReport(ctx, "dictionary code %u is not below the %u entries in use",

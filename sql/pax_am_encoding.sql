@@ -137,7 +137,7 @@ SELECT attname, regexp_replace(encoding, ', \d+ bits$', ', bit-packed') AS encod
 SELECT bool_and(minipage_bytes <= (capacity * substring(encoding from ', (\d+) bits$')::int + 7) / 8 + 8
                 + CASE WHEN has_nullmap THEN (capacity + 7) / 8 ELSE 0 END) AS packed_sizes
   FROM pax_page_stats('enc_copy') s, LATERAL pax_page_columns('enc_copy', s.blkno)
- WHERE encoding ~ 'bits$';
+ WHERE encoding ~ '^frame of reference, \d+ bits$';
 -- rows inserted one at a time get dictionaries from the rows placed before
 SELECT attname, count(*) > 0 AS some_pages
   FROM pax_page_stats('enc_ins') s, LATERAL pax_page_columns('enc_ins', s.blkno)
@@ -166,9 +166,11 @@ SELECT pax_same('enc_bytes', 'enc_copy');
 DROP TABLE enc_bytes;
 
 -- bit-packed columns of every type that packs (4 and 8 bytes wide, ranges
--- of 2^17 .. 2^24 on a page): every reader, changes and VACUUM, against heap
+-- of 2^17 .. 2^24 on a page) and bit-packed dictionary codes: every reader,
+-- changes (new entries, codes among their neighbours') and VACUUM, against
+-- heap
 CREATE TABLE pk_heap (id int, i4 int4, i8 int8, o oid, d date, tm time,
-                      ts timestamp, tstz timestamptz);
+                      ts timestamp, tstz timestamptz, tag text);
 INSERT INTO pk_heap
 SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1000000 + (i * 7919) % 1000003 END,
        -5000000000000 + (i::int8 * 104729) % 2000003,
@@ -177,7 +179,8 @@ SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1000000 + (i * 7919) % 1000003 END
        time '10:00' + ((i * 7919) % 10000000) * interval '1 microsecond',
        timestamp '2020-01-01' + ((i * 7919) % 5000000) * interval '1 microsecond',
        CASE WHEN i % 89 = 0 THEN NULL
-            ELSE timestamptz '2020-01-01 00:00+00' + ((i * 7919) % 9000000) * interval '1 microsecond' END
+            ELSE timestamptz '2020-01-01 00:00+00' + ((i * 7919) % 9000000) * interval '1 microsecond' END,
+       CASE WHEN i % 83 = 0 THEN NULL ELSE 'tag ' || (i % 5) END
   FROM generate_series(1, 6000) i;
 COPY pk_heap TO :'enc_file';
 CREATE TABLE pk_pax (LIKE pk_heap) USING pax WITH (autovacuum_enabled = off);
@@ -203,7 +206,10 @@ BEGIN
         'SELECT string_agg(g::text || '':'' || n::text || '':'' || s::text, '','' ORDER BY g) FROM (SELECT id %% 7 AS g, count(*) AS n, sum(i8) AS s FROM %s GROUP BY 1) x',
         'SELECT count(*), sum(a.id) FROM %s a JOIN (SELECT 1000000 + i * 11 AS k FROM generate_series(1, 90000) i) b ON a.i4 = b.k',
         'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i4 IN (1007919, 1015838, 1999999)',
-        'SELECT md5(string_agg(id || '','' || i4 || '','' || i8 || '','' || o || '','' || d || '','' || tm || '','' || ts || '','' || coalesce(tstz::text, ''-''), '';'' ORDER BY id)) FROM %s'
+        'SELECT count(*), sum(id) FROM %s WHERE tag = ''tag 3''',
+        'SELECT count(*), sum(id) FROM %s WHERE tag IN (''tag 1'', ''new'') OR tag IS NULL',
+        'SELECT string_agg(coalesce(tag, ''-'') || '':'' || n::text, '','' ORDER BY tag) FROM (SELECT tag, count(*) AS n FROM %s GROUP BY tag) x',
+        'SELECT md5(string_agg(id || '','' || i4 || '','' || i8 || '','' || o || '','' || d || '','' || tm || '','' || ts || '','' || coalesce(tstz::text, ''-'') || coalesce(tag, ''-''), '';'' ORDER BY id)) FROM %s'
     ]
     LOOP
         EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
@@ -228,16 +234,18 @@ RESET enable_bitmapscan;
 DELETE FROM pk_pax WHERE id % 4 = 0;
 DELETE FROM pk_heap WHERE id % 4 = 0;
 VACUUM pk_pax;
-INSERT INTO pk_pax SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz FROM pk_heap WHERE id % 9 = 1;
-INSERT INTO pk_heap SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz FROM pk_heap WHERE id % 9 = 1;
-INSERT INTO pk_pax VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL),
-                          (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity'),
-                          (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00');
-INSERT INTO pk_heap VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL),
-                           (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity'),
-                           (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00');
-UPDATE pk_pax SET i4 = i4 + 3, ts = ts + interval '1 second' WHERE id % 5 = 2;
-UPDATE pk_heap SET i4 = i4 + 3, ts = ts + interval '1 second' WHERE id % 5 = 2;
+INSERT INTO pk_pax SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz,
+                          CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END FROM pk_heap WHERE id % 9 = 1;
+INSERT INTO pk_heap SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz,
+                           CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END FROM pk_heap WHERE id % 9 = 1;
+INSERT INTO pk_pax VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL),
+                          (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2'),
+                          (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other');
+INSERT INTO pk_heap VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL),
+                           (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2'),
+                           (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other');
+UPDATE pk_pax SET i4 = i4 + 3, ts = ts + interval '1 second', tag = 'tag 4' WHERE id % 5 = 2;
+UPDATE pk_heap SET i4 = i4 + 3, ts = ts + interval '1 second', tag = 'tag 4' WHERE id % 5 = 2;
 VACUUM pk_pax;
 SELECT pax_same('pk_heap', 'pk_pax');
 SELECT count(*) AS differ FROM (SELECT pk_queries('pk_heap') h, pk_queries('pk_pax') p) q
