@@ -497,6 +497,8 @@ typedef struct PaxEncodeHint
 	int32		nvrows;			/* non-null values placed */
 	double		vbytes;			/* their stored bytes */
 	uint32		vhash[PAX_HINT_DISTINCT];	/* hashes of the distinct ones */
+	uint8		packbits;		/* bits the last bulk-built page packed the
+								 * column in, 0 if none */
 } PaxEncodeHint;
 
 typedef struct PaxRelCache
@@ -846,10 +848,11 @@ extern void PaxPageDesc(StringInfo buf, struct XLogReaderState *record);
 extern bool pax_encode_minipages;
 extern bool pax_bitpack_minipages;
 extern char *PaxDecodeScratch;
-extern void PaxUnpackOffsets(const char *data, int bits, int nrows,
-							 uint32 *out);
+extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,
+								 int nrows, int64 *sum, int64 *lo, int64 *hi);
 extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
-									int nrows, char *scratch, int *width);
+									const uint16 *sel, int n, char *scratch,
+									int *width);
 extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
 									  int nrows, char *scratch);
 extern bool PaxEncodeEligible(Form_pg_attribute att);

@@ -927,6 +927,13 @@ PaxAggColumn(PaxAgg *agg, PaxAggAcc *accum, Page page,
 				for (int k = 0; k < nsel; k++)
 					count += !PaxBitIsSet(nulls, sel[k]);
 		}
+		else if (col->bits != 0 && nulls == NULL && nsel > 0 &&
+				 nsel == PaxPageGetHeader(page)->pp_nrows)
+		{
+			/* every row of a bit-packed column (sel ascends: 0 .. nsel-1) */
+			PaxPackedColumnStats(page, col, nsel, &sum, &lo, &hi);
+			count = nsel;
+		}
 		else
 		{
 			/* encoded values decoded first */

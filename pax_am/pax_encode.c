@@ -56,6 +56,15 @@ bool		pax_bitpack_minipages = true;
  */
 #define PAX_PACK_MIN_BYTES			4
 
+/*
+ * A bulk-built page packs a column in the previous page's bits when its own
+ * range needs up to this many fewer (PaxChooseEncodings): pages of a batch
+ * then share a few shapes, whose layouts PaxPageGetLayout's cache keeps,
+ * rather than as many as the columns' bit counts combine into (a table of
+ * ten random 20/21-bit columns spent 6% of a scan recomputing layouts).
+ */
+#define PAX_PACK_STICKY_BITS		2
+
 /* ----------------------------------------------------------------
  * Encoded minipages
  * ----------------------------------------------------------------
@@ -140,52 +149,153 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 }
 
 /*
- * PaxUnpackOffsets unpacks rows 0 .. nrows-1 of a bit-packed minipage into
- * out[]: a loop per common bit count, so that the shift and mask are
- * constants the compiler folds.
+ * PAX_SWITCH_BITS expands STEP(b) for a bit count b of 1 .. 32 with b a
+ * constant in the common cases, so that the shift and mask of each row's
+ * read fold into the loop.
+ */
+#define PAX_SWITCH_BITS(bits, STEP) \
+	switch (bits) \
+	{ \
+		case 3: STEP(3); break; \
+		case 4: STEP(4); break; \
+		case 5: STEP(5); break; \
+		case 6: STEP(6); break; \
+		case 7: STEP(7); break; \
+		case 8: STEP(8); break; \
+		case 17: STEP(17); break; \
+		case 18: STEP(18); break; \
+		case 19: STEP(19); break; \
+		case 20: STEP(20); break; \
+		case 21: STEP(21); break; \
+		case 22: STEP(22); break; \
+		case 23: STEP(23); break; \
+		case 24: STEP(24); break; \
+		default: STEP(bits); break; \
+	}
+
+/*
+ * PAX_UNPACK_GROUPS stores base + the offset of each row 0 .. nrows-1 of
+ * the bit-packed minipage `data` (b bits a row) in out[] as dtype: eight
+ * rows at a time take b bytes, so that with b constant each row's byte and
+ * shift within them are constants too.
+ */
+#define PAX_UNPACK_ONE(dtype, out, b, g, j, base) \
+	(out)[(g) + (j)] = (dtype) ((uint64) (base) + \
+		((PaxPackedWord(data + ((g) / 8) * (b) + (j) * (b) / 8) >> \
+		  ((j) * (b) % 8)) & ((UINT64CONST(1) << (b)) - 1)))
+#define PAX_UNPACK_GROUPS(dtype, out, b, nrows, base) \
+	do { \
+		int			g_ = 0; \
+		\
+		for (; g_ + 8 <= (nrows); g_ += 8) \
+		{ \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 0, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 1, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 2, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 3, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 4, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 5, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 6, base); \
+			PAX_UNPACK_ONE(dtype, out, b, g_, 7, base); \
+		} \
+		for (; g_ < (nrows); g_++) \
+			(out)[g_] = (dtype) ((uint64) (base) + PaxPackedGet(data, (b), g_)); \
+	} while (0)
+
+/*
+ * PaxPackedColumnStats sets *sum, *lo and *hi to the sum (modulo 2^64, as
+ * int64 additions in any order give it), least and greatest of the values
+ * of rows 0 .. nrows-1 (nrows > 0) of a bit-packed column: the offsets
+ * summed and compared as they are unpacked, the base added once (PaxScan's
+ * aggregates over pages whose rows all count).
  */
 void
-PaxUnpackOffsets(const char *data, int bits, int nrows, uint32 *out)
+PaxPackedColumnStats(Page page, const PaxColumnLayout *col, int nrows,
+					 int64 *sum, int64 *lo, int64 *hi)
 {
-#define PAX_UNPACK(b) \
-	for (int r = 0; r < nrows; r++) \
-		out[r] = PaxPackedGet(data, (b), r)
+	const char *data = page + col->data;
+	int64		base = PaxColumnBase(page, col);
+	uint64		soff = 0;
+	uint32		mn = PG_UINT32_MAX;
+	uint32		mx = 0;
 
-	switch (bits)
-	{
-		case 1: PAX_UNPACK(1); break;
-		case 2: PAX_UNPACK(2); break;
-		case 3: PAX_UNPACK(3); break;
-		case 4: PAX_UNPACK(4); break;
-		case 5: PAX_UNPACK(5); break;
-		case 6: PAX_UNPACK(6); break;
-		case 9: PAX_UNPACK(9); break;
-		case 10: PAX_UNPACK(10); break;
-		case 11: PAX_UNPACK(11); break;
-		case 12: PAX_UNPACK(12); break;
-		case 17: PAX_UNPACK(17); break;
-		case 18: PAX_UNPACK(18); break;
-		case 19: PAX_UNPACK(19); break;
-		case 20: PAX_UNPACK(20); break;
-		case 21: PAX_UNPACK(21); break;
-		case 22: PAX_UNPACK(22); break;
-		case 23: PAX_UNPACK(23); break;
-		case 24: PAX_UNPACK(24); break;
-		default: PAX_UNPACK(bits); break;
-	}
-#undef PAX_UNPACK
+#define PAX_STAT_ONE(b, g, j) \
+	do { \
+		uint32		o_ = (uint32) ((PaxPackedWord(data + ((g) / 8) * (b) + (j) * (b) / 8) >> \
+									((j) * (b) % 8)) & ((UINT64CONST(1) << (b)) - 1)); \
+		soff += o_; \
+		mn = Min(mn, o_); \
+		mx = Max(mx, o_); \
+	} while (0)
+#define PAX_STAT_ALL(b) \
+	do { \
+		int			g_ = 0; \
+		\
+		for (; g_ + 8 <= nrows; g_ += 8) \
+		{ \
+			PAX_STAT_ONE(b, g_, 0); PAX_STAT_ONE(b, g_, 1); \
+			PAX_STAT_ONE(b, g_, 2); PAX_STAT_ONE(b, g_, 3); \
+			PAX_STAT_ONE(b, g_, 4); PAX_STAT_ONE(b, g_, 5); \
+			PAX_STAT_ONE(b, g_, 6); PAX_STAT_ONE(b, g_, 7); \
+		} \
+		for (; g_ < nrows; g_++) \
+		{ \
+			uint32		o_ = PaxPackedGet(data, (b), g_); \
+			\
+			soff += o_; \
+			mn = Min(mn, o_); \
+			mx = Max(mx, o_); \
+		} \
+	} while (0)
+
+	Assert(col->bits != 0 && col->base != 0 && nrows > 0);
+	PAX_SWITCH_BITS(col->bits, PAX_STAT_ALL);
+#undef PAX_STAT_ALL
+#undef PAX_STAT_ONE
+	*sum = (int64) ((uint64) base * (uint64) nrows + soff);
+	*lo = (int64) ((uint64) base + mn);
+	*hi = (int64) ((uint64) base + mx);
 }
 
 /*
- * PaxColumnOffsets returns the stored offsets from the base of rows 0 ..
- * nrows-1 of an encoded column, and sets *width to their width in bytes:
- * the minipage itself for a byte width, else the offsets unpacked into
- * scratch as 4-byte ones (room for PAX_MAX_CAPACITY of them).  The typed
- * loops that compare offsets (PaxFilter) read through it.
+ * PaxUnpackSelected unpacks the rows sel[0..n) of a bit-packed minipage
+ * into out[], each at its row's index (the other entries are left as they
+ * are): the typed loops then read out[] as a minipage of 4-byte offsets.
+ * sel ascends, so n rows ending at row n-1 are rows 0 .. n-1.
+ */
+static void
+PaxUnpackSelected(const char *data, int bits, const uint16 *sel, int n,
+				  uint32 *out)
+{
+#define PAX_UNPACK_SEL(b) \
+	for (int k = 0; k < n; k++) \
+		out[sel[k]] = PaxPackedGet(data, (b), sel[k])
+
+#define PAX_UNPACK_ALL(b) PAX_UNPACK_GROUPS(uint32, out, (b), n, 0)
+
+	if (n > 0 && sel[n - 1] == n - 1)
+	{
+		/* every row 0 .. n-1 (sel ascends): the unrolled loop */
+		PAX_SWITCH_BITS(bits, PAX_UNPACK_ALL);
+	}
+	else
+		PAX_SWITCH_BITS(bits, PAX_UNPACK_SEL);
+#undef PAX_UNPACK_ALL
+#undef PAX_UNPACK_SEL
+}
+
+/*
+ * PaxColumnOffsets returns the stored offsets from the base of an encoded
+ * column, at least of the rows sel[0..n), and sets *width to their width
+ * in bytes: the minipage itself for a byte width, else those rows'
+ * offsets unpacked into scratch, at their rows' indexes, as 4-byte ones
+ * (room for PAX_MAX_CAPACITY of them; a second predicate on a packed
+ * column unpacks only the rows the first one kept).  The typed loops that
+ * compare offsets (PaxFilter) read through it.
  */
 const char *
-PaxColumnOffsets(Page page, const PaxColumnLayout *col, int nrows,
-				 char *scratch, int *width)
+PaxColumnOffsets(Page page, const PaxColumnLayout *col, const uint16 *sel,
+				 int n, char *scratch, int *width)
 {
 	Assert(col->base != 0);
 	if (col->bits == 0)
@@ -193,7 +303,7 @@ PaxColumnOffsets(Page page, const PaxColumnLayout *col, int nrows,
 		*width = col->width;
 		return page + col->data;
 	}
-	PaxUnpackOffsets(page + col->data, col->bits, nrows, (uint32 *) scratch);
+	PaxUnpackSelected(page + col->data, col->bits, sel, n, (uint32 *) scratch);
 	*width = sizeof(uint32);
 	return scratch;
 }
@@ -248,17 +358,22 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 
 	if (col->bits != 0)
 	{
-		/* bit-packed: the offsets unpacked, then the base added */
-		uint32		offs[PAX_MAX_CAPACITY];
+		/* bit-packed: each row's bits read and the base added, one pass */
+#define PAX_UNPACK_TO(dtype, b) \
+		PAX_UNPACK_GROUPS(dtype, (dtype *) scratch, (b), nrows, base)
+#define PAX_UNPACK4(b)	PAX_UNPACK_TO(int32, b)
+#define PAX_UNPACK8(b)	PAX_UNPACK_TO(int64, b)
 
-		PaxUnpackOffsets(data, col->bits, nrows, offs);
-		data = (const char *) offs;
-		if (col->attlen == 2)
-			PAX_DECODE(int16, uint32);
-		else if (col->attlen == 4)
-			PAX_DECODE(int32, uint32);
+		/* (packed columns are 4 or 8 bytes wide: PaxChooseEncodings) */
+		if (col->attlen == 4)
+			PAX_SWITCH_BITS(col->bits, PAX_UNPACK4)
+		else if (col->attlen == 8)
+			PAX_SWITCH_BITS(col->bits, PAX_UNPACK8)
 		else
-			PAX_DECODE(int64, uint32);
+			PAX_UNPACK_TO(int16, col->bits);
+#undef PAX_UNPACK8
+#undef PAX_UNPACK4
+#undef PAX_UNPACK_TO
 		return scratch;
 	}
 	if (col->attlen == 2)
@@ -587,6 +702,11 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			need = (double) span * pack + span / 16 + 1;
 			bits = need < 2 ? 1 : need >= (double) PG_UINT32_MAX ? 64 :
 				pg_leftmost_one_pos64((uint64) need - 1) + 1;
+			/* the last page's bits when a little more (fewer page shapes) */
+			if (hints != NULL && i < PAX_HINT_ATTS &&
+				hints->hints[i].packbits > bits &&
+				hints->hints[i].packbits - bits <= PAX_PACK_STICKY_BITS)
+				bits = hints->hints[i].packbits;
 			if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
 				(bytes ? width : att->attlen) >= PAX_PACK_MIN_BYTES &&
 				bits * PAX_PACK_MAX_SHARE_DEN <=

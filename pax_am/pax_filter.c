@@ -507,8 +507,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		 * unsigned types, whose order the signed base does not keep.)
 		 */
 		int			width;
-		const char *offs = PaxColumnOffsets(page, col,
-											PaxPageGetHeader(page)->pp_nrows,
+		const char *offs = PaxColumnOffsets(page, col, sel, n,
 											PaxDecodeScratch, &width);
 
 		return PaxFilterIntCmp(offs, width, true, pred->strategy, c, sel, n);
@@ -878,8 +877,7 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 			!pg_sub_s64_overflow(hi, base, &dhi))
 		{
 			int			width;
-			const char *offs = PaxColumnOffsets(page, col,
-												PaxPageGetHeader(page)->pp_nrows,
+			const char *offs = PaxColumnOffsets(page, col, sel, n,
 												PaxDecodeScratch, &width);
 
 			return PaxFilterIntRange(offs, width, true, dlo, dhi, sel, n);

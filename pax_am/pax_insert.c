@@ -981,7 +981,14 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		PaxShapeFree(shape);
 	}
 	if (!eager)
+	{
 		hints->bulk_capacity = shape->capacity;
+		/* the bits of the columns packed, for the next page's (sticky) */
+		for (int i = 0; shape->widths != NULL &&
+			 i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
+			if (PaxPackedWidthOk(shape->widths[i]))
+				hints->hints[i].packbits = PaxPackedBits(shape->widths[i]);
+	}
 
 	/* a row larger than the average may need a smaller capacity */
 	while (PaxRowPlace(tupdesc, &rows[0], PAX_SPECIAL_START,

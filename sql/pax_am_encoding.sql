@@ -170,7 +170,7 @@ DROP TABLE enc_bytes;
 -- changes (new entries, codes among their neighbours') and VACUUM, against
 -- heap
 CREATE TABLE pk_heap (id int, i4 int4, i8 int8, o oid, d date, tm time,
-                      ts timestamp, tstz timestamptz, tag text);
+                      ts timestamp, tstz timestamptz, tag text, k4 int4);
 INSERT INTO pk_heap
 SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1000000 + (i * 7919) % 1000003 END,
        -5000000000000 + (i::int8 * 104729) % 2000003,
@@ -180,7 +180,8 @@ SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE 1000000 + (i * 7919) % 1000003 END
        timestamp '2020-01-01' + ((i * 7919) % 5000000) * interval '1 microsecond',
        CASE WHEN i % 89 = 0 THEN NULL
             ELSE timestamptz '2020-01-01 00:00+00' + ((i * 7919) % 9000000) * interval '1 microsecond' END,
-       CASE WHEN i % 83 = 0 THEN NULL ELSE 'tag ' || (i % 5) END
+       CASE WHEN i % 83 = 0 THEN NULL ELSE 'tag ' || (i % 5) END,
+       -2000000 + (i * 104729) % 1000003
   FROM generate_series(1, 6000) i;
 COPY pk_heap TO :'enc_file';
 CREATE TABLE pk_pax (LIKE pk_heap) USING pax WITH (autovacuum_enabled = off);
@@ -206,10 +207,12 @@ BEGIN
         'SELECT string_agg(g::text || '':'' || n::text || '':'' || s::text, '','' ORDER BY g) FROM (SELECT id %% 7 AS g, count(*) AS n, sum(i8) AS s FROM %s GROUP BY 1) x',
         'SELECT count(*), sum(a.id) FROM %s a JOIN (SELECT 1000000 + i * 11 AS k FROM generate_series(1, 90000) i) b ON a.i4 = b.k',
         'SELECT string_agg(id::text, '','' ORDER BY id) FROM %s WHERE i4 IN (1007919, 1015838, 1999999)',
+        'SELECT count(*), sum(k4), min(k4), max(k4), avg(k4) FROM %s',
+        'SELECT count(*), sum(k4), min(k4), max(k4) FROM %s WHERE k4 > -1500000',
         'SELECT count(*), sum(id) FROM %s WHERE tag = ''tag 3''',
         'SELECT count(*), sum(id) FROM %s WHERE tag IN (''tag 1'', ''new'') OR tag IS NULL',
         'SELECT string_agg(coalesce(tag, ''-'') || '':'' || n::text, '','' ORDER BY tag) FROM (SELECT tag, count(*) AS n FROM %s GROUP BY tag) x',
-        'SELECT md5(string_agg(id || '','' || i4 || '','' || i8 || '','' || o || '','' || d || '','' || tm || '','' || ts || '','' || coalesce(tstz::text, ''-'') || coalesce(tag, ''-''), '';'' ORDER BY id)) FROM %s'
+        'SELECT md5(string_agg(id || '','' || i4 || '','' || i8 || '','' || o || '','' || d || '','' || tm || '','' || ts || '','' || coalesce(tstz::text, ''-'') || coalesce(tag, ''-'') || coalesce(k4::text, ''-''), '';'' ORDER BY id)) FROM %s'
     ]
     LOOP
         EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
@@ -235,15 +238,15 @@ DELETE FROM pk_pax WHERE id % 4 = 0;
 DELETE FROM pk_heap WHERE id % 4 = 0;
 VACUUM pk_pax;
 INSERT INTO pk_pax SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz,
-                          CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END FROM pk_heap WHERE id % 9 = 1;
+                          CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END, k4 + 1 FROM pk_heap WHERE id % 9 = 1;
 INSERT INTO pk_heap SELECT id + 10000, i4 + 1, i8 - 1, o, d, tm, ts, tstz,
-                           CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END FROM pk_heap WHERE id % 9 = 1;
-INSERT INTO pk_pax VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL),
-                          (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2'),
-                          (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other');
-INSERT INTO pk_heap VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL),
-                           (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2'),
-                           (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other');
+                           CASE WHEN id % 2 = 0 THEN 'new' ELSE tag END, k4 + 1 FROM pk_heap WHERE id % 9 = 1;
+INSERT INTO pk_pax VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL, -2147483648),
+                          (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2', NULL),
+                          (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other', 7);
+INSERT INTO pk_heap VALUES (20001, 2147483647, 9223372036854775807, 4294967295, 'infinity', '23:59:59', '-infinity', NULL, NULL, -2147483648),
+                           (20002, -2147483648, -9223372036854775808, 0, '-infinity', '00:00', 'infinity', 'infinity', 'tag 2', NULL),
+                           (20003, 1000001, -5000000000000, 3000000001, '2000-01-02', '10:00', '2020-01-01', '2020-01-01 00:00+00', 'other', 7);
 UPDATE pk_pax SET i4 = i4 + 3, ts = ts + interval '1 second', tag = 'tag 4' WHERE id % 5 = 2;
 UPDATE pk_heap SET i4 = i4 + 3, ts = ts + interval '1 second', tag = 'tag 4' WHERE id % 5 = 2;
 VACUUM pk_pax;
