@@ -177,12 +177,14 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
  * PAX_UNPACK_GROUPS stores base + the offset of each row 0 .. nrows-1 of
  * the bit-packed minipage `data` (b bits a row) in out[] as dtype: eight
  * rows at a time take b bytes, so that with b constant each row's byte and
- * shift within them are constants too.
+ * shift within them are constants too (PAX_GROUP_GET: row j of the group
+ * of eight starting at row g, as PaxPackedGet reads it).
  */
+#define PAX_GROUP_GET(b, g, j) \
+	((uint32) ((PaxPackedWord(data + ((g) / 8) * (b) + (j) * (b) / 8) >> \
+				((j) * (b) % 8)) & ((UINT64CONST(1) << (b)) - 1)))
 #define PAX_UNPACK_ONE(dtype, out, b, g, j, base) \
-	(out)[(g) + (j)] = (dtype) ((uint64) (base) + \
-		((PaxPackedWord(data + ((g) / 8) * (b) + (j) * (b) / 8) >> \
-		  ((j) * (b) % 8)) & ((UINT64CONST(1) << (b)) - 1)))
+	(out)[(g) + (j)] = (dtype) ((uint64) (base) + PAX_GROUP_GET(b, g, j))
 #define PAX_UNPACK_GROUPS(dtype, out, b, nrows, base) \
 	do { \
 		int			g_ = 0; \
@@ -221,8 +223,8 @@ PaxPackedColumnStats(Page page, const PaxColumnLayout *col, int nrows,
 
 #define PAX_STAT_ONE(b, g, j) \
 	do { \
-		uint32		o_ = (uint32) ((PaxPackedWord(data + ((g) / 8) * (b) + (j) * (b) / 8) >> \
-									((j) * (b) % 8)) & ((UINT64CONST(1) << (b)) - 1)); \
+		uint32		o_ = PAX_GROUP_GET(b, g, j); \
+		\
 		soff += o_; \
 		mn = Min(mn, o_); \
 		mx = Max(mx, o_); \
@@ -516,6 +518,7 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	{
 		const char *b;
 		Size		len;
+		Size		stored;
 		bool		hdr1;
 		int			d;
 
@@ -524,7 +527,8 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		if (!PaxStoredForm(att, rows[r].values[i], &b, &len, &hdr1))
 			return 0;			/* TOAST pointers: never encoded */
 		/* the bytes the value area takes: a converted value's header too */
-		total += len + (hdr1 ? 1 : 0);
+		stored = len + (hdr1 ? 1 : 0);
+		total += stored;
 		for (d = 0; d < ndistinct; d++)
 			if (dlen[d] == len && dhdr1[d] == hdr1 && memcmp(dbytes[d], b, len) == 0)
 				break;
@@ -535,7 +539,7 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		dbytes[ndistinct] = b;
 		dlen[ndistinct] = len;
 		dhdr1[ndistinct] = hdr1;
-		distinct_bytes += len + (hdr1 ? 1 : 0);
+		distinct_bytes += stored;
 		ndistinct++;
 	}
 	if (ndistinct == 0 || ndistinct * 4 > nrows)
@@ -691,6 +695,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		{
 			uint64		span = (uint64) hi - (uint64) lo;
 			bool		bytes;
+			int			unpacked;	/* bytes a value takes if not packed */
 			double		need;
 			int			bits;
 
@@ -698,6 +703,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				continue;
 			bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, &width,
 								   &base);
+			unpacked = bytes ? width : att->attlen;
 			/* bits for the range (times pack) and a sixteenth more, from lo */
 			need = (double) span * pack + span / 16 + 1;
 			bits = need < 2 ? 1 : need >= (double) PG_UINT32_MAX ? 64 :
@@ -708,9 +714,9 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				hints->hints[i].packbits - bits <= PAX_PACK_STICKY_BITS)
 				bits = hints->hints[i].packbits;
 			if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
-				(bytes ? width : att->attlen) >= PAX_PACK_MIN_BYTES &&
+				unpacked >= PAX_PACK_MIN_BYTES &&
 				bits * PAX_PACK_MAX_SHARE_DEN <=
-				8 * (bytes ? width : att->attlen) * PAX_PACK_MAX_SHARE_NUM)
+				8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
 			{
 				width = PAX_PACKED_FLAG | bits;
 				base = lo;

@@ -788,6 +788,27 @@ PaxJfAdd(PaxJoinFilter *jf, uint32 h)
 	jf->words[PaxJfWord(jf, h)] |= PaxJfBits(h);
 }
 
+/* PaxJfMayHold tells whether the Bloom filter may hold hash value h. */
+static inline bool
+PaxJfMayHold(const PaxJoinFilter *jf, uint32 h)
+{
+	uint64		bits = PaxJfBits(h);
+
+	return (jf->words[PaxJfWord(jf, h)] & bits) == bits;
+}
+
+/*
+ * PaxJfTableWhole tells whether the join's table is built and whole in
+ * memory (one batch), so that what it holds is every inner row.  The scan
+ * is on the join's outer side, so the join is not building its table
+ * while the scan runs: a table that exists is complete.
+ */
+static inline bool
+PaxJfTableWhole(HashJoinTable ht)
+{
+	return ht != NULL && ht->nbatch == 1 && ht->curbatch == 0;
+}
+
 /*
  * PaxJfWalkTable calls fn for each tuple of a hash table whole in memory,
  * shared or private (with the skew buckets: tuples of the outer side's
@@ -1099,13 +1120,9 @@ PaxJfBuild(PaxJoinFilter *jf, MemoryContext mcxt)
 {
 	HashJoinTable ht = jf->hj->hj_HashTable;
 
-	/*
-	 * The scan is on the join's outer side, so the join is not building its
-	 * table while the scan runs: a table that exists is complete.
-	 */
 	if (ht == NULL)
 		return;
-	if (ht->nbatch != 1 || ht->curbatch != 0)
+	if (!PaxJfTableWhole(ht))
 	{
 		jf->off = true;
 		return;
@@ -1283,14 +1300,12 @@ PaxJfFilterFixed(PaxJoinFilter *jf, Page page, const PaxPageLayout *layout,
 	{ \
 		int			r = sel[k]; \
 		uint32		h; \
-		uint64		bits; \
 		\
 		if ((nullable) && PaxBitIsSet(nulls, r)) \
 			continue; \
 		h = PaxJfHashFixed((how), data, r); \
-		bits = PaxJfBits(h); \
 		sel[m] = r; \
-		m += (jf->words[PaxJfWord(jf, h)] & bits) == bits; \
+		m += PaxJfMayHold(jf, h); \
 	}
 #define PAX_JF_FILTER_NULLS(how) \
 	do { \
@@ -1392,37 +1407,27 @@ PaxJoinFiltersApply(PaxScanState *state, Page page, TupleDesc tupdesc, int n)
 			if (!jf->ready && !jf->probing)
 				continue;
 		}
-		if (jf->probing)
+		if (jf->probing && !PaxJfTableWhole(jf->hj->hj_HashTable))
 		{
-			HashJoinTable ht = jf->hj->hj_HashTable;
-
-			if (ht == NULL || ht->nbatch != 1 || ht->curbatch != 0)
-			{
-				/* (not seen: the table is complete before the scan) */
-				jf->probing = false;
-				jf->off = true;
-				continue;
-			}
-			PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
-						  hashes, keep);
-			for (int k = 0; k < n; k++)
-				if (keep[k] && PaxJfTableHolds(ht, hashes[k]))
-					state->sel[m++] = state->sel[k];
+			/* (not seen: the table is complete before the scan) */
+			jf->probing = false;
+			jf->off = true;
+			continue;
 		}
-		else if (jf->nkeys == 1 && PaxJfFixedKey(&jf->keys[0], state->layout))
+		if (!jf->probing && jf->nkeys == 1 &&
+			PaxJfFixedKey(&jf->keys[0], state->layout))
 			m = PaxJfFilterFixed(jf, page, state->layout, state->sel, n);
 		else
 		{
+			/* the rows' hashes, tested by the filter or, on trial, the table */
+			HashJoinTable ht = jf->hj->hj_HashTable;
+
 			PaxJfHashRows(jf, page, state->layout, tupdesc, state->sel, n,
 						  hashes, keep);
 			for (int k = 0; k < n; k++)
-			{
-				uint32		h = hashes[k];
-				uint64		bits = PaxJfBits(h);
-
-				if (keep[k] && (jf->words[PaxJfWord(jf, h)] & bits) == bits)
+				if (keep[k] && (jf->probing ? PaxJfTableHolds(ht, hashes[k]) :
+								PaxJfMayHold(jf, hashes[k])))
 					state->sel[m++] = state->sel[k];
-			}
 		}
 		jf->tested += n;
 		jf->removed += n - m;

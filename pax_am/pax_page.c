@@ -131,8 +131,12 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		if (width != 0 && att->attlen < 0)
 		{
 			/* a dictionary-encoded variable-length column, laid out */
+			int			codebits;
+
 			if (!PaxDictWidthOk(width) || PaxBitIsSet(shape->absent, i))
 				return BLCKSZ + 1;
+			codebits = PaxDictIsPacked(width) ?
+				PaxDictCodeBits(PaxDictCapacity(width)) : 0;
 			if (PaxBitIsSet(shape->nullmap, i))
 			{
 				if (col)
@@ -145,16 +149,13 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->dict = off;
 				col->dictcap = PaxDictCapacity(width);
 				col->dictused = bases;
-				col->width = PaxDictIsPacked(width) ? 0 : 1;
-				col->bits = PaxDictIsPacked(width) ?
-					PaxDictCodeBits(PaxDictCapacity(width)) : 0;
+				col->width = codebits != 0 ? 0 : 1;
+				col->bits = codebits;
 			}
 			off += PaxDictCapacity(width) * sizeof(uint16);
 			if (col)
 				col->data = off;
-			off += PaxDictIsPacked(width) ?
-				PaxPackedBytes(capacity, PaxDictCodeBits(PaxDictCapacity(width))) :
-				capacity;
+			off += codebits != 0 ? PaxPackedBytes(capacity, codebits) : capacity;
 			bases += sizeof(int64);
 			continue;
 		}

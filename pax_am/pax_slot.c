@@ -363,6 +363,8 @@ PaxSlotPrefetchRow(TupleTableSlot *slot, int row)
 	{
 		int			i = pslot->needed ? pslot->needed[k] : k;
 		const PaxColumnLayout *col;
+		uint32		off,
+					len;
 
 		if (i >= layout->natts)
 			break;
@@ -371,9 +373,8 @@ PaxSlotPrefetchRow(TupleTableSlot *slot, int row)
 			continue;
 		if (col->nullmap != 0)
 			__builtin_prefetch(page + col->nullmap + row / 8);
-		__builtin_prefetch(page + col->data +
-						   (col->bits != 0 ? (uint32) row * col->bits / 8 :
-							(uint32) row * col->width));
+		PaxRowBytes(col, row, &off, &len);
+		__builtin_prefetch(page + off);
 	}
 }
 
