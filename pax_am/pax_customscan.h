@@ -84,7 +84,6 @@
 
 /* Prefetching: at most this many bytes of one range, one line at a time. */
 #define PAX_PREFETCH_MAX_BYTES	1024
-#define PAX_CACHE_LINE_SIZE		64
 
 /* ----------------------------------------------------------------
  * Executor state (pax_customscan.c, pax_aggscan.c)

@@ -123,8 +123,15 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		BufferGetBlockNumber(pscan->xs_cbuf) != blkno)
 		pscan->xs_cbuf = ReleaseAndReadBuffer(pscan->xs_cbuf, rel, blkno);
 
-	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
+	/*
+	 * A page fetched by TID is seldom in the CPU's cache: have the lines its
+	 * verification reads first (the page header, the special space at its
+	 * end) loading while the buffer lock is taken.
+	 */
 	page = BufferGetPage(pscan->xs_cbuf);
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - PAX_CACHE_LINE_SIZE);
+	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
 	if (slot->tts_ops == &TTSOpsPaxTuple && !PageIsNew(page) &&
 		PaxPageGetHeader(page)->pp_natts <= slot->tts_tupleDescriptor->natts &&
 		!PaxPageIsOrphan(page) && row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)

@@ -558,6 +558,28 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 }
 
 /*
+ * PaxLoadTail reads the len (1..7) bytes at p as the low bytes of a word,
+ * with one load of eight: the bytes after them must be readable (a page's
+ * directory lies far from the page's end; a layout cache entry's copy is
+ * allocated PAX_SHAPE_PAD bytes longer).
+ */
+#define PAX_SHAPE_PAD	8
+
+static inline uint64
+PaxLoadTail(const uint8 *p, int len)
+{
+	uint64		w;
+
+	Assert(len > 0 && len < 8);
+	memcpy(&w, p, sizeof(w));
+#ifdef WORDS_BIGENDIAN
+	return w >> (8 * (8 - len));
+#else
+	return w & ((UINT64CONST(1) << (8 * len)) - 1);
+#endif
+}
+
+/*
  * PaxMixBytes folds len bytes into the hash h, eight at a time.
  */
 static inline uint64
@@ -573,13 +595,33 @@ PaxMixBytes(uint64 h, const uint8 *p, int len)
 	}
 	if (len > 0)
 	{
-		uint64		w = 0;
+		uint64		w = PaxLoadTail(p, len);
 
-		memcpy(&w, p, len);
 		h = (h ^ w) * UINT64CONST(0x9E3779B97F4A7C15);
 		h ^= h >> 29;
 	}
 	return h;
+}
+
+/*
+ * PaxBytesEqual compares two short byte strings, eight bytes at a time:
+ * a shape's directory bitmaps and widths are a few bytes, for which a call
+ * of memcmp() costs more than the comparison.
+ */
+static inline bool
+PaxBytesEqual(const uint8 *a, const uint8 *b, int len)
+{
+	for (; len >= 8; a += 8, b += 8, len -= 8)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a, sizeof(x));
+		memcpy(&y, b, sizeof(y));
+		if (x != y)
+			return false;
+	}
+	return len == 0 || PaxLoadTail(a, len) == PaxLoadTail(b, len);
 }
 
 /*
@@ -643,9 +685,9 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 			e->capacity == hdr->pp_capacity &&
 			e->natts == hdr->pp_natts &&
 			e->encoded == encoded &&
-			memcmp(e->dirmaps, maps, 3 * maplen) == 0 &&
+			PaxBytesEqual(e->dirmaps, maps, 3 * maplen) &&
 			(!encoded ||
-			 memcmp(e->dirmaps + 3 * maplen, widths, hdr->pp_natts) == 0))
+			 PaxBytesEqual(e->dirmaps + 3 * maplen, widths, hdr->pp_natts)))
 		{
 			if (unlikely(e->layout->lower != phdr->pd_lower))
 				PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
@@ -670,7 +712,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 									   SizeOfPaxPageLayout(Max(cache->maxatts, 1)));
 		e->dirmaps = MemoryContextAllocZero(cache->mcxt,
 											3 * PaxDirMapLen(Max(cache->maxatts, 1)) +
-											Max(cache->maxatts, 1));
+											Max(cache->maxatts, 1) + PAX_SHAPE_PAD);
 	}
 
 	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
