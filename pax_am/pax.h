@@ -855,6 +855,8 @@ extern bool pax_bitpack_minipages;
 extern char *PaxDecodeScratch;
 extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,
 								 int nrows, int64 *sum, int64 *lo, int64 *hi);
+extern int	PaxPackedFilterRange(Page page, const PaxColumnLayout *col,
+								 uint64 lo, uint64 hi, uint16 *sel, int n);
 extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
 									const uint16 *sel, int n, char *scratch,
 									int *width);

@@ -139,6 +139,54 @@ PaxFilterIntCmp(const char *base, int attlen, bool isunsigned, int strategy,
 }
 
 /*
+ * PaxCmpAsRange gives the stored offsets (unsigned, from 0) that satisfy
+ * "offset op c" for a comparison strategy as [*lo, *hi] (*lo > *hi when
+ * none does); false for <>, which no one range gives.
+ */
+static bool
+PaxCmpAsRange(int strategy, int64 c, uint64 *lo, uint64 *hi)
+{
+	*lo = 0;
+	*hi = PG_UINT64_MAX;
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			if (c <= 0)
+				*lo = 1, *hi = 0;
+			else
+				*hi = (uint64) c - 1;
+			return true;
+		case BTLessEqualStrategyNumber:
+			if (c < 0)
+				*lo = 1, *hi = 0;
+			else
+				*hi = (uint64) c;
+			return true;
+		case BTEqualStrategyNumber:
+			if (c < 0)
+				*lo = 1, *hi = 0;
+			else
+				*lo = *hi = (uint64) c;
+			return true;
+		case BTGreaterEqualStrategyNumber:
+			if (c > 0)
+				*lo = (uint64) c;
+			return true;
+		case BTGreaterStrategyNumber:
+			if (c >= 0)
+			{
+				if (c == PG_INT64_MAX)
+					*lo = 1, *hi = 0;
+				else
+					*lo = (uint64) c + 1;
+			}
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
  * PaxFilterIntRange keeps the rows of sel whose integer value lies in
  * [lo, hi] (lo <= hi): one pass and one unsigned comparison a row where two
  * PaxFilterIntCmp passes would take two, since v - lo, taken modulo 2^64,
@@ -507,9 +555,21 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		 * unsigned types, whose order the signed base does not keep.)
 		 */
 		int			width;
-		const char *offs = PaxColumnOffsets(page, col, sel, n,
-											PaxDecodeScratch, &width);
+		const char *offs;
+		uint64		lo,
+					hi;
 
+		if (col->bits != 0 && PaxCmpAsRange(pred->strategy, c, &lo, &hi))
+		{
+			int			kept;
+
+			if (lo > hi)
+				return 0;
+			kept = PaxPackedFilterRange(page, col, lo, hi, sel, n);
+			if (kept >= 0)
+				return kept;
+		}
+		offs = PaxColumnOffsets(page, col, sel, n, PaxDecodeScratch, &width);
 		return PaxFilterIntCmp(offs, width, true, pred->strategy, c, sel, n);
 	}
 	if (pred->kind == PAX_PRED_CMP && col->attlen > 0 &&
@@ -877,9 +937,21 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 			!pg_sub_s64_overflow(hi, base, &dhi))
 		{
 			int			width;
-			const char *offs = PaxColumnOffsets(page, col, sel, n,
-												PaxDecodeScratch, &width);
+			const char *offs;
 
+			if (col->bits != 0)
+			{
+				int			kept;
+
+				/* stored offsets are never negative */
+				if (dhi < 0)
+					return 0;
+				kept = PaxPackedFilterRange(page, col, (uint64) Max(dlo, 0),
+											(uint64) dhi, sel, n);
+				if (kept >= 0)
+					return kept;
+			}
+			offs = PaxColumnOffsets(page, col, sel, n, PaxDecodeScratch, &width);
 			return PaxFilterIntRange(offs, width, true, dlo, dhi, sel, n);
 		}
 	}

@@ -166,7 +166,7 @@ SELECT pax_same('enc_bytes', 'enc_copy');
 DROP TABLE enc_bytes;
 
 -- bit-packed columns of every type that packs (4 and 8 bytes wide, ranges
--- of 2^17 .. 2^24 on a page) and bit-packed dictionary codes: every reader,
+-- of 2^17 .. 2^28 on a page) and bit-packed dictionary codes: every reader,
 -- changes (new entries, codes among their neighbours') and VACUUM, against
 -- heap
 CREATE TABLE pk_heap (id int, i4 int4, i8 int8, o oid, d date, tm time,
@@ -259,6 +259,57 @@ SELECT pax_same('pk_heap', 'pk_pax');
 SELECT count(*) AS problems FROM pax_verify('pk_pax');
 DROP TABLE pk_heap, pk_pax;
 DROP FUNCTION pk_queries;
+
+-- narrow bit-packed columns (1 to 28 bits: every width that saves an
+-- eighth of a byte width is packed), int2 included, and PaxScan's filters
+-- that compare packed offsets as they unpack them (a whole page) or after
+-- (rows a first filter kept): each comparison against constants below,
+-- at, inside and above every page's range, against heap
+CREATE TABLE nb_heap (id int, c1 int4, c3 int2, c7 int4, c12 int2, c14 int8,
+                      c27 int4, k int4, neg int4);
+INSERT INTO nb_heap
+SELECT i, i % 2, (i * 3) % 7, CASE WHEN i % 61 = 0 THEN NULL ELSE (i * 13) % 101 END,
+       (i * 7919) % 3001, (i * 104729) % 12001 - 6000,
+       abs(hashint4(i)) % 100000007, 42, -50 + (i * 17) % 50
+  FROM generate_series(1, 5000) i;
+COPY nb_heap TO :'enc_file';
+CREATE TABLE nb_pax (LIKE nb_heap) USING pax WITH (autovacuum_enabled = off);
+COPY nb_pax FROM :'enc_file';
+SELECT attname, min(substring(encoding FROM '(\d+) bits$')::int) AS min_bits,
+       max(substring(encoding FROM '(\d+) bits$')::int) AS max_bits
+  FROM pax_page_stats('nb_pax') s, LATERAL pax_page_columns('nb_pax', s.blkno)
+ WHERE encoding ~ 'bits$' GROUP BY 1 ORDER BY 1;
+CREATE FUNCTION nb_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    col text;
+    op text;
+    c bigint;
+    r text;
+BEGIN
+    FOREACH col IN ARRAY ARRAY['c1', 'c3', 'c7', 'c12', 'c14', 'c27', 'k', 'neg'] LOOP
+        FOREACH op IN ARRAY ARRAY['<', '<=', '=', '>=', '>', '<>'] LOOP
+            FOREACH c IN ARRAY ARRAY[-2147483648, -6001, -6000, -50, -1, 0, 1, 3, 6, 7, 42, 50,
+                                    100, 101, 1500, 3000, 3001, 6000, 50000000,
+                                    100000006, 100000007, 2147483647] LOOP
+                EXECUTE format('SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM %s WHERE %s %s %s',
+                               t, col, op, c) INTO r;
+                RETURN NEXT col || op || c || '=' || r;
+                -- a second filter on the rows a first one kept
+                EXECUTE format('SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM %s WHERE id %% 3 = 1 AND c1 = 1 AND %s %s %s',
+                               t, col, op, c) INTO r;
+                RETURN NEXT 'kept ' || col || op || c || '=' || r;
+            END LOOP;
+        END LOOP;
+        EXECUTE format('SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM %s WHERE %s BETWEEN 1 AND 40 AND %s BETWEEN -100 AND 99999999',
+                       t, col, col) INTO r;
+        RETURN NEXT col || ' between=' || r;
+    END LOOP;
+END $$;
+SELECT count(*) AS queries, count(*) FILTER (WHERE q.h IS DISTINCT FROM q.p) AS differ
+  FROM (SELECT nb_queries('nb_heap') h, nb_queries('nb_pax') p) q;
+SELECT count(*) AS problems FROM pax_verify('nb_pax');
+DROP TABLE nb_heap, nb_pax;
+DROP FUNCTION nb_queries;
 
 -- every reader, against heap: PaxScan (filters, aggregates, GROUP BY, join
 -- filters), then the executor over plain scans, then index scans
