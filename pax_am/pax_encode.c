@@ -512,13 +512,17 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 /*
  * PaxSetDictionary makes column i of a shape dictionary-encoded, with room
  * for half as many entries again as the ndistinct values seen and 8 more;
- * its codes bit-packed if `packed`.
+ * its codes bit-packed if `packed`, when the rows seen fill the page and
+ * later rows seldom come: then with room for one more entry only (to the
+ * next 8), since each doubling of the room takes a bit a row (SSB
+ * lineorder's ship modes: 3 bits instead of 5).
  */
 static void
 PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct,
 				 bool packed)
 {
-	int			cap = TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
+	int			cap = packed ? TYPEALIGN(8, ndistinct + 1) :
+		TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
 
 	cap = Min(cap, PAX_DICT_MAX_K * 8);
 	if (shape->widths == NULL)

@@ -189,6 +189,10 @@ COPY pk_pax FROM :'enc_file';
 SELECT attname, count(*) > 0 AS packed
   FROM pax_page_stats('pk_pax') s, LATERAL pax_page_columns('pk_pax', s.blkno)
  WHERE encoding ~ 'bits$' GROUP BY 1 ORDER BY 1;
+-- a packed dictionary has room for one more entry only (5 tags: 3 bits)
+SELECT DISTINCT encoding
+  FROM pax_page_stats('pk_pax') s, LATERAL pax_page_columns('pk_pax', s.blkno)
+ WHERE attname = 'tag' AND encoding ~ 'bits$';
 CREATE FUNCTION pk_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     q text;
