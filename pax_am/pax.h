@@ -828,6 +828,9 @@ extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
 extern bool PaxZoneEligible(Form_pg_attribute att);
 extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 						  Form_pg_attribute att, int attnum, Datum value);
+extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
+							  Form_pg_attribute att, int attnum,
+							  const PaxRow *rows, int nrows);
 extern bool PaxPageHasFreeSlot(Page page);
 extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,

@@ -592,7 +592,6 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
-		Form_pg_attribute att;
 
 		if (col->data == 0)
 			continue;
@@ -609,7 +608,6 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		if (col->attlen <= 0)
 			continue;			/* placed below */
 
-		att = TupleDescAttr(tupdesc, i);
 		if (col->base != 0)
 			PaxEncodedStore(page, col, r, row->values[i]);
 		else if (col->byval)
@@ -618,8 +616,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		else
 			memcpy(page + col->data + r * col->attlen,
 				   DatumGetPointer(row->values[i]), col->attlen);
-		if (col->zone >= 0)
-			PaxZoneUpdate(page, layout, att, i, row->values[i]);
+		/* (zone maps: PaxInsertRows, for all the page's new rows at once) */
 	}
 
 	upper = PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
@@ -1120,6 +1117,14 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 												 options, &chg);
 			next++;
 		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
+		for (int i = 0; i < layout->natts; i++)
+		{
+			const PaxColumnLayout *col = &layout->cols[i];
+
+			if (col->data != 0 && col->zone >= 0 && col->attlen > 0)
+				PaxZoneUpdateRows(page, layout, TupleDescAttr(tupdesc, i), i,
+								  &rows[first], next - first);
+		}
 
 		/*
 		 * The hints count this page's rows where the next page may be

@@ -942,6 +942,81 @@ PaxZoneUpdate(Page page, const PaxPageLayout *layout, Form_pg_attribute att,
 		zone->max = PaxZoneBound(value);
 }
 
+/*
+ * PaxZoneUpdateRows widens a column's zone map to cover the non-null
+ * values of column attnum of rows[0..nrows), compared a column at a time
+ * (the rows a bulk insert placed on the page) rather than as each row is
+ * stored: the least and greatest of them, found with the type's
+ * comparison hoisted out of the loop, go through PaxZoneUpdate.
+ */
+void
+PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
+				  Form_pg_attribute att, int attnum, const PaxRow *rows,
+				  int nrows)
+{
+	int			k = 0;
+	Datum		lo,
+				hi;
+
+	while (k < nrows && rows[k].isnull[attnum])
+		k++;
+	if (k == nrows)
+		return;
+	lo = hi = rows[k].values[attnum];
+
+#define PAX_ZONE_SCAN(T, GET) \
+	do { \
+		T			tlo = GET(lo), \
+					thi = GET(hi); \
+		\
+		for (k++; k < nrows; k++) \
+		{ \
+			T			v; \
+			\
+			if (rows[k].isnull[attnum]) \
+				continue; \
+			v = GET(rows[k].values[attnum]); \
+			if (v < tlo) \
+				tlo = v, lo = rows[k].values[attnum]; \
+			else if (v > thi) \
+				thi = v, hi = rows[k].values[attnum]; \
+		} \
+	} while (0)
+
+	switch (att->atttypid)
+	{
+		case INT2OID:
+			PAX_ZONE_SCAN(int16, DatumGetInt16);
+			break;
+		case INT4OID:
+		case DATEOID:
+			PAX_ZONE_SCAN(int32, DatumGetInt32);
+			break;
+		case INT8OID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			PAX_ZONE_SCAN(int64, DatumGetInt64);
+			break;
+		default:
+			for (k++; k < nrows; k++)
+			{
+				Datum		v = rows[k].values[attnum];
+
+				if (rows[k].isnull[attnum])
+					continue;
+				if (PaxZoneCompare(att->atttypid, v, lo) < 0)
+					lo = v;
+				else if (PaxZoneCompare(att->atttypid, v, hi) > 0)
+					hi = v;
+			}
+			break;
+	}
+#undef PAX_ZONE_SCAN
+	PaxZoneUpdate(page, layout, att, attnum, lo);
+	PaxZoneUpdate(page, layout, att, attnum, hi);
+}
+
 /* ----------------------------------------------------------------
  * Row slots
  * ----------------------------------------------------------------
