@@ -292,12 +292,11 @@ PaxUnpackSelected(const char *data, int bits, const uint16 *sel, int n,
 
 /*
  * PaxPackedFilterRange keeps the rows of sel[0..n) whose offset in a
- * bit-packed minipage lies in [lo, hi], and returns how many are left, or
- * -1 without looking when sel is not every row 0 .. n-1: over a whole page
- * the offsets are compared as they are unpacked, eight rows (b bytes) at a
- * time, without storing them (the typed loops over PaxColumnOffsets'
- * scratch would read them back).  One unsigned comparison a row, as in
- * PaxFilterIntRange.
+ * bit-packed minipage lies in [lo, hi] (none when lo > hi), and returns
+ * how many are left: each selected row's offset is compared as it is
+ * unpacked, without storing it (the typed loops over PaxColumnOffsets'
+ * scratch would read it back), over a whole page eight rows (b bytes) at a
+ * time.  One unsigned comparison a row, as in PaxFilterIntRange.
  */
 int
 PaxPackedFilterRange(Page page, const PaxColumnLayout *col, uint64 lo,
@@ -307,9 +306,9 @@ PaxPackedFilterRange(Page page, const PaxColumnLayout *col, uint64 lo,
 	uint64		width = hi - lo;
 	int			m = 0;
 
-	Assert(col->bits != 0 && lo <= hi);
-	if (n == 0 || sel[n - 1] != n - 1)
-		return -1;
+	Assert(col->bits != 0);
+	if (lo > hi || n == 0)
+		return 0;
 
 #define PAX_KEEP_ONE(r, o) \
 	do { \
@@ -317,8 +316,18 @@ PaxPackedFilterRange(Page page, const PaxColumnLayout *col, uint64 lo,
 		m += ((uint64) (o) - lo <= width); \
 	} while (0)
 #define PAX_KEEP_ALL(b) PAX_EACH_PACKED(b, n, PAX_KEEP_ONE)
+#define PAX_KEEP_SEL(b) \
+	for (int k = 0; k < n; k++) \
+		PAX_KEEP_ONE(sel[k], PaxPackedGet(data, (b), sel[k]))
 
-	PAX_SWITCH_BITS(col->bits, PAX_KEEP_ALL);
+	if (sel[n - 1] == n - 1)
+	{
+		/* every row 0 .. n-1 (sel ascends): the unrolled loop */
+		PAX_SWITCH_BITS(col->bits, PAX_KEEP_ALL);
+	}
+	else
+		PAX_SWITCH_BITS(col->bits, PAX_KEEP_SEL);
+#undef PAX_KEEP_SEL
 #undef PAX_KEEP_ALL
 #undef PAX_KEEP_ONE
 	return m;

@@ -560,15 +560,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 					hi;
 
 		if (col->bits != 0 && PaxCmpAsRange(pred->strategy, c, &lo, &hi))
-		{
-			int			kept;
-
-			if (lo > hi)
-				return 0;
-			kept = PaxPackedFilterRange(page, col, lo, hi, sel, n);
-			if (kept >= 0)
-				return kept;
-		}
+			return PaxPackedFilterRange(page, col, lo, hi, sel, n);
 		offs = PaxColumnOffsets(page, col, sel, n, PaxDecodeScratch, &width);
 		return PaxFilterIntCmp(offs, width, true, pred->strategy, c, sel, n);
 	}
@@ -939,18 +931,11 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 			int			width;
 			const char *offs;
 
+			/* stored offsets are never negative */
 			if (col->bits != 0)
-			{
-				int			kept;
-
-				/* stored offsets are never negative */
-				if (dhi < 0)
-					return 0;
-				kept = PaxPackedFilterRange(page, col, (uint64) Max(dlo, 0),
-											(uint64) dhi, sel, n);
-				if (kept >= 0)
-					return kept;
-			}
+				return dhi < 0 ? 0 :
+					PaxPackedFilterRange(page, col, (uint64) Max(dlo, 0),
+										 (uint64) dhi, sel, n);
 			offs = PaxColumnOffsets(page, col, sel, n, PaxDecodeScratch, &width);
 			return PaxFilterIntRange(offs, width, true, dlo, dhi, sel, n);
 		}

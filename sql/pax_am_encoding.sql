@@ -266,8 +266,8 @@ DROP FUNCTION pk_queries;
 
 -- narrow bit-packed columns (1 to 28 bits: every width that saves an
 -- eighth of a byte width is packed), int2 included, and PaxScan's filters
--- that compare packed offsets as they unpack them (a whole page) or after
--- (rows a first filter kept): each comparison against constants below,
+-- that compare packed offsets as they unpack them (a whole page, or the
+-- rows a first filter kept): each comparison against constants below,
 -- at, inside and above every page's range, against heap.  Its 4,240
 -- queries test PaxScan's C loops: JIT compiling each (bin/test's run with
 -- jit_above_cost = 0) would take minutes and test nothing more.
