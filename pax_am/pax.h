@@ -451,6 +451,8 @@ typedef struct PaxRowInit
  * PaxRow (pax_insert.c): a row ready to be placed on a page, its values
  * taken from a slot (and through heap's TOAST code when large).
  */
+#define PAX_ROW_VARATTS	16
+
 typedef struct PaxRow
 {
 	Datum	   *values;
@@ -459,6 +461,15 @@ typedef struct PaxRow
 	TupleTableSlot *slot;		/* where the TID goes, or NULL */
 	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
 	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
+
+	/*
+	 * The row's non-null variable-length columns, in column order, which
+	 * placing it walks (three times a row for a bulk insert) instead of
+	 * every column; nvar = -1 when there are more than PAX_ROW_VARATTS.
+	 */
+	int16		nvar;
+	int16		var[PAX_ROW_VARATTS];
+	bool		hasnull;		/* some column is NULL */
 } PaxRow;
 
 /*

@@ -480,6 +480,22 @@ PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
 }
 
 /*
+ * PaxSameBytes compares len bytes, rejecting most unequal values (a
+ * dictionary's entries seldom share their first and last bytes) before a
+ * call of memcmp(): the values of a bulk insert are each looked up among
+ * their page's entries.
+ */
+static inline bool
+PaxSameBytes(const char *a, const char *b, Size len)
+{
+	if (len == 0)
+		return true;
+	if (a[0] != b[0] || a[len - 1] != b[len - 1])
+		return false;
+	return len <= 2 || memcmp(a + 1, b + 1, len - 2) == 0;
+}
+
+/*
  * PaxDictFind returns the code of the entry of a dictionary-encoded column
  * of the page that stores value exactly as PaxValuePlace would store it
  * (the same header form and bytes: PaxStoredForm), or -1.  TOAST pointers
@@ -506,8 +522,8 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 		if (dict[e] < upper || dict[e] >= special)
 			continue;
 		if (hdr1 ? (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
-					VARSIZE_1B(p) == len + 1 && memcmp(p + 1, bytes, len) == 0) :
-			(len <= (Size) (special - dict[e]) && memcmp(p, bytes, len) == 0))
+					VARSIZE_1B(p) == len + 1 && PaxSameBytes(p + 1, bytes, len)) :
+			(len <= (Size) (special - dict[e]) && PaxSameBytes(p, bytes, len)))
 			return e;
 	}
 	return -1;
@@ -580,7 +596,7 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		stored = len + (hdr1 ? 1 : 0);
 		total += stored;
 		for (d = 0; d < ndistinct; d++)
-			if (dlen[d] == len && dhdr1[d] == hdr1 && memcmp(dbytes[d], b, len) == 0)
+			if (dlen[d] == len && dhdr1[d] == hdr1 && PaxSameBytes(dbytes[d], b, len))
 				break;
 		if (d < ndistinct)
 			continue;
@@ -656,24 +672,38 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
  * i (eligible for frame of reference, attlen bytes) among rows[0..nrows),
  * and returns how many of them are not NULL (0: *lo and *hi unset).
  */
+#define PAX_ROWS_RANGE_LOOP(get) \
+	for (int r = 0; r < nrows; r++) \
+	{ \
+		int64		v; \
+\
+		if (rows[r].isnull[i]) \
+			continue; \
+		v = (int64) get(rows[r].values[i]); \
+		l = Min(l, v); \
+		h = Max(h, v); \
+		n++; \
+	}
+
 static int
 PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 			 int64 *hi)
 {
 	int			n = 0;
+	int64		l = PG_INT64_MAX;
+	int64		h = PG_INT64_MIN;
 
-	for (int r = 0; r < nrows; r++)
+	/* a loop per width: every row of a bulk insert passes here per page */
+	if (attlen == 2)
+		PAX_ROWS_RANGE_LOOP(DatumGetInt16)
+	else if (attlen == 4)
+		PAX_ROWS_RANGE_LOOP(DatumGetInt32)
+	else
+		PAX_ROWS_RANGE_LOOP(DatumGetInt64)
+	if (n > 0)
 	{
-		int64		v;
-
-		if (rows[r].isnull[i])
-			continue;
-		v = PaxEncodedInt(rows[r].values[i], attlen);
-		if (n == 0 || v < *lo)
-			*lo = v;
-		if (n == 0 || v > *hi)
-			*hi = v;
-		n++;
+		*lo = l;
+		*hi = h;
 	}
 	return n;
 }

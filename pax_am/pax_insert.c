@@ -151,6 +151,7 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 	static int16 memo_codes[MaxTupleAttributeNumber];
 	bool		memo_ok = write && memo_row == row && memo_page == page &&
 		page != NULL && memo_upper == ((PageHeader) page)->pd_upper;
+	int			nvisit = row->nvar >= 0 ? row->nvar : tupdesc->natts;
 
 	if (!write && page != NULL)
 	{
@@ -165,8 +166,9 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 		memo_row = NULL;
 		return -1;				/* the minipages alone overflow the page */
 	}
-	for (int i = 0; i < tupdesc->natts && upper >= 0; i++)
+	for (int k = 0; k < nvisit && upper >= 0; k++)
 	{
+		int			i = row->nvar >= 0 ? row->var[k] : k;
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxColumnLayout *col = layout ? &layout->cols[i] : NULL;
 
@@ -443,17 +445,26 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 	row->init = NULL;
 	row->values = slot->tts_values;
 	row->isnull = slot->tts_isnull;
+	row->nvar = 0;
+	row->hasnull = false;
 
 	for (int i = 0; i < natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 
 		if (row->isnull[i])
+		{
+			row->hasnull = true;
 			continue;
+		}
 		if (att->attlen > 0)
 			datasize += att->attlen;
 		else
 		{
+			if (row->nvar >= PAX_ROW_VARATTS)
+				row->nvar = -1;
+			else if (row->nvar >= 0)
+				row->var[row->nvar++] = (int16) i;
 			if (att->attlen == -1 &&
 				VARATT_IS_EXTERNAL(DatumGetPointer(row->values[i])))
 				external = true;
@@ -508,28 +519,130 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 }
 
 /*
+ * PaxFitList: the columns of one page that a row's values are checked
+ * against before the row goes there (PaxRowFits), gathered once per page
+ * of a bulk insert rather than found again for every row among all the
+ * columns: those whose minipage has no null bitmap (no NULLs), those
+ * absent from the page (only NULLs), and the encoded ones (values within
+ * base .. base + maxdelta, as PaxEncodedFits tells).
+ */
+typedef struct PaxFitList
+{
+	int			nnotnull;
+	int			nabsent;
+	int			nencoded;
+	int16	   *notnull;
+	int16	   *absent;
+	int16	   *encoded;
+	int16	   *attlen;			/* of each encoded column */
+	int64	   *base;
+	uint64	   *maxdelta;
+} PaxFitList;
+
+/* PaxFitListInit allocates a fit list for natts columns. */
+static void
+PaxFitListInit(PaxFitList *fl, int natts)
+{
+	fl->nnotnull = fl->nabsent = fl->nencoded = 0;
+	fl->notnull = palloc(natts * sizeof(int16));
+	fl->absent = palloc(natts * sizeof(int16));
+	fl->encoded = palloc(natts * sizeof(int16));
+	fl->attlen = palloc(natts * sizeof(int16));
+	fl->base = palloc(natts * sizeof(int64));
+	fl->maxdelta = palloc(natts * sizeof(uint64));
+}
+
+/* PaxFitListFree frees a fit list's arrays. */
+static void
+PaxFitListFree(PaxFitList *fl)
+{
+	pfree(fl->notnull);
+	pfree(fl->absent);
+	pfree(fl->encoded);
+	pfree(fl->attlen);
+	pfree(fl->base);
+	pfree(fl->maxdelta);
+}
+
+/* PaxFitListBuild gathers the fit list of a page laid out in layout. */
+static void
+PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
+{
+	fl->nnotnull = fl->nabsent = fl->nencoded = 0;
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0)
+		{
+			fl->absent[fl->nabsent++] = (int16) i;
+			continue;
+		}
+		if (col->nullmap == 0)
+			fl->notnull[fl->nnotnull++] = (int16) i;
+		if (col->base != 0)
+		{
+			int			k = fl->nencoded++;
+
+			fl->encoded[k] = (int16) i;
+			fl->attlen[k] = col->attlen;
+			fl->base[k] = PaxColumnBase(page, col);
+			if (col->bits != 0)
+				fl->maxdelta[k] = ((uint64) 1 << col->bits) - 1;
+			else if (col->width >= 8)
+				fl->maxdelta[k] = PG_UINT64_MAX;
+			else
+				fl->maxdelta[k] = ((uint64) 1 << (8 * col->width)) - 1;
+		}
+	}
+}
+
+/*
  * PaxRowFits tells whether a prepared row can go on a page: a free row
  * slot, the same column count, a null bitmap for each of its NULL
- * columns, and room for its values.
+ * columns, encoded values within their columns' ranges, and room for its
+ * values.  fl, when given, is the page's fit list (PaxFitListBuild).
  */
 static bool
 PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
-		   const PaxPageLayout *layout)
+		   const PaxPageLayout *layout, const PaxFitList *fl)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
 	if (!PaxPageHasFreeSlot(page) || hdr->pp_natts != tupdesc->natts)
 		return false;
-	for (int i = 0; i < tupdesc->natts; i++)
+	if (fl != NULL)
 	{
-		const PaxColumnLayout *col = &layout->cols[i];
+		for (int k = 0; k < fl->nnotnull; k++)
+			if (row->isnull[fl->notnull[k]])
+				return false;
+		for (int k = 0; k < fl->nabsent; k++)
+			if (!row->isnull[fl->absent[k]])
+				return false;
+		for (int k = 0; k < fl->nencoded; k++)
+		{
+			int			i = fl->encoded[k];
 
-		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
-			col->data == 0)
-			return false;
-		if (col->base != 0 && !row->isnull[i] &&
-			!PaxEncodedFits(page, col, row->values[i]))
-			return false;
+			/* below the base, the subtraction wraps to a large offset */
+			if (!row->isnull[i] &&
+				(uint64) PaxEncodedInt(row->values[i], fl->attlen[k]) -
+				(uint64) fl->base[k] > fl->maxdelta[k])
+				return false;
+		}
+	}
+	else
+	{
+		for (int i = 0; i < tupdesc->natts; i++)
+		{
+			const PaxColumnLayout *col = &layout->cols[i];
+
+			if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
+				col->data == 0)
+				return false;
+			if (col->base != 0 && !row->isnull[i] &&
+				!PaxEncodedFits(page, col, row->values[i]))
+				return false;
+		}
 	}
 	/* (with the layout: values in a dictionary take no room) */
 	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
@@ -630,26 +743,30 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	 * What the row wrote: the headers, directory and zone maps, its row
 	 * header, its slot in each minipage (and null bitmap byte), its values.
 	 */
-	PaxChangeRange(chg, 0, layout->rowhdrs);
-	PaxChangeRange(chg, (char *) rowhdr - (char *) page, PAX_ROWHDR_SIZE);
-	for (int i = 0; i < layout->natts; i++)
+	/* the byte ranges written, unless the whole page is logged (new pages) */
+	if (!chg->full)
 	{
-		const PaxColumnLayout *col = &layout->cols[i];
-
-		if (col->nullmap != 0)
-			PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
-		if (col->data != 0)
+		PaxChangeRange(chg, 0, layout->rowhdrs);
+		PaxChangeRange(chg, (char *) rowhdr - (char *) page, PAX_ROWHDR_SIZE);
+		for (int i = 0; i < layout->natts; i++)
 		{
-			uint32		off,
-						len;
+			const PaxColumnLayout *col = &layout->cols[i];
 
-			PaxRowBytes(col, r, &off, &len);
-			PaxChangeRange(chg, off, len);
+			if (col->nullmap != 0)
+				PaxChangeRange(chg, col->nullmap + (r >> 3), 1);
+			if (col->data != 0)
+			{
+				uint32		off,
+							len;
+
+				PaxRowBytes(col, r, &off, &len);
+				PaxChangeRange(chg, off, len);
+			}
+			if (col->dict != 0)
+				PaxChangeRange(chg, col->dict, col->dictcap * sizeof(uint16));
 		}
-		if (col->dict != 0)
-			PaxChangeRange(chg, col->dict, col->dictcap * sizeof(uint16));
+		PaxChangeRange(chg, upper, old_upper - upper);
 	}
-	PaxChangeRange(chg, upper, old_upper - upper);
 
 	if (row->slot)
 	{
@@ -673,26 +790,89 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 }
 
 /*
+ * PaxCapacityFits tells whether a page of the shape at this capacity holds
+ * its minipages and capacity rows of var_avg value-area bytes each.
+ */
+static inline bool
+PaxCapacityFits(TupleDesc tupdesc, PaxPageShape *shape, double var_avg,
+				int capacity)
+{
+	shape->capacity = capacity;
+	return PaxLayoutSize(tupdesc, shape, NULL) + capacity * var_avg <=
+		PAX_SPECIAL_START;
+}
+
+/*
+ * The capacity PaxShapeCapacity last found, for shapes without and with
+ * encodings: where its search starts, since the pages of one load mostly
+ * hold about as many rows as the page before (a hint only).
+ */
+static int	pax_last_capacity[2] = {64, 64};
+
+/*
  * PaxShapeCapacity sets the largest capacity at which a page of the shape
  * holds its minipages and capacity rows of var_avg value-area bytes each,
- * and tells whether even one row fits.
+ * and tells whether even one row fits.  It gallops from the capacity it
+ * last found, by steps that double, until it brackets the answer, then
+ * bisects: a page like the one before costs two layout computations, not
+ * the nine of a bisection of 1 .. PAX_MAX_CAPACITY.
  */
 static bool
 PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
 {
-	int			lo = 1,
-				hi = PAX_MAX_CAPACITY;
+	int		   *last = &pax_last_capacity[shape->widths != NULL];
+	int			start = Max(1, Min(*last, PAX_MAX_CAPACITY));
+	int			lo,
+				hi;
+	int			step = 1;
 
+	/* bracket: lo fits (or is 1), nothing above hi does */
+	if (PaxCapacityFits(tupdesc, shape, var_avg, start))
+	{
+		lo = start;
+		hi = PAX_MAX_CAPACITY;
+		while (lo < hi)
+		{
+			int			probe = Min(lo + step, hi);
+
+			if (!PaxCapacityFits(tupdesc, shape, var_avg, probe))
+			{
+				hi = probe - 1;
+				break;
+			}
+			lo = probe;
+			step *= 2;
+		}
+	}
+	else
+	{
+		lo = 1;
+		hi = start - 1;
+		while (lo < hi)
+		{
+			int			probe = Max(hi - step + 1, lo);
+
+			if (probe == lo)
+				break;
+			if (PaxCapacityFits(tupdesc, shape, var_avg, probe))
+			{
+				lo = probe;
+				break;
+			}
+			hi = probe - 1;
+			step *= 2;
+		}
+	}
 	while (lo < hi)
 	{
 		int			mid = (lo + hi + 1) / 2;
 
-		shape->capacity = mid;
-		if (PaxLayoutSize(tupdesc, shape, NULL) + mid * var_avg <= PAX_SPECIAL_START)
+		if (PaxCapacityFits(tupdesc, shape, var_avg, mid))
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
+	*last = lo;
 	shape->capacity = lo;
 	return PaxLayoutSize(tupdesc, shape, NULL) + var_avg <= PAX_SPECIAL_START;
 }
@@ -768,6 +948,11 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	int			nzones = 0;
 	int			nnullable = 0;
 	double		saved;
+	bool		anynull = false;
+
+	/* most loads have no NULLs: then no column needs looking at for them */
+	for (int r = 0; r < nrows && !anynull; r++)
+		anynull = rows[r].hasnull;
 
 	shape->natts = natts;
 	shape->absent = palloc0(maplen);
@@ -794,7 +979,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		}
 		if (!att->attnotnull)
 			nnullable++;
-		for (int r = 0; r < nrows && !hasnull; r++)
+		for (int r = 0; r < nrows && anynull && !hasnull; r++)
 			hasnull = rows[r].isnull[i];
 		if (hasnull || (eager && !att->attnotnull))
 			PaxBitSet(shape->nullmap, i);
@@ -814,7 +999,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	{
 		bool		hasnull = false;
 
-		for (int r = 0; r < nrows && !hasnull; r++)
+		for (int r = 0; r < nrows && anynull && !hasnull; r++)
 			hasnull = rows[r].isnull[i];
 		if (!hasnull)
 			shape->nullmap[i >> 3] &= ~(1 << (i & 7));
@@ -882,7 +1067,7 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 		/* (PaxTargetPage returns only pages this transaction may use) */
 		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 								   BufferGetBlockNumber(buffer), cache);
-		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout))
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL))
 			return buffer;
 		UnlockReleaseBuffer(buffer);
 	}
@@ -901,7 +1086,7 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 		}
 		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 								   BufferGetBlockNumber(buffer), cache);
-		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout))
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL))
 			return buffer;
 		PaxFreeSpaceUpdate(rel, buffer);
 		UnlockReleaseBuffer(buffer);
@@ -1055,6 +1240,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 						 GetCurrentTransactionId());
 	PaxRelCache *hints = PaxGetInsertHints(rel);
 	PaxLayoutCache cache;
+	PaxFitList	fits;
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
 
@@ -1068,6 +1254,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		PaxLogicalWanted(rel, options);
 
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	if (nrows > 1)
+		PaxFitListInit(&fits, tupdesc->natts);
 
 	/* keep the running estimate of value-area bytes per row */
 	for (int i = 0; i < nrows; i++)
@@ -1110,13 +1298,16 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 		/* the page is the change's private copy until PaxChangeFinish */
 		top = ((PageHeader) page)->pd_upper;
+		if (nrows > 1)
+			PaxFitListBuild(&fits, page, layout);
 		do
 		{
 			rowidx[next - first] = PaxPageAddRow(rel, &rows[next], page,
 												 layout, blkno, xid, cid,
 												 options, &chg);
 			next++;
-		} while (next < nrows && PaxRowFits(tupdesc, &rows[next], page, layout));
+		} while (next < nrows &&
+				 PaxRowFits(tupdesc, &rows[next], page, layout, &fits));
 		for (int i = 0; i < layout->natts; i++)
 		{
 			const PaxColumnLayout *col = &layout->cols[i];
@@ -1154,6 +1345,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	if (BufferIsValid(vmbuffer))
 		ReleaseBuffer(vmbuffer);
 	PaxLayoutCacheFree(&cache);
+	if (nrows > 1)
+		PaxFitListFree(&fits);
 }
 
 /*
