@@ -286,7 +286,6 @@ SELECT attname, count(*) FILTER (WHERE encoding ~ '^dictionary') > count(*) / 2 
 CREATE FUNCTION dq_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     q text;
-    r text;
 BEGIN
     FOREACH q IN ARRAY ARRAY[
         'SELECT count(*), sum(q), avg(q), min(q), max(q) FROM %s',
@@ -297,10 +296,8 @@ BEGIN
         'SELECT count(*), sum(id) FROM %s WHERE cat IS NULL OR cat = ''cat7''',
         'SELECT string_agg(brand || '':'' || n::text || '':'' || s::text, '','' ORDER BY brand) FROM (SELECT brand, count(*) AS n, sum(q) AS s FROM %s GROUP BY brand) x',
         'SELECT md5(string_agg(id || '','' || q || '','' || brand || '','' || note || '','' || coalesce(cat, ''-''), '';'' ORDER BY id)) FROM %s'
-    ]
-    LOOP
-        EXECUTE format('SELECT x::text FROM (%s) x', format(q, t)) INTO r;
-        RETURN NEXT r;
+    ] LOOP
+        RETURN QUERY EXECUTE format('SELECT x::text FROM (%s) x', format(q, t));
     END LOOP;
 END $$;
 SELECT count(*) AS differ FROM (SELECT dq_queries('dq_heap') h, dq_queries('dq_pax') p) q
