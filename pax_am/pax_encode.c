@@ -600,7 +600,8 @@ PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 				break;
 		if (d < ndistinct)
 			continue;
-		if (ndistinct == PAX_DICT_MAX_DISTINCT)
+		/* too many distinct values already: the answer can only be no */
+		if (ndistinct == PAX_DICT_MAX_DISTINCT || (ndistinct + 1) * 4 > nrows)
 			return 0;
 		dbytes[ndistinct] = b;
 		dlen[ndistinct] = len;

@@ -791,15 +791,16 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 
 /*
  * PaxCapacityFits tells whether a page of the shape at this capacity holds
- * its minipages and capacity rows of var_avg value-area bytes each.
+ * its minipages and capacity rows of var_avg value-area bytes each; *size
+ * is then the minipages' end (PaxLayoutSize).
  */
 static inline bool
 PaxCapacityFits(TupleDesc tupdesc, PaxPageShape *shape, double var_avg,
-				int capacity)
+				int capacity, Size *size)
 {
 	shape->capacity = capacity;
-	return PaxLayoutSize(tupdesc, shape, NULL) + capacity * var_avg <=
-		PAX_SPECIAL_START;
+	*size = PaxLayoutSize(tupdesc, shape, NULL);
+	return *size + capacity * var_avg <= PAX_SPECIAL_START;
 }
 
 /*
@@ -825,22 +826,26 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
 	int			lo,
 				hi;
 	int			step = 1;
+	Size		size;
+	Size		lo_size = 0;	/* PaxLayoutSize at lo, 0 until known */
 
 	/* bracket: lo fits (or is 1), nothing above hi does */
-	if (PaxCapacityFits(tupdesc, shape, var_avg, start))
+	if (PaxCapacityFits(tupdesc, shape, var_avg, start, &size))
 	{
 		lo = start;
+		lo_size = size;
 		hi = PAX_MAX_CAPACITY;
 		while (lo < hi)
 		{
 			int			probe = Min(lo + step, hi);
 
-			if (!PaxCapacityFits(tupdesc, shape, var_avg, probe))
+			if (!PaxCapacityFits(tupdesc, shape, var_avg, probe, &size))
 			{
 				hi = probe - 1;
 				break;
 			}
 			lo = probe;
+			lo_size = size;
 			step *= 2;
 		}
 	}
@@ -854,9 +859,10 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
 
 			if (probe == lo)
 				break;
-			if (PaxCapacityFits(tupdesc, shape, var_avg, probe))
+			if (PaxCapacityFits(tupdesc, shape, var_avg, probe, &size))
 			{
 				lo = probe;
+				lo_size = size;
 				break;
 			}
 			hi = probe - 1;
@@ -867,14 +873,19 @@ PaxShapeCapacity(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
 	{
 		int			mid = (lo + hi + 1) / 2;
 
-		if (PaxCapacityFits(tupdesc, shape, var_avg, mid))
+		if (PaxCapacityFits(tupdesc, shape, var_avg, mid, &size))
+		{
 			lo = mid;
+			lo_size = size;
+		}
 		else
 			hi = mid - 1;
 	}
 	*last = lo;
 	shape->capacity = lo;
-	return PaxLayoutSize(tupdesc, shape, NULL) + var_avg <= PAX_SPECIAL_START;
+	if (lo_size == 0)
+		lo_size = PaxLayoutSize(tupdesc, shape, NULL);
+	return lo_size + var_avg <= PAX_SPECIAL_START;
 }
 
 /*
