@@ -447,12 +447,13 @@ typedef struct PaxRowInit
 	uint32		spectoken;		/* speculative insertion token, or 0 */
 } PaxRowInit;
 
+/* Variable-length columns a PaxRow lists, at most (else it lists none). */
+#define PAX_ROW_VARATTS	16
+
 /*
  * PaxRow (pax_insert.c): a row ready to be placed on a page, its values
  * taken from a slot (and through heap's TOAST code when large).
  */
-#define PAX_ROW_VARATTS	16
-
 typedef struct PaxRow
 {
 	Datum	   *values;

@@ -668,11 +668,7 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
 	return true;
 }
 
-/*
- * PaxRowsRange sets *lo and *hi to the least and greatest value of column
- * i (eligible for frame of reference, attlen bytes) among rows[0..nrows),
- * and returns how many of them are not NULL (0: *lo and *hi unset).
- */
+/* PaxRowsRange's loop over the rows, reading values with get */
 #define PAX_ROWS_RANGE_LOOP(get) \
 	for (int r = 0; r < nrows; r++) \
 	{ \
@@ -686,6 +682,11 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
 		n++; \
 	}
 
+/*
+ * PaxRowsRange sets *lo and *hi to the least and greatest value of column
+ * i (eligible for frame of reference, attlen bytes) among rows[0..nrows),
+ * and returns how many of them are not NULL (0: *lo and *hi unset).
+ */
 static int
 PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 			 int64 *hi)

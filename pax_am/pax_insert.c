@@ -741,9 +741,9 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 
 	/*
 	 * What the row wrote: the headers, directory and zone maps, its row
-	 * header, its slot in each minipage (and null bitmap byte), its values.
+	 * header, its slot in each minipage (and null bitmap byte), its values;
+	 * nothing to name when the whole page is logged (a new page).
 	 */
-	/* the byte ranges written, unless the whole page is logged (new pages) */
 	if (!chg->full)
 	{
 		PaxChangeRange(chg, 0, layout->rowhdrs);
