@@ -105,6 +105,17 @@ CREATE TABLE wide100_pax (LIKE wide100_heap) USING pax;
 INSERT INTO wide100_pax SELECT * FROM wide100_heap;
 SELECT pax_same('wide100_heap', 'wide100_pax');
 SELECT c95, c96, c97, c98, c99, c100 FROM wide100_pax WHERE c1 = 'v1_7';
+-- COPY's batches and VACUUM FULL's: rows of more variable-length columns
+-- than a prepared row lists (PAX_ROW_VARATTS), with NULLs
+\getenv abs_builddir PG_ABS_BUILDDIR
+\set wide_file :abs_builddir '/results/pax_am_types_wide.data'
+COPY wide100_heap TO :'wide_file';
+CREATE TABLE wide100_copy (LIKE wide100_heap) USING pax;
+COPY wide100_copy FROM :'wide_file';
+SELECT pax_same('wide100_heap', 'wide100_copy');
+VACUUM FULL wide100_copy;
+SELECT pax_same('wide100_heap', 'wide100_copy');
+DROP TABLE wide100_copy;
 
 \set ECHO none
 SELECT format('CREATE TABLE wide1600_heap (%s) USING heap',
