@@ -44,6 +44,7 @@
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -516,6 +517,52 @@ PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 		if (!PaxRowFitsEmptyPage(tupdesc, row))
 			PaxRowMoveOut(rel, tupdesc, row, options);
 	}
+}
+
+/*
+ * The layout cache of single-row inserts and updates, kept across them
+ * while they go to one relation (a multi-row insert has a cache of its
+ * own): a cache made afresh for each row computed its page's layout afresh,
+ * a sixth of an INSERT ... SELECT's instructions.  A page's layout depends
+ * on its shape, which each lookup compares, and on the relation's columns
+ * (attlen, attalign, attbyval, attisdropped): the cache is emptied when the
+ * relation's relcache entry is invalidated (ALTER TABLE, DROP COLUMN) and
+ * when rows go to another relation.
+ */
+static PaxLayoutCache pax_single_layouts;
+static Oid	pax_single_relid = InvalidOid;
+static bool pax_single_valid = false;
+
+/* PaxSingleLayoutsInval is the relcache callback of pax_single_layouts. */
+static void
+PaxSingleLayoutsInval(Datum arg, Oid relid)
+{
+	if (!OidIsValid(relid) || relid == pax_single_relid)
+		pax_single_valid = false;
+}
+
+/* PaxSingleInsertLayouts returns the layout cache for a single-row insert. */
+static PaxLayoutCache *
+PaxSingleInsertLayouts(Relation rel)
+{
+	static bool registered = false;
+	int			natts = RelationGetDescr(rel)->natts;
+
+	if (!registered)
+	{
+		CacheRegisterRelcacheCallback(PaxSingleLayoutsInval, (Datum) 0);
+		registered = true;
+	}
+	if (pax_single_valid && pax_single_relid == RelationGetRelid(rel) &&
+		pax_single_layouts.maxatts == natts)
+		return &pax_single_layouts;
+	if (OidIsValid(pax_single_relid))
+		PaxLayoutCacheFree(&pax_single_layouts);
+	pax_single_relid = InvalidOid;
+	PaxLayoutCacheInit(&pax_single_layouts, natts, TopMemoryContext);
+	pax_single_relid = RelationGetRelid(rel);
+	pax_single_valid = true;
+	return &pax_single_layouts;
 }
 
 /*
@@ -1250,7 +1297,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	TransactionId xid = (rows[0].srchdr ? InvalidTransactionId :
 						 GetCurrentTransactionId());
 	PaxRelCache *hints = PaxGetInsertHints(rel);
-	PaxLayoutCache cache;
+	PaxLayoutCache local;
+	PaxLayoutCache *cache;
 	PaxFitList	fits;
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
@@ -1264,7 +1312,13 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		!(rows[0].init && (rows[0].init->infomask & HEAP_UPDATED)) &&
 		PaxLogicalWanted(rel, options);
 
-	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	if (nrows > 1)
+	{
+		cache = &local;
+		PaxLayoutCacheInit(cache, tupdesc->natts, CurrentMemoryContext);
+	}
+	else
+		cache = PaxSingleInsertLayouts(rel);
 	if (nrows > 1)
 		PaxFitListInit(&fits, tupdesc->natts);
 
@@ -1293,7 +1347,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		int			rowidx[PAX_MAX_CAPACITY];
 
 		buffer = PaxExistingPageFor(rel, &rows[next], bistate, &vmbuffer,
-									&cache, &layout);
+									cache, &layout);
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -1303,7 +1357,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		}
 		else
 			page = PaxStartNewPage(rel, &rows[next], nrows - next, nrows == 1,
-								   options, bistate, hints, &cache, &chg,
+								   options, bistate, hints, cache, &chg,
 								   &buffer, &layout);
 		blkno = BufferGetBlockNumber(buffer);
 
@@ -1355,9 +1409,11 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	}
 	if (BufferIsValid(vmbuffer))
 		ReleaseBuffer(vmbuffer);
-	PaxLayoutCacheFree(&cache);
 	if (nrows > 1)
+	{
+		PaxLayoutCacheFree(cache);
 		PaxFitListFree(&fits);
+	}
 }
 
 /*

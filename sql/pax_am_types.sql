@@ -160,6 +160,39 @@ ALTER TABLE alter_pax ALTER COLUMN c TYPE bigint;
 ALTER TABLE alter_heap ALTER COLUMN c TYPE bigint;
 SELECT pax_same('alter_heap', 'alter_pax');
 
+-- single-row inserts keep the layouts of the pages they fill from row to
+-- row of one relation (PaxSingleInsertLayouts): a column's type changed
+-- (the pages rewritten), a column dropped, one added, and rows of two pax
+-- tables in turn between them, in one session, against heap
+CREATE TABLE sl_heap (a int, b int2, c text, d int) USING heap;
+CREATE TABLE sl_pax (LIKE sl_heap) USING pax;
+CREATE TABLE sl_pax2 (LIKE sl_heap) USING pax;
+CREATE PROCEDURE sl_rows(lo int, hi int) LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN lo .. hi LOOP
+        INSERT INTO sl_heap (a, b, d) VALUES (i, i % 100, i * 2);
+        INSERT INTO sl_pax (a, b, d) VALUES (i, i % 100, i * 2);
+        INSERT INTO sl_pax2 (a, b, d) VALUES (i, i % 7, -i);
+    END LOOP;
+END $$;
+CALL sl_rows(1, 300);
+UPDATE sl_heap SET c = 'c' || a WHERE a % 3 = 0;
+UPDATE sl_pax SET c = 'c' || a WHERE a % 3 = 0;
+ALTER TABLE sl_heap ALTER COLUMN b TYPE int8;
+ALTER TABLE sl_pax ALTER COLUMN b TYPE int8;
+CALL sl_rows(301, 600);
+ALTER TABLE sl_heap DROP COLUMN c;
+ALTER TABLE sl_pax DROP COLUMN c;
+CALL sl_rows(601, 900);
+ALTER TABLE sl_heap ADD COLUMN e text DEFAULT 'e';
+ALTER TABLE sl_pax ADD COLUMN e text DEFAULT 'e';
+CALL sl_rows(901, 1200);
+SELECT pax_same('sl_heap', 'sl_pax');
+SELECT count(*), sum(a), sum(b), sum(d) FROM sl_pax2;
+SELECT count(*) AS problems FROM pax_verify('sl_pax');
+DROP PROCEDURE sl_rows;
+DROP TABLE sl_heap, sl_pax, sl_pax2;
+
 -- system columns
 SELECT count(*) FILTER (WHERE xmin::text::bigint > 0) AS xmin_set,
        count(*) FILTER (WHERE xmax::text = '0') AS xmax_zero,
