@@ -747,6 +747,21 @@ PaxEncodedInt(Datum value, int attlen)
 		attlen == 4 ? (int64) DatumGetInt32(value) : DatumGetInt64(value);
 }
 
+/*
+ * PaxEncodedMaxDelta is the largest offset from its base that an encoded
+ * column's minipage holds: its bits, or its byte width (all of an 8-byte
+ * one).
+ */
+static inline uint64
+PaxEncodedMaxDelta(const PaxColumnLayout *col)
+{
+	if (col->bits != 0)
+		return ((uint64) 1 << col->bits) - 1;
+	if (col->width >= 8)
+		return PG_UINT64_MAX;
+	return ((uint64) 1 << (8 * col->width)) - 1;
+}
+
 /* PaxEncodedDatum is the inverse of PaxEncodedInt: fetch_att's Datum. */
 static inline Datum
 PaxEncodedDatum(int64 v, int attlen)

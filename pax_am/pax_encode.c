@@ -109,9 +109,7 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 	delta = (uint64) PaxEncodedInt(value, col->attlen) -
 		(uint64) PaxColumnBase(page, col);
 	/* below the base, the subtraction wraps to a large offset */
-	if (col->bits != 0)
-		return delta < ((uint64) 1 << col->bits);
-	return col->width >= 8 || delta < ((uint64) 1 << (8 * col->width));
+	return delta <= PaxEncodedMaxDelta(col);
 }
 
 /*

@@ -558,7 +558,6 @@ PaxSingleInsertLayouts(Relation rel)
 		return &pax_single_layouts;
 	if (OidIsValid(pax_single_relid))
 		PaxLayoutCacheFree(&pax_single_layouts);
-	pax_single_relid = InvalidOid;
 	PaxLayoutCacheInit(&pax_single_layouts, natts, TopMemoryContext);
 	pax_single_relid = RelationGetRelid(rel);
 	pax_single_valid = true;
@@ -634,12 +633,7 @@ PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
 			fl->encoded[k] = (int16) i;
 			fl->attlen[k] = col->attlen;
 			fl->base[k] = PaxColumnBase(page, col);
-			if (col->bits != 0)
-				fl->maxdelta[k] = ((uint64) 1 << col->bits) - 1;
-			else if (col->width >= 8)
-				fl->maxdelta[k] = PG_UINT64_MAX;
-			else
-				fl->maxdelta[k] = ((uint64) 1 << (8 * col->width)) - 1;
+			fl->maxdelta[k] = PaxEncodedMaxDelta(col);
 		}
 	}
 }
