@@ -509,8 +509,10 @@ class Gen:
         ret = ""
         if r.random() < 0.2 and rows > 1:
             # COPY: rows placed in batches (pages shaped and encoded for
-            # them); each side's own file
-            path = "/tmp/pax_diff_copy_@AM@.data"
+            # them); each side's own file, and each run's (@RUN@: the
+            # server's port), since bin/test's differential TAP test may run
+            # beside bench/run differential
+            path = "/tmp/pax_diff_copy_@RUN@_@AM@.data"
             self.emit(f"COPY (SELECT {vals} FROM generate_series({lo}, {lo + rows - 1}) g) "
                       f"TO '{path}'")
             self.emit(f"COPY {t.name} ({names}) FROM '{path}'")
@@ -1043,7 +1045,8 @@ class Side:
                 time.sleep(2)
 
     def run(self, stmt):
-        sql = stmt.replace("@AM@", self.am).replace("@ALT@", "heap")
+        sql = stmt.replace("@AM@", self.am).replace("@ALT@", "heap") \
+            .replace("@RUN@", str(self.args.port))
         try:
             with self.conn.cursor() as c:
                 c.execute(sql)
@@ -1203,7 +1206,7 @@ class Runner:
                  "-- CREATE COLLATION public.ci (provider=icu, locale='und-u-ks-level2',",
                  "-- deterministic=false), CREATE DOMAIN public.dint AS int4 CHECK (VALUE >",
                  "-- -100000), CREATE DOMAIN public.dtext AS text; @AM@ is the database's AM,",
-                 "-- @ALT@ heap)",
+                 "-- @ALT@ heap, @RUN@ the server's port)",
                  "SET TimeZone = 'UTC';"]
         lines += [s + ";" for s in cur]
         lines += ["", "-- heap: " + show(a), "-- pax:  " + show(b), ""]
