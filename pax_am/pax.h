@@ -477,6 +477,13 @@ typedef struct PaxRow
  * PaxChange (pax_wal.c): a change of one page made on a private copy, with
  * the byte ranges it wrote, logged as a generic WAL record of just those.
  */
+/*
+ * Byte ranges a PaxChange holds without allocating: a single-row insert
+ * names one or two a column (its value, its null bit, its zone map) and
+ * one for the row header and the page header.
+ */
+#define PAX_CHANGE_INLINE_RANGES	64
+
 typedef struct PaxChange
 {
 	Relation	rel;
@@ -484,7 +491,9 @@ typedef struct PaxChange
 	bool		full;			/* log a full page image */
 	int			nranges;
 	int			maxranges;
-	uint16	   *ranges;			/* offset, length pairs */
+	uint16	   *ranges;			/* offset, length pairs: inline_ranges
+								 * until they outgrow it */
+	uint16		inline_ranges[2 * PAX_CHANGE_INLINE_RANGES];
 	PGAlignedBlock copy;		/* the page as changed */
 } PaxChange;
 

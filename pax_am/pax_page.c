@@ -1014,7 +1014,8 @@ PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
 	}
 #undef PAX_ZONE_SCAN
 	PaxZoneUpdate(page, layout, att, attnum, lo);
-	PaxZoneUpdate(page, layout, att, attnum, hi);
+	if (hi != lo)				/* one row's value (single inserts): once */
+		PaxZoneUpdate(page, layout, att, attnum, hi);
 }
 
 /* ----------------------------------------------------------------

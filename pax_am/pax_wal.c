@@ -45,9 +45,6 @@
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
 #define PAX_FRAGMENT_HEADER		(2 * sizeof(OffsetNumber))
 
-/* Byte ranges a PaxChange makes room for at first. */
-#define PAX_CHANGE_MIN_RANGES	16
-
 /*
  * PaxChangeStart begins a change of the buffer's page (exclusively locked
  * by the caller) and returns the private copy to change.  full: log the
@@ -61,8 +58,8 @@ PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer, bool full)
 	chg->buffer = buffer;
 	chg->full = full;
 	chg->nranges = 0;
-	chg->maxranges = 0;
-	chg->ranges = NULL;
+	chg->maxranges = PAX_CHANGE_INLINE_RANGES;
+	chg->ranges = chg->inline_ranges;
 	memcpy(chg->copy.data, BufferGetPage(buffer), BLCKSZ);
 	return (Page) chg->copy.data;
 }
@@ -87,10 +84,15 @@ PaxChangeRange(PaxChange *chg, int offset, int length)
 	}
 	if (chg->nranges == chg->maxranges)
 	{
-		chg->maxranges = Max(PAX_CHANGE_MIN_RANGES, chg->maxranges * 2);
-		chg->ranges = chg->ranges ?
-			repalloc(chg->ranges, chg->maxranges * 2 * sizeof(uint16)) :
-			palloc(chg->maxranges * 2 * sizeof(uint16));
+		chg->maxranges *= 2;
+		if (chg->ranges == chg->inline_ranges)
+		{
+			chg->ranges = palloc(chg->maxranges * 2 * sizeof(uint16));
+			memcpy(chg->ranges, chg->inline_ranges, sizeof(chg->inline_ranges));
+		}
+		else
+			chg->ranges = repalloc(chg->ranges,
+								   chg->maxranges * 2 * sizeof(uint16));
 	}
 	chg->ranges[2 * chg->nranges] = (uint16) offset;
 	chg->ranges[2 * chg->nranges + 1] = (uint16) length;
@@ -185,7 +187,7 @@ PaxChangeFinish(PaxChange *chg)
 
 	if (data)
 		pfree(data);
-	if (chg->ranges)
+	if (chg->ranges != chg->inline_ranges)
 		pfree(chg->ranges);
 	chg->ranges = NULL;
 }
