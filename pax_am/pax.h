@@ -1074,6 +1074,27 @@ extern Page PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno);
 extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
 extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
 
+/* pax_bulk.c */
+extern bool pax_batch_bulk_inserts;
+extern Oid	pax_bulk_relid;
+extern bool PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid,
+						int options, struct BulkInsertStateData *bistate);
+extern void PaxBulkPlaceAll(void);
+extern void PaxBulkPlaceForSlow(Relation rel);
+extern void PaxBulkInit(void);
+
+/*
+ * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any
+ * (pax_bulk.c), before rel's rows or storage are read or changed.
+ */
+static inline void
+PaxBulkPlaceFor(Relation rel)
+{
+	if (unlikely(pax_bulk_relid != InvalidOid) &&
+		pax_bulk_relid == RelationGetRelid(rel))
+		PaxBulkPlaceForSlow(rel);
+}
+
 /* pax_insert.c */
 extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,

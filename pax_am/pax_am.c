@@ -65,6 +65,9 @@ static const PaxBoolGuc PaxBoolGucs[] = {
 	{"pax.bitpack_minipages",
 		"Lets new pax pages of bulk loads store integer-like columns in as few bits as their range on the page takes.",
 	&pax_bitpack_minipages},
+	{"pax.batch_bulk_inserts",
+		"Lets CREATE TABLE AS, materialized views and ALTER TABLE rewrites place the rows of a new pax table in batches, as COPY does.",
+	&pax_batch_bulk_inserts},
 	{"pax.enable_buffer_guessing",
 		"Lets scans of pax tables pin a block through the buffer that last held it, or a guessed one, before looking it up.",
 	&pax_enable_buffer_guessing},
@@ -103,5 +106,6 @@ _PG_init(void)
 	PaxJoinFilterInit();
 	PaxColSkipInit();
 	PaxLogicalInit();
+	PaxBulkInit();
 	PaxHooksInit();
 }

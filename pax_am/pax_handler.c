@@ -74,6 +74,9 @@ pax_relation_set_new_filenode(Relation rel,
 {
 	SMgrRelation srel;
 
+	/* rows kept for the old storage go there first, as they would have */
+	PaxBulkPlaceFor(rel);
+
 	/* No xact older than RecentXmin can still put rows in the relation. */
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
@@ -108,6 +111,7 @@ pax_relation_set_new_filenode(Relation rel,
 static void
 pax_relation_nontransactional_truncate(Relation rel)
 {
+	PaxBulkPlaceFor(rel);
 	RelationTruncate(rel, 0);
 }
 
@@ -124,6 +128,7 @@ pax_relation_copy_data(Relation rel, const PaxFileLocator *newrnode)
 	char		persistence = rel->rd_rel->relpersistence;
 
 	/* The copy reads the files, so the buffers must be on disk first. */
+	PaxBulkPlaceFor(rel);
 	FlushRelationBuffers(rel);
 
 	dstrel = RelationCreateStorage(*newrnode, persistence, true);

@@ -61,6 +61,7 @@ pax_index_fetch_begin(Relation rel)
 {
 	IndexFetchPaxData *pscan = palloc0(sizeof(IndexFetchPaxData));
 
+	PaxBulkPlaceFor(rel);
 	pscan->xs_base.rel = rel;
 	pscan->xs_cbuf = InvalidBuffer;
 	return &pscan->xs_base;

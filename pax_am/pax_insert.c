@@ -1437,6 +1437,9 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxRow		row;
 
 	PaxLogicalCheckWrite(relation);
+	/* the rows of a new table's bulk insert go in batches (pax_bulk.c) */
+	if (PaxBulkKeep(relation, slot, cid, options, bistate))
+		return;
 	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, NULL, &row);
 
@@ -1485,6 +1488,7 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	MemoryContext oldcxt;
 	PaxRow	   *rows;
 
+	PaxBulkPlaceFor(relation);
 	PaxLogicalCheckWrite(relation);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax multi_insert",
 								ALLOCSET_DEFAULT_SIZES);
@@ -1501,9 +1505,12 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 	pgstat_count_heap_insert(relation, ntuples);
 }
 
-/* pax_finish_bulk_insert ends a bulk insert: nothing to flush. */
+/*
+ * pax_finish_bulk_insert ends a bulk insert: the rows pax_tuple_insert kept
+ * go in (pax_bulk.c).  Every page is complete in WAL when written.
+ */
 void
 pax_finish_bulk_insert(Relation relation, int options)
 {
-	/* nothing buffered: every page is complete in WAL when written */
+	PaxBulkPlaceFor(relation);
 }

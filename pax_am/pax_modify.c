@@ -787,6 +787,7 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
 	HeapTuple	oldkey = NULL;
 	bool		logical = PaxLogicalWanted(relation, 0);
 
+	PaxBulkPlaceFor(relation);
 	PaxLogicalCheckWrite(relation);
 
 	if (IsInParallelMode())
@@ -863,6 +864,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	bool		logical = PaxLogicalWanted(relation, 0);
 	ItemPointerData newtid;
 
+	PaxBulkPlaceFor(relation);
 	if (IsInParallelMode())
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
@@ -1033,6 +1035,7 @@ pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
 	PaxTarget	t;
 	TM_Result	result;
 
+	PaxBulkPlaceFor(relation);
 	tmfd->traversed = false;
 	for (;;)
 	{
@@ -1099,6 +1102,7 @@ pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
 	init.infomask = HEAP_XMAX_INVALID;
 	init.spectoken = specToken;
 
+	PaxBulkPlaceFor(relation);
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 	PaxInsertVersion(relation, slot, cid, options | HEAP_INSERT_SPECULATIVE,
 					 &init, NULL, NULL);

@@ -322,6 +322,7 @@ pax_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	PaxRewriteState rs;
 	PaxRewrite	rw;
 
+	PaxBulkPlaceFor(OldTable);
 	memset(&rs, 0, sizeof(rs));
 	rs.old_rel = OldTable;
 	rs.new_rel = NewTable;

@@ -165,6 +165,7 @@ pax_scan_begin(Relation relation, Snapshot snapshot, int nkeys,
 {
 	PaxTableScanDesc scan;
 
+	PaxBulkPlaceFor(relation);
 	RelationIncrementReferenceCount(relation);
 
 	scan = (PaxTableScanDesc) palloc0(sizeof(PaxTableScanDescData));
@@ -513,6 +514,7 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 	HeapTupleData tuple;
 	bool		visible;
 
+	PaxBulkPlaceFor(relation);
 	if (slot->tts_ops != &TTSOpsPaxTuple)
 	{
 		TupleTableSlot *pslot;

@@ -1017,6 +1017,7 @@ pax_relation_vacuum(Relation rel, VacuumParams *params,
 	bool		frozenxid_updated;
 	bool		minmulti_updated;
 
+	PaxBulkPlaceFor(rel);
 	memset(&vs, 0, sizeof(vs));
 	vs.rel = rel;
 	vs.tupdesc = RelationGetDescr(rel);

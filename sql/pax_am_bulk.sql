@@ -1,0 +1,229 @@
+--
+-- pax_am_bulk: rows of CREATE TABLE AS, materialized views and ALTER TABLE
+-- rewrites placed in batches (pax_bulk.c), against heap: the same rows, the
+-- same visibility inside the transaction, subtransactions, errors, and
+-- every way of looking at the new table before its last batch is placed.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pax_am;
+RESET client_min_messages;
+SET jit = off;
+
+CREATE TABLE bk_src (id int, grp int, flag bool, price numeric(12,2),
+					 day date, note text, big text);
+INSERT INTO bk_src
+SELECT i, i % 37, i % 3 = 0, (i * 7 % 100000) / 100.0,
+	   date '2020-01-01' + i % 900,
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE 'note ' || (i % 50) END,
+	   CASE WHEN i % 997 = 0 THEN repeat(md5(i::text), 400) END
+FROM generate_series(1, 20000) i;
+
+-- a table's rows as one line each, for comparisons that ignore order
+CREATE FUNCTION bk_rows(rel regclass) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT t::text FROM %s t', rel);
+END $$;
+CREATE FUNCTION bk_same(a regclass, b regclass) RETURNS bool
+LANGUAGE sql AS $$
+	SELECT NOT EXISTS (SELECT * FROM bk_rows(a) EXCEPT ALL SELECT * FROM bk_rows(b))
+	   AND NOT EXISTS (SELECT * FROM bk_rows(b) EXCEPT ALL SELECT * FROM bk_rows(a))
+$$;
+
+-- CREATE TABLE AS and SELECT INTO: heap's rows, on encoded pages
+CREATE TABLE bk_h USING heap AS SELECT * FROM bk_src;
+CREATE TABLE bk_p USING pax AS SELECT * FROM bk_src;
+SELECT bk_same('bk_h', 'bk_p') AS same, (SELECT count(*) FROM bk_p) AS n;
+SELECT count(*) > 0 AS encoded_pages FROM pax_page_stats('bk_p') WHERE encoded > 0;
+SELECT count(*) FROM pax_verify('bk_p');
+SET default_table_access_method = pax;
+SELECT * INTO bk_into FROM bk_src WHERE id % 2 = 0;
+SET default_table_access_method = heap;
+SELECT * INTO bk_into_h FROM bk_src WHERE id % 2 = 0;
+RESET default_table_access_method;
+SELECT bk_same('bk_into', 'bk_into_h') AS same,
+	   (SELECT count(*) FROM bk_into) AS n;
+-- one row at a time (the switch off) stores the same rows in more pages
+SET pax.batch_bulk_inserts = off;
+CREATE TABLE bk_p1 USING pax AS SELECT * FROM bk_src;
+RESET pax.batch_bulk_inserts;
+SELECT bk_same('bk_p1', 'bk_p') AS same,
+	   pg_relation_size('bk_p') < pg_relation_size('bk_p1') AS batches_smaller;
+-- system columns: the rows' xmin and cmin as heap's (each table made by
+-- the third command of its transaction)
+BEGIN;
+SELECT 1 AS one;
+CREATE TABLE bk_hx USING heap AS SELECT id FROM bk_src WHERE id <= 3000;
+SELECT array_agg(DISTINCT cmin::text) AS heap_cmin,
+	   count(DISTINCT xmin::text) AS xmins,
+	   bool_and(xmin::text = txid_current()::text) AS own_xid FROM bk_hx;
+COMMIT;
+BEGIN;
+SELECT 1 AS one;
+CREATE TABLE bk_px USING pax AS SELECT id FROM bk_src WHERE id <= 3000;
+SELECT array_agg(DISTINCT cmin::text) AS pax_cmin,
+	   count(DISTINCT xmin::text) AS xmins,
+	   bool_and(xmin::text = txid_current()::text) AS own_xid FROM bk_px;
+COMMIT;
+
+-- in the creating transaction: reads, changes, TRUNCATE, rollback
+BEGIN;
+CREATE TABLE bk_t1 USING pax AS SELECT id, note FROM bk_src WHERE id <= 2500;
+SELECT count(*), min(id), max(id) FROM bk_t1;
+UPDATE bk_t1 SET note = 'changed' WHERE id % 100 = 0;
+DELETE FROM bk_t1 WHERE id > 2400;
+SELECT count(*), count(*) FILTER (WHERE note = 'changed') FROM bk_t1;
+TRUNCATE bk_t1;
+SELECT count(*) FROM bk_t1;
+INSERT INTO bk_t1 SELECT id, note FROM bk_src WHERE id <= 10;
+SELECT count(*) FROM bk_t1;
+ROLLBACK;
+SELECT count(*) FROM pg_class WHERE relname = 'bk_t1';
+-- an index built in the same transaction finds every row
+BEGIN;
+CREATE TABLE bk_t2 USING pax AS SELECT id, grp FROM bk_src;
+CREATE INDEX ON bk_t2 (id);
+SET LOCAL enable_seqscan = off;
+SET LOCAL pax.enable_customscan = off;
+SELECT grp FROM bk_t2 WHERE id = 12345;
+SELECT count(*) FROM bk_t2 WHERE id BETWEEN 100 AND 1099;
+COMMIT;
+
+-- a volatile function of the query reads the table being filled: it sees
+-- the rows inserted before it, as on heap
+CREATE FUNCTION bk_count(rel text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE n bigint;
+BEGIN
+	IF to_regclass(rel) IS NULL THEN RETURN -1; END IF;
+	EXECUTE format('SELECT count(*) FROM %I', rel) INTO n;
+	RETURN n;
+END $$;
+CREATE TABLE bk_seen_h USING heap AS
+	SELECT id, CASE WHEN id % 500 = 0 THEN bk_count('bk_seen_h') END AS seen
+	FROM generate_series(1, 3000) id;
+CREATE TABLE bk_seen_p USING pax AS
+	SELECT id, CASE WHEN id % 500 = 0 THEN bk_count('bk_seen_p') END AS seen
+	FROM generate_series(1, 3000) id;
+SELECT h.id, h.seen AS heap_seen, p.seen AS pax_seen
+FROM bk_seen_h h JOIN bk_seen_p p USING (id)
+WHERE h.seen IS NOT NULL OR p.seen IS NOT NULL ORDER BY id;
+-- a CREATE TABLE AS inside the query of another
+CREATE FUNCTION bk_nested(i int) RETURNS int
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	EXECUTE format('CREATE TABLE bk_inner_%s USING pax AS SELECT g FROM generate_series(1, %s) g', i, i);
+	RETURN i;
+END $$;
+CREATE TABLE bk_outer USING pax AS
+	SELECT g, CASE WHEN g IN (1500, 2500) THEN bk_nested(g) END AS nested
+	FROM generate_series(1, 4000) g;
+SELECT (SELECT count(*) FROM bk_outer) AS outer_rows,
+	   (SELECT count(*) FROM bk_outer WHERE nested IS NOT NULL) AS nested_calls,
+	   (SELECT count(*) FROM bk_inner_1500) AS inner_1500,
+	   (SELECT count(*) FROM bk_inner_2500) AS inner_2500;
+
+-- errors: a failing query leaves no table, a failing subtransaction no rows
+CREATE TABLE bk_err USING pax AS
+	SELECT id, 100 / (2500 - id) AS q FROM generate_series(1, 3000) id;
+SELECT count(*) FROM pg_class WHERE relname = 'bk_err';
+BEGIN;
+CREATE TABLE bk_sub (id int, r float8 DEFAULT random()) USING pax;
+-- COPY goes row by row for a volatile default: rows kept as CTAS's
+SAVEPOINT s1;
+COPY bk_sub (id) FROM PROGRAM 'seq 1 2500';
+SELECT count(*) FROM bk_sub;
+ROLLBACK TO SAVEPOINT s1;
+SELECT count(*) FROM bk_sub;
+SAVEPOINT s2;
+COPY bk_sub (id) FROM PROGRAM 'seq 1 1800';
+RELEASE SAVEPOINT s2;
+COPY bk_sub (id) FROM PROGRAM 'seq 1 700';
+COMMIT;
+SELECT count(*), count(DISTINCT id), count(r) FROM bk_sub;
+DO $$
+BEGIN
+	BEGIN
+		COPY bk_sub (id) FROM PROGRAM 'seq 1 1200';
+		RAISE EXCEPTION 'undo the copy';
+	EXCEPTION WHEN raise_exception THEN
+		NULL;
+	END;
+END $$;
+SELECT count(*) FROM bk_sub;
+BEGIN;
+CREATE TABLE bk_sub2 (id int, r float8 DEFAULT random()) USING pax;
+DO $$
+BEGIN
+	COPY bk_sub2 (id) FROM PROGRAM 'seq 1 1500';
+	BEGIN
+		COPY bk_sub2 (id) FROM PROGRAM 'seq 1 900';
+		PERFORM 1 / 0;
+	EXCEPTION WHEN division_by_zero THEN
+		NULL;
+	END;
+	COPY bk_sub2 (id) FROM PROGRAM 'seq 1 300';
+END $$;
+SELECT count(*) FROM bk_sub2;
+COMMIT;
+SELECT count(*) FROM bk_sub2;
+
+-- TOAST values, NULLs and wide rows go through the batches
+SELECT count(*) FILTER (WHERE big IS NOT NULL) AS toasted,
+	   sum(length(big)) AS toasted_bytes,
+	   count(*) FILTER (WHERE note IS NULL) AS null_notes
+FROM bk_p;
+
+-- ALTER TABLE rewrites: another access method, another column type
+CREATE TABLE bk_alt USING heap AS SELECT * FROM bk_src;
+ALTER TABLE bk_alt SET ACCESS METHOD pax;
+SELECT bk_same('bk_alt', 'bk_h') AS same;
+SELECT count(*) > 0 AS encoded_pages FROM pax_page_stats('bk_alt') WHERE encoded > 0;
+ALTER TABLE bk_alt ALTER COLUMN grp TYPE bigint, ADD COLUMN extra float8 DEFAULT random();
+SELECT count(*), count(extra), sum(grp) FROM bk_alt;
+CREATE INDEX ON bk_alt (id);
+ALTER TABLE bk_alt ALTER COLUMN grp TYPE int;
+SELECT count(*), sum(grp) FROM bk_alt;
+SET enable_seqscan = off;
+SET pax.enable_customscan = off;
+SELECT id, grp, note FROM bk_alt WHERE id = 777;
+RESET enable_seqscan;
+RESET pax.enable_customscan;
+SELECT count(*) FROM pax_verify('bk_alt');
+
+-- materialized views: created, refreshed, refreshed concurrently
+CREATE MATERIALIZED VIEW bk_mv USING pax AS
+	SELECT grp, count(*) AS n, sum(price) AS s FROM bk_src GROUP BY grp;
+CREATE MATERIALIZED VIEW bk_mvh USING heap AS
+	SELECT grp, count(*) AS n, sum(price) AS s FROM bk_src GROUP BY grp;
+SELECT bk_same('bk_mv', 'bk_mvh') AS same;
+INSERT INTO bk_src SELECT i, i % 41, false, 1.5, date '2021-01-01', 'new', NULL
+FROM generate_series(20001, 22000) i;
+REFRESH MATERIALIZED VIEW bk_mv;
+REFRESH MATERIALIZED VIEW bk_mvh;
+SELECT bk_same('bk_mv', 'bk_mvh') AS same, (SELECT count(*) FROM bk_mv) AS groups;
+CREATE UNIQUE INDEX ON bk_mv (grp);
+DELETE FROM bk_src WHERE grp > 36;
+REFRESH MATERIALIZED VIEW CONCURRENTLY bk_mv;
+REFRESH MATERIALIZED VIEW bk_mvh;
+SELECT bk_same('bk_mv', 'bk_mvh') AS same, (SELECT count(*) FROM bk_mv) AS groups;
+CREATE MATERIALIZED VIEW bk_mv_empty USING pax AS SELECT * FROM bk_src WITH NO DATA;
+REFRESH MATERIALIZED VIEW bk_mv_empty;
+SELECT count(*) FROM bk_mv_empty;
+
+-- temporary and unlogged tables; ON COMMIT DELETE ROWS
+BEGIN;
+CREATE TEMP TABLE bk_tmp USING pax ON COMMIT DELETE ROWS AS
+	SELECT id FROM bk_src WHERE id <= 3000;
+SELECT count(*) FROM bk_tmp;
+COMMIT;
+SELECT count(*) FROM bk_tmp;
+CREATE UNLOGGED TABLE bk_unl USING pax AS SELECT id, note FROM bk_src;
+SELECT count(*), count(note) FROM bk_unl;
+CREATE TABLE bk_nodata USING pax AS SELECT * FROM bk_src WITH NO DATA;
+SELECT count(*) FROM bk_nodata;
+
+DROP TABLE bk_h, bk_p, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
+	bk_seen_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
+	bk_alt, bk_unl, bk_nodata, bk_src CASCADE;
+DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested;
