@@ -204,14 +204,16 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 		MemoryContext cxt = AllocSetContextCreate(TopTransactionContext,
 												  "pax kept rows",
 												  ALLOCSET_DEFAULT_SIZES);
+		MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
 
-		b = MemoryContextAllocZero(cxt, sizeof(PaxBulkBatch));
+		b = palloc0(sizeof(PaxBulkBatch));
 		b->cxt = cxt;
 		b->relid = RelationGetRelid(rel);
 		b->subid = subid;
 		b->cid = cid;
 		b->options = options;
 		b->tupdesc = CreateTupleDescCopy(tupdesc);
+		MemoryContextSwitchTo(oldcxt);
 		pax_bulk = b;
 	}
 

@@ -3,7 +3,9 @@
 # - kill -9 of the postmaster during a long COPY and after commits: after
 #   restart, committed rows are all there and uncommitted ones are not;
 # - a streaming standby returns the same answers as the primary after
-#   inserts, COPY, TRUNCATE, VACUUM FULL, VACUUM and SET ACCESS METHOD;
+#   inserts, COPY, TRUNCATE, VACUUM FULL, VACUUM, SET ACCESS METHOD,
+#   CREATE TABLE AS, materialized views and their refresh;
+# - kill -9 after a CREATE TABLE AS commits and during one that has not;
 # - everything runs with data checksums on.
 
 use strict;
@@ -125,6 +127,54 @@ $primary->safe_psql('postgres', q{
 	ALTER TABLE copied SET ACCESS METHOD pax;
 });
 same_on_standby('SET ACCESS METHOD');
+
+# CREATE TABLE AS, a materialized view and a rewrite place their rows in
+# batches (pax_bulk.c): whole pages, one record each
+$primary->safe_psql('postgres', q{
+	CREATE TABLE made USING pax AS
+		SELECT id, v || '/made' AS v FROM copied WHERE id % 3 = 0;
+	CREATE MATERIALIZED VIEW made_mv USING pax AS
+		SELECT id % 100 AS g, count(*) AS n, max(v) AS v FROM copied GROUP BY 1;
+	ALTER TABLE more ALTER COLUMN a TYPE bigint;
+});
+push @checks,
+	q{SELECT count(*), sum(id), md5(string_agg(v, ',' ORDER BY id, v)) FROM made},
+	q{SELECT count(*), sum(n), md5(string_agg(v, ',' ORDER BY g)) FROM made_mv};
+same_on_standby('CREATE TABLE AS');
+$primary->safe_psql('postgres', q{
+	INSERT INTO copied SELECT i, 'for the view' FROM generate_series(1, 3000) i;
+	REFRESH MATERIALIZED VIEW made_mv;
+	BEGIN;
+	CREATE TABLE made2 USING pax AS SELECT * FROM made;
+	DROP TABLE made;
+	ALTER TABLE made2 RENAME TO made;
+	COMMIT;
+});
+same_on_standby('REFRESH MATERIALIZED VIEW');
+
+# a crash after CREATE TABLE AS commits, and during one that has not
+my $ctas = $primary->background_psql('postgres', on_error_stop => 0);
+$ctas->query_until(qr/started/, q{
+	\echo started
+	BEGIN;
+	CREATE TABLE unmade USING pax AS SELECT i AS id FROM generate_series(1, 300000) i;
+	SELECT pg_sleep(60);
+});
+$primary->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'relation' AND mode = 'AccessExclusiveLock' AND granted AND pid <> pg_backend_pid()})
+	or die 'CREATE TABLE AS did not start';
+my $made_before = $primary->safe_psql('postgres', $checks[-2]);
+$primary->stop('immediate');
+$ctas->{run}->kill_kill;
+$primary->start;
+is($primary->safe_psql('postgres', $checks[-2]), $made_before,
+	'after a crash: the committed CREATE TABLE AS reads back the same');
+is($primary->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname = 'unmade'}),
+	'0', 'after a crash: the uncommitted CREATE TABLE AS left no table');
+is($primary->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('made')}),
+	'0', 'after a crash: the table CREATE TABLE AS made verifies');
+same_on_standby('crash after CREATE TABLE AS');
 
 # a crash on the standby, too: it replays pax WAL again from a restartpoint
 $standby->stop('immediate');
