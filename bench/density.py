@@ -37,11 +37,12 @@ row (the per-row state array of the design), and each page as 128 bytes of
 headers, directory and zone maps.  Projected pages: the larger of the rows
 divided by 291 and the bytes divided by the page's usable bytes.
 
-With --copy, each table is also loaded afresh from its heap table by COPY
-(COPY heap TO a file, then COPY FROM it into a new heap table and a new pax
-table, alternately --copy-runs times, each followed by VACUUM (FREEZE)):
-the sizes this build's pages give (encoded minipages: pax_am/README) and
-the median COPY FROM times, heap's and pax's, side by side.
+With --copy, each table is also loaded afresh from its heap table, each
+way of --load-ways: COPY (COPY heap TO a file, then COPY FROM it), CREATE
+TABLE AS and INSERT ... SELECT, into a new heap table and a new pax table,
+alternately --copy-runs times, each followed by VACUUM (FREEZE): the sizes
+this build's pages give (encoded minipages: pax_am/README) and the median
+load times, heap's and pax's, side by side.
 
 Writes bench/results/density.md and .json.  Without --copy, only reads the
 tables.
@@ -269,59 +270,77 @@ def report(results, group, sample):
     return lines
 
 
-def copy_load(cl, name, runs):
-    """Load the table afresh by COPY, into heap and pax alternately (runs
-    times each), VACUUM (FREEZE) it; the sizes, the encoded pages' share and
-    the median COPY FROM times."""
+LOAD_WAYS = {
+    # way: how a new table {new} of access method {am} is filled from {heap}
+    "copy": "CREATE TABLE {new} (LIKE {heap}) USING {am}; CHECKPOINT;\n"
+            "COPY {new} FROM '{path}'",
+    "ctas": "CHECKPOINT;\nCREATE TABLE {new} USING {am} AS SELECT * FROM {heap}",
+    "insert": "CREATE TABLE {new} (LIKE {heap}) USING {am}; CHECKPOINT;\n"
+              "INSERT INTO {new} SELECT * FROM {heap}",
+}
+LOAD_NAMES = {"copy": "COPY FROM", "ctas": "CREATE TABLE AS", "insert": "INSERT ... SELECT"}
+
+
+def copy_load(cl, name, runs, ways=("copy",)):
+    """Load the table afresh each way of LOAD_WAYS (COPY FROM a file of its
+    rows, CREATE TABLE AS, INSERT ... SELECT from its heap table), into
+    heap and pax alternately (runs times each), VACUUM (FREEZE) it; per
+    way, the sizes, the encoded pages' share and the median load times (the
+    statement that fills the table)."""
     db, heap, pax = TABLES[name]
     path = f"/tmp/pax_density_{name}.copy"
-    cl.psql(f"COPY {heap} TO '{path}'", db=db)
-    times = {"heap": [], "pax": []}
-    sizes = {}
-    encoded = 0.0
+    if "copy" in ways:
+        cl.psql(f"COPY {heap} TO '{path}'", db=db)
+    out = {}
     try:
-        for _ in range(runs):
-            for am in ("heap", "pax"):
-                new = f"{pax}_copy" if am == "pax" else f"{heap}_copy"
-                cl.psql(f"DROP TABLE IF EXISTS {new}; "
-                        f"CREATE TABLE {new} (LIKE {heap}) USING {am}; CHECKPOINT", db=db)
-                t0 = time.monotonic()
-                cl.psql(f"COPY {new} FROM '{path}'", db=db)
-                times[am].append(time.monotonic() - t0)
-                cl.psql(f"VACUUM (FREEZE) {new}", db=db)
-                sizes[am] = int(cl.psql(f"SELECT pg_relation_size('{new}')", db=db))
-                if am == "pax":
-                    encoded = float(cl.psql(
-                        f"SELECT avg((encoded > 0)::int) FROM pax_page_stats('{new}')",
-                        db=db))
-                cl.psql(f"DROP TABLE {new}", db=db)
+        for way in ways:
+            times = {"heap": [], "pax": []}
+            sizes = {}
+            encoded = 0.0
+            for _ in range(runs):
+                for am in ("heap", "pax"):
+                    new = f"{pax}_load" if am == "pax" else f"{heap}_load"
+                    setup, fill = LOAD_WAYS[way].format(
+                        new=new, am=am, heap=heap, path=path).split("\n")
+                    cl.psql(f"DROP TABLE IF EXISTS {new}; {setup}", db=db)
+                    t0 = time.monotonic()
+                    cl.psql(fill, db=db)
+                    times[am].append(time.monotonic() - t0)
+                    cl.psql(f"VACUUM (FREEZE) {new}", db=db)
+                    sizes[am] = int(cl.psql(f"SELECT pg_relation_size('{new}')", db=db))
+                    if am == "pax":
+                        encoded = float(cl.psql(
+                            f"SELECT avg((encoded > 0)::int) FROM pax_page_stats('{new}')",
+                            db=db))
+                    cl.psql(f"DROP TABLE {new}", db=db)
+            out[way] = {"heap_bytes": sizes["heap"], "pax_bytes": sizes["pax"],
+                        "encoded_pages": encoded,
+                        "heap_s": statistics.median(times["heap"]),
+                        "pax_s": statistics.median(times["pax"])}
     finally:
         os.unlink(path) if os.path.exists(path) else None
-    return {"copy_heap_bytes": sizes["heap"], "copy_pax_bytes": sizes["pax"],
-            "encoded_pages": encoded,
-            "copy_heap_s": statistics.median(times["heap"]),
-            "copy_pax_s": statistics.median(times["pax"])}
+    return out
 
 
 def copy_report(results, runs):
-    lines = ["", "## Loaded afresh by COPY (this build)", "",
-             f"Each table copied out of its heap table and loaded again by COPY FROM, "
-             f"into heap and into pax alternately, {runs} times each, then VACUUM (FREEZE); "
-             "median COPY FROM times.", ""]
+    lines = ["", "## Loaded afresh (this build)", "",
+             "Each table loaded again from its heap table: by COPY FROM (of a file "
+             "COPY TO wrote), by CREATE TABLE AS and by INSERT ... SELECT, into heap "
+             f"and into pax alternately, {runs} times each, then VACUUM (FREEZE); "
+             "median times of the statement that fills the table.", ""]
     rows = []
     for r in results:
-        c = r.get("copy")
-        if not c:
-            continue
-        rows.append([r["table"], f"{c['copy_heap_bytes'] / 2**20:,.0f}",
-                     f"{c['copy_pax_bytes'] / 2**20:,.0f}",
-                     f"{c['copy_pax_bytes'] / c['copy_heap_bytes']:.2f}",
-                     f"{100 * c['encoded_pages']:.0f}%",
-                     f"{c['copy_heap_s']:.1f}", f"{c['copy_pax_s']:.1f}",
-                     f"{c['copy_pax_s'] / c['copy_heap_s']:.2f}"])
-    lines += md_table(["table", "heap MB", "pax MB", "pax / heap", "encoded pages",
-                       "COPY heap s", "COPY pax s", "pax / heap"],
-                      "lrrrrrrr", rows)
+        for way, c in r.get("load", {}).items():
+            rows.append([r["table"], LOAD_NAMES[way],
+                         f"{c['heap_bytes'] / 2**20:,.0f}",
+                         f"{c['pax_bytes'] / 2**20:,.0f}",
+                         f"{c['pax_bytes'] / c['heap_bytes']:.2f}",
+                         f"{100 * c['encoded_pages']:.0f}%",
+                         f"{c['heap_s']:.1f}", f"{c['pax_s']:.1f}",
+                         f"{c['pax_s'] / c['heap_s']:.2f}"])
+    lines += md_table(["table", "load", "heap MB", "pax MB", "pax / heap", "encoded pages",
+                       "heap s", "pax s", "pax / heap"],
+                      "llrrrrrrr", rows)
     return lines
 
 
@@ -353,8 +372,10 @@ def main(argv):
     ap.add_argument("--group", type=int, default=MAX_ROWS)
     ap.add_argument("--sample", type=int, default=400)
     ap.add_argument("--copy", action="store_true",
-                    help="also load each table afresh by COPY, heap and pax")
+                    help="also load each table afresh (--load-ways), heap and pax")
     ap.add_argument("--copy-runs", type=int, default=3)
+    ap.add_argument("--load-ways", default="copy,ctas,insert",
+                    help="with --copy: ways of loading, of " + ",".join(LOAD_WAYS))
     args = ap.parse_args(argv)
     cl = Cluster()
     results = []
@@ -372,8 +393,9 @@ def main(argv):
         print(f"density: {name}", file=sys.stderr)
         results.append(measure(cl, name, args.group, args.sample))
         if args.copy:
-            print(f"density: {name} by COPY", file=sys.stderr)
-            results[-1]["copy"] = copy_load(cl, name, args.copy_runs)
+            print(f"density: {name} loaded afresh", file=sys.stderr)
+            results[-1]["load"] = copy_load(cl, name, args.copy_runs,
+                                            args.load_ways.split(","))
     lines = report(results, args.group, args.sample)
     if args.copy:
         lines += copy_report(results, args.copy_runs)

@@ -48,6 +48,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "executor/executor.h"
@@ -186,7 +187,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	if (!pax_batch_bulk_inserts || bistate == NULL ||
 		rel->rd_createSubid == InvalidSubTransactionId ||
 		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
-		IsBootstrapProcessingMode() || IsInParallelMode())
+		IsBootstrapProcessingMode() || IsParallelWorker())
 		return false;
 
 	/* one batch at a time, of one relation, command and subtransaction */

@@ -43,6 +43,19 @@ SELECT * INTO bk_into_h FROM bk_src WHERE id % 2 = 0;
 RESET default_table_access_method;
 SELECT bk_same('bk_into', 'bk_into_h') AS same,
 	   (SELECT count(*) FROM bk_into) AS n;
+-- a parallel plan feeds CREATE TABLE AS (the leader inserts)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) CREATE TABLE bk_par USING pax AS SELECT * FROM bk_src WHERE grp < 20;
+CREATE TABLE bk_par USING pax AS SELECT * FROM bk_src WHERE grp < 20;
+CREATE TABLE bk_par_h USING heap AS SELECT * FROM bk_src WHERE grp < 20;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT bk_same('bk_par', 'bk_par_h') AS same, (SELECT count(*) FROM bk_par) AS n;
 -- one row at a time (the switch off) stores the same rows in more pages
 SET pax.batch_bulk_inserts = off;
 CREATE TABLE bk_p1 USING pax AS SELECT * FROM bk_src;
@@ -223,7 +236,7 @@ SELECT count(*), count(note) FROM bk_unl;
 CREATE TABLE bk_nodata USING pax AS SELECT * FROM bk_src WITH NO DATA;
 SELECT count(*) FROM bk_nodata;
 
-DROP TABLE bk_h, bk_p, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
+DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
 	bk_seen_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
 	bk_alt, bk_unl, bk_nodata, bk_src CASCADE;
 DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested;
