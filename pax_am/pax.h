@@ -1105,9 +1105,14 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 extern void pax_finish_bulk_insert(Relation relation, int options);
 extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 						  HeapTuple oldtup, PaxRow *row);
+extern void PaxMultiInsert(Relation relation, TupleTableSlot **slots,
+						   int ntuples, CommandId cid, int options,
+						   struct BulkInsertStateData *bistate,
+						   TransactionId xid);
 extern void PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 						  CommandId cid, int options,
-						  struct BulkInsertStateData *bistate);
+						  struct BulkInsertStateData *bistate,
+						  TransactionId xid);
 extern void PaxPageReinit(Relation rel, Page page);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,

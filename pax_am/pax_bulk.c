@@ -19,28 +19,37 @@
  * A kept row is not in the table yet and has no TID.  Rows are kept only
  * where nothing asks for either before the batch is placed:
  *
- *   - the caller gave a BulkInsertState, so it calls
- *     table_finish_bulk_insert when its rows are in (CREATE TABLE AS,
- *     materialized views, ALTER TABLE rewrites, and COPY's row-at-a-time
- *     path, taken for volatile defaults);
+ *   - the caller gave a BulkInsertState: CREATE TABLE AS, materialized
+ *     views and ALTER TABLE rewrites (which call table_finish_bulk_insert
+ *     when their rows are in), and COPY's row-at-a-time path (taken for
+ *     volatile defaults, and which does not);
  *   - the relation was created in this transaction (rd_createSubid):
  *     the target of those commands, which no other session can see;
  *   - it has no indexes and no triggers, which are what read a new row's
  *     TID (index entries, AFTER ROW triggers and their transition
- *     tables).
+ *     tables);
+ *   - it is not logically decoded (pax's decoding records are written
+ *     under the current subtransaction, which may not be the rows' when
+ *     they are placed: below).
  *
  * Anything that could look at the relation before the batch is placed
  * places it first: any query (the ExecutorStart hook: a volatile function
  * of the SELECT feeding CREATE TABLE AS that reads the new table sees the
- * rows so far, as on heap), any utility command (the ProcessUtility hook:
- * TRUNCATE, ALTER TABLE, VACUUM ...), and pax's own entry points that
- * read or change a relation's rows or storage (PaxBulkPlaceFor: scans,
- * index fetches, row locks, UPDATE, DELETE, truncation, copies).  Kept rows
- * of a subtransaction that aborts are dropped with it; ones a
- * subtransaction or the transaction still holds at its commit (a caller
- * that never called table_finish_bulk_insert) are placed then, before the
- * commit record.  The rows get the xid and command id they would have got
- * one at a time: the same subtransaction's, the caller's cid.
+ * rows so far, as on heap), any utility command, before and after it (the
+ * ProcessUtility hook: TRUNCATE, ALTER TABLE, VACUUM ..., and the end of
+ * COPY, whose row-at-a-time path never calls table_finish_bulk_insert),
+ * and pax's own entry points that read or change a relation's rows or
+ * storage (PaxBulkPlaceFor: scans, index fetches, row locks, UPDATE,
+ * DELETE, truncation, copies).
+ *
+ * The rows get the xid and command id they would have got one at a time:
+ * those of the subtransaction that inserted them and of the caller, even
+ * when they are placed inside a later subtransaction (a PL/pgSQL block with
+ * an EXCEPTION clause in a function the query calls, which no hook
+ * announces: its queries place them), so that its abort does not take
+ * them.  Kept rows of a subtransaction that aborts are dropped with it;
+ * ones a subtransaction or the transaction still holds at its commit are
+ * placed then, before the commit record.
  *
  * pax_am/pax_bulk.c
  *
@@ -76,6 +85,7 @@ typedef struct PaxBulkBatch
 	MemoryContext cxt;			/* holds this struct, the slots and values */
 	Oid			relid;
 	SubTransactionId subid;		/* the subtransaction that inserted them */
+	TransactionId xid;			/* and its xid, which they get */
 	CommandId	cid;
 	int			options;
 	TupleDesc	tupdesc;		/* the relation's, copied */
@@ -113,18 +123,6 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	if (n == 0)
 		return;
 
-	/*
-	 * Placed now, the rows would get the current subtransaction's xid and
-	 * go if it aborted.  Every way into a subtransaction places them first
-	 * (a utility command, COPY's end, a commit: PaxBulkProcessUtility,
-	 * PaxBulkSubXactCallback), so this is never so; but an error rather
-	 * than lost rows.
-	 */
-	if (b->subid != GetCurrentSubTransactionId())
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("rows kept for pax relation \"%s\" belong to another subtransaction",
-						RelationGetRelationName(rel))));
 	if (RelationGetDescr(rel)->natts != b->tupdesc->natts)
 		elog(ERROR, "pax relation \"%s\" changed its columns while rows for it were kept",
 			 RelationGetRelationName(rel));
@@ -134,7 +132,13 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	b->bytes = 0;
 	pax_bulk_relid = InvalidOid;
 
-	pax_multi_insert(rel, b->slots, n, b->cid, b->options, bistate);
+	/*
+	 * With the xid of the subtransaction that inserted them, which may not
+	 * be the current one: a query of a PL/pgSQL block with an EXCEPTION
+	 * clause, run by the query that feeds CREATE TABLE AS, places them
+	 * inside the block's subtransaction, whose abort must not take them.
+	 */
+	PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
 	for (int i = 0; i < n; i++)
 		ExecClearTuple(b->slots[i]);
 }
@@ -187,6 +191,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	if (!pax_batch_bulk_inserts || bistate == NULL ||
 		rel->rd_createSubid == InvalidSubTransactionId ||
 		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
+		PaxLogicalWanted(rel, options) ||
 		IsBootstrapProcessingMode() || IsParallelWorker())
 		return false;
 
@@ -211,6 +216,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 		b->cxt = cxt;
 		b->relid = RelationGetRelid(rel);
 		b->subid = subid;
+		b->xid = GetCurrentTransactionId();
 		b->cid = cid;
 		b->options = options;
 		b->tupdesc = CreateTupleDescCopy(tupdesc);
@@ -302,9 +308,7 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 /*
  * PaxBulkProcessUtility places kept rows before any utility command, and
  * after it: COPY's row-at-a-time path never calls table_finish_bulk_insert
- * (copyfrom.c), and its rows must be in before the next subtransaction
- * begins (a PL/pgSQL block with an EXCEPTION clause), which no hook
- * announces.
+ * (copyfrom.c).
  */
 static void
 PaxBulkProcessUtility(PlannedStmt *pstmt, const char *queryString,
@@ -320,7 +324,6 @@ PaxBulkProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	else
 		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
 								params, queryEnv, dest, qc);
-	/* COPY's row-at-a-time path never calls table_finish_bulk_insert */
 	if (pax_bulk_relid != InvalidOid)
 		PaxBulkPlaceAll();
 }

@@ -1279,17 +1279,17 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 
 /*
  * PaxInsertRows places prepared rows, in order, on the target page and on
- * as many new pages as they need, one generic WAL record per page.  The
- * caller holds no buffer lock.  Adapted from heap_multi_insert() in
+ * as many new pages as they need, one generic WAL record per page, as rows
+ * of transaction xid (InvalidTransactionId: the current one; rows keeping
+ * their headers have theirs).  The caller holds no buffer lock.  Adapted
+ * from heap_multi_insert() in
  * heapam.c, PostgreSQL 15 (a page per record, as there).
  */
 void
 PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
-			  int options, BulkInsertState bistate)
+			  int options, BulkInsertState bistate, TransactionId xid)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	TransactionId xid = (rows[0].srchdr ? InvalidTransactionId :
-						 GetCurrentTransactionId());
 	PaxRelCache *hints = PaxGetInsertHints(rel);
 	PaxLayoutCache local;
 	PaxLayoutCache *cache;
@@ -1306,6 +1306,10 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		!(rows[0].init && (rows[0].init->infomask & HEAP_UPDATED)) &&
 		PaxLogicalWanted(rel, options);
 
+	if (rows[0].srchdr)
+		xid = InvalidTransactionId;
+	else if (!TransactionIdIsValid(xid))
+		xid = GetCurrentTransactionId();
 	if (nrows > 1)
 	{
 		cache = &local;
@@ -1446,7 +1450,8 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	/* as heap_insert: a conflict check against the whole relation */
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
-	PaxInsertRows(relation, &row, 1, cid, options, bistate);
+	PaxInsertRows(relation, &row, 1, cid, options, bistate,
+				  InvalidTransactionId);
 	pgstat_count_heap_insert(relation, 1);
 }
 
@@ -1473,7 +1478,7 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	if (newtup)
 		*newtup = heap_form_tuple(RelationGetDescr(relation), row.values,
 								  row.isnull);
-	PaxInsertRows(relation, &row, 1, cid, options, NULL);
+	PaxInsertRows(relation, &row, 1, cid, options, NULL, InvalidTransactionId);
 }
 
 /*
@@ -1483,6 +1488,19 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 void
 pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 				 CommandId cid, int options, BulkInsertState bistate)
+{
+	PaxMultiInsert(relation, slots, ntuples, cid, options, bistate,
+				   InvalidTransactionId);
+}
+
+/*
+ * PaxMultiInsert is pax_multi_insert for rows of transaction xid (one of
+ * ours), InvalidTransactionId for the current one.
+ */
+void
+PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
+			   CommandId cid, int options, BulkInsertState bistate,
+			   TransactionId xid)
 {
 	MemoryContext cxt;
 	MemoryContext oldcxt;
@@ -1499,7 +1517,7 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
-	PaxInsertRows(relation, rows, ntuples, cid, options, bistate);
+	PaxInsertRows(relation, rows, ntuples, cid, options, bistate, xid);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextDelete(cxt);
 	pgstat_count_heap_insert(relation, ntuples);

@@ -122,7 +122,8 @@ static void
 PaxRewriteFlush(PaxRewrite *rw)
 {
 	if (rw->nrows > 0)
-		PaxInsertRows(rw->rel, rw->rows, rw->nrows, InvalidCommandId, 0, NULL);
+		PaxInsertRows(rw->rel, rw->rows, rw->nrows, InvalidCommandId, 0, NULL,
+					  InvalidTransactionId);
 	MemoryContextReset(rw->cxt);
 	rw->rows = MemoryContextAlloc(rw->cxt, PAX_REWRITE_BATCH_ROWS * sizeof(PaxRow));
 	rw->nrows = 0;
@@ -275,7 +276,8 @@ PaxRewritePage(PaxRewriteState *rs, BlockNumber blkno, PaxLayoutCache *cache,
 
 	/* values still point into the old page, which stays pinned */
 	if (nkeep > 0)
-		PaxInsertRows(rs->new_rel, rows, nkeep, InvalidCommandId, 0, NULL);
+		PaxInsertRows(rs->new_rel, rows, nkeep, InvalidCommandId, 0, NULL,
+					  InvalidTransactionId);
 	ExecClearTuple(rs->slot);
 	ReleaseBuffer(buffer);
 }

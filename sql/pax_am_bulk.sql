@@ -121,6 +121,24 @@ CREATE TABLE bk_seen_p USING pax AS
 SELECT h.id, h.seen AS heap_seen, p.seen AS pax_seen
 FROM bk_seen_h h JOIN bk_seen_p p USING (id)
 WHERE h.seen IS NOT NULL OR p.seen IS NOT NULL ORDER BY id;
+-- a function of the query runs a query in a subtransaction (a block with an
+-- EXCEPTION clause) that then aborts: the rows kept before it stay
+CREATE FUNCTION bk_safe_div(a int, b int) RETURNS int
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	BEGIN
+		PERFORM 1 FROM pg_database LIMIT 1;
+		RETURN a / b;
+	EXCEPTION WHEN division_by_zero THEN
+		RETURN NULL;
+	END;
+END $$;
+CREATE TABLE bk_safe_h USING heap AS
+	SELECT id, bk_safe_div(1000, id % 700) AS q FROM generate_series(1, 5000) id;
+CREATE TABLE bk_safe_p USING pax AS
+	SELECT id, bk_safe_div(1000, id % 700) AS q FROM generate_series(1, 5000) id;
+SELECT bk_same('bk_safe_h', 'bk_safe_p') AS same,
+	   (SELECT count(*) FROM bk_safe_p) AS n, (SELECT count(q) FROM bk_safe_p) AS with_q;
 -- a CREATE TABLE AS inside the query of another
 CREATE FUNCTION bk_nested(i int) RETURNS int
 LANGUAGE plpgsql VOLATILE AS $$
@@ -237,6 +255,6 @@ CREATE TABLE bk_nodata USING pax AS SELECT * FROM bk_src WITH NO DATA;
 SELECT count(*) FROM bk_nodata;
 
 DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
-	bk_seen_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
+	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
 	bk_alt, bk_unl, bk_nodata, bk_src CASCADE;
-DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested;
+DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div;
