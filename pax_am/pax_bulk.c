@@ -1,16 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * pax_bulk.c
- *	  Rows of CREATE TABLE AS, REFRESH MATERIALIZED VIEW and ALTER TABLE's
- *	  rewrites, kept and placed in batches as COPY's are.
+ *	  Rows of INSERT ... SELECT, CREATE TABLE AS, REFRESH MATERIALIZED
+ *	  VIEW and ALTER TABLE's rewrites, kept and placed in batches as COPY's
+ *	  are.
  *
  * PostgreSQL inserts the rows of those commands one at a time
- * (table_tuple_insert with a BulkInsertState, then table_finish_bulk_insert
- * once), where COPY hands its rows over in batches (table_multi_insert).
+ * (table_tuple_insert; with a BulkInsertState, then table_finish_bulk_insert
+ * once, for all but INSERT), where COPY hands its rows over in batches
+ * (table_multi_insert).
  * Placed one at a time, a pax page is shaped without seeing the rows that
  * will fill it, and copied, changed and logged once for every row: CREATE
- * TABLE AS of 500,000 SSB rows took 5x heap's time and made pages a third
- * larger than COPY's.  So pax_tuple_insert keeps such rows, copied into
+ * TABLE AS of 500,000 SSB rows took 5x heap's time, INSERT ... SELECT 4.3x,
+ * and made pages a third larger than COPY's.  So pax_tuple_insert keeps such rows, copied into
  * slots of its own, and hands them to pax_multi_insert in batches of
  * COPY's size (PAX_BULK_MAX_ROWS rows, PAX_BULK_MAX_BYTES bytes); the
  * last batch at table_finish_bulk_insert.  The pages are then COPY's:
@@ -19,12 +21,15 @@
  * A kept row is not in the table yet and has no TID.  Rows are kept only
  * where nothing asks for either before the batch is placed:
  *
- *   - the caller gave a BulkInsertState: CREATE TABLE AS, materialized
- *     views and ALTER TABLE rewrites (which call table_finish_bulk_insert
- *     when their rows are in), and COPY's row-at-a-time path (taken for
- *     volatile defaults, and which does not);
- *   - the relation was created in this transaction (rd_createSubid):
- *     the target of those commands, which no other session can see;
+ *   - the caller is a bulk insert into a relation created in this
+ *     transaction (a BulkInsertState, rd_createSubid): CREATE TABLE AS,
+ *     materialized views and ALTER TABLE rewrites (which call
+ *     table_finish_bulk_insert when their rows are in), and COPY's
+ *     row-at-a-time path (taken for volatile defaults, and which does
+ *     not); or the innermost statement running is an INSERT of more than
+ *     one row (by the plan's estimate) without RETURNING, ON CONFLICT or
+ *     view check options (PaxBulkInsertTarget, at ExecutorStart), whose
+ *     rows are placed at its ExecutorFinish;
  *   - it has no indexes and no triggers, which are what read a new row's
  *     TID (index entries, AFTER ROW triggers and their transition
  *     tables);
@@ -97,6 +102,8 @@ typedef struct PaxBulkBatch
 static PaxBulkBatch *pax_bulk = NULL;
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
+static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
 /* PaxBulkForget drops the batch and its rows. */
@@ -175,6 +182,82 @@ PaxBulkPlaceForSlow(Relation rel)
 }
 
 /*
+ * Statements whose rows are kept: INSERTs that PaxBulkExecutorStart found
+ * to ask nothing of their rows once inserted, innermost last.
+ */
+typedef struct PaxBulkStatement
+{
+	QueryDesc  *query;
+	Oid			relid;			/* the target */
+	CommandId	cid;			/* its rows' command id */
+	SubTransactionId subid;		/* the subtransaction it runs in */
+} PaxBulkStatement;
+
+#define PAX_BULK_MAX_STATEMENTS	32
+
+static PaxBulkStatement pax_bulk_statements[PAX_BULK_MAX_STATEMENTS];
+static int	pax_bulk_nstatements = 0;
+
+/*
+ * PaxBulkStatementInserts tells whether the innermost statement running is
+ * an INSERT whose rows are kept, into rel, as command cid of subtransaction
+ * subid.
+ */
+static bool
+PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
+{
+	const PaxBulkStatement *st;
+
+	if (pax_bulk_nstatements == 0)
+		return false;
+	st = &pax_bulk_statements[pax_bulk_nstatements - 1];
+	return st->relid == RelationGetRelid(rel) && st->cid == cid &&
+		st->subid == subid;
+}
+
+/*
+ * PaxBulkInsertTarget returns the pax table into which the query, just
+ * started, inserts rows whose TIDs and headers nothing asks for, or NULL:
+ * a plain INSERT (no RETURNING, ON CONFLICT or view check options) of more
+ * than one row (by the planner's estimate; a single row gains nothing)
+ * into one pax table without indexes, triggers or logical decoding.  Its
+ * CHECK and NOT NULL constraints are checked before a row is handed over.
+ */
+static Relation
+PaxBulkInsertTarget(QueryDesc *queryDesc)
+{
+	PlannedStmt *stmt = queryDesc->plannedstmt;
+	EState	   *estate = queryDesc->estate;
+	ModifyTable *mt;
+	ResultRelInfo *rri;
+	Relation	rel;
+
+	if (stmt->commandType != CMD_INSERT || stmt->hasReturning ||
+		estate == NULL || (queryDesc->operation != CMD_INSERT) ||
+		stmt->planTree == NULL || !IsA(stmt->planTree, ModifyTable))
+		return NULL;
+	mt = (ModifyTable *) stmt->planTree;
+	if (mt->operation != CMD_INSERT || mt->returningLists != NIL ||
+		mt->onConflictAction != ONCONFLICT_NONE ||
+		mt->withCheckOptionLists != NIL ||
+		list_length(mt->resultRelations) != 1 ||
+		outerPlan(mt) == NULL || outerPlan(mt)->plan_rows < 2)
+		return NULL;
+	if (estate->es_result_relations == NULL)
+		return NULL;
+	rri = estate->es_result_relations[linitial_int(mt->resultRelations) - 1];
+	if (rri == NULL)
+		return NULL;
+	rel = rri->ri_RelationDesc;
+	if (rel->rd_rel->relkind != RELKIND_RELATION ||
+		rel->rd_tableam != PaxGetTableAmRoutine() ||
+		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
+		PaxLogicalWanted(rel, 0))
+		return NULL;
+	return rel;
+}
+
+/*
  * PaxBulkKeep keeps the slot's row for rel, to be placed with the rows
  * after it, where pax_tuple_insert may (see above); true if it did.  The
  * slot's TID is set invalid.
@@ -188,11 +271,14 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	TupleTableSlot *kept;
 
-	if (!pax_batch_bulk_inserts || bistate == NULL ||
-		rel->rd_createSubid == InvalidSubTransactionId ||
+	if (!pax_batch_bulk_inserts ||
 		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
 		PaxLogicalWanted(rel, options) ||
 		IsBootstrapProcessingMode() || IsParallelWorker())
+		return false;
+	if (bistate != NULL ?
+		rel->rd_createSubid == InvalidSubTransactionId :
+		!PaxBulkStatementInserts(rel, cid, subid))
 		return false;
 
 	/* one batch at a time, of one relation, command and subtransaction */
@@ -270,6 +356,7 @@ PaxBulkXactCallback(XactEvent event, void *arg)
 			/* the memory goes with TopTransactionContext */
 			pax_bulk = NULL;
 			pax_bulk_relid = InvalidOid;
+			pax_bulk_nstatements = 0;
 			break;
 	}
 }
@@ -282,6 +369,11 @@ static void
 PaxBulkSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 					   SubTransactionId parentSubid, void *arg)
 {
+	/* the statements of an aborted subtransaction end without ExecutorEnd */
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		while (pax_bulk_nstatements > 0 &&
+			   pax_bulk_statements[pax_bulk_nstatements - 1].subid == mySubid)
+			pax_bulk_nstatements--;
 	if (pax_bulk == NULL || pax_bulk->subid != mySubid)
 		return;
 	if (event == SUBXACT_EVENT_PRE_COMMIT_SUB)
@@ -293,16 +385,77 @@ PaxBulkSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 		PaxBulkForget();
 }
 
-/* PaxBulkExecutorStart places kept rows before any query runs. */
+/*
+ * PaxBulkExecutorStart places kept rows before any query runs, and notes an
+ * INSERT whose rows may be kept (PaxBulkInsertTarget).
+ */
 static void
 PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 {
+	Relation	target;
+
 	if (pax_bulk_relid != InvalidOid)
 		PaxBulkPlaceAll();
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
 	else
 		standard_ExecutorStart(queryDesc, eflags);
+
+	if (!pax_batch_bulk_inserts || (eflags & EXEC_FLAG_EXPLAIN_ONLY) ||
+		pax_bulk_nstatements == PAX_BULK_MAX_STATEMENTS ||
+		IsParallelWorker())
+		return;
+	target = PaxBulkInsertTarget(queryDesc);
+	if (target != NULL)
+	{
+		PaxBulkStatement *st = &pax_bulk_statements[pax_bulk_nstatements++];
+
+		st->query = queryDesc;
+		st->relid = RelationGetRelid(target);
+		st->cid = queryDesc->estate->es_output_cid;
+		st->subid = GetCurrentSubTransactionId();
+	}
+}
+
+/*
+ * PaxBulkStatementEnd forgets the query if it is the innermost noted
+ * statement, placing its kept rows first if place.
+ */
+static void
+PaxBulkStatementEnd(QueryDesc *queryDesc, bool place)
+{
+	if (pax_bulk_nstatements > 0 &&
+		pax_bulk_statements[pax_bulk_nstatements - 1].query == queryDesc)
+	{
+		if (place && pax_bulk_relid != InvalidOid)
+			PaxBulkPlaceAll();
+		pax_bulk_nstatements--;
+	}
+}
+
+/*
+ * PaxBulkExecutorFinish places the rows an INSERT kept when its plan has
+ * run, before its AFTER STATEMENT work.
+ */
+static void
+PaxBulkExecutorFinish(QueryDesc *queryDesc)
+{
+	PaxBulkStatementEnd(queryDesc, true);
+	if (prev_ExecutorFinish)
+		prev_ExecutorFinish(queryDesc);
+	else
+		standard_ExecutorFinish(queryDesc);
+}
+
+/* PaxBulkExecutorEnd: a query ended without ExecutorFinish (EXPLAIN). */
+static void
+PaxBulkExecutorEnd(QueryDesc *queryDesc)
+{
+	PaxBulkStatementEnd(queryDesc, true);
+	if (prev_ExecutorEnd)
+		prev_ExecutorEnd(queryDesc);
+	else
+		standard_ExecutorEnd(queryDesc);
 }
 
 /*
@@ -339,6 +492,10 @@ PaxBulkInit(void)
 	RegisterSubXactCallback(PaxBulkSubXactCallback, NULL);
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = PaxBulkExecutorStart;
+	prev_ExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = PaxBulkExecutorFinish;
+	prev_ExecutorEnd = ExecutorEnd_hook;
+	ExecutorEnd_hook = PaxBulkExecutorEnd;
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = PaxBulkProcessUtility;
 }

@@ -199,6 +199,77 @@ SELECT count(*) FROM bk_sub2;
 COMMIT;
 SELECT count(*) FROM bk_sub2;
 
+-- INSERT statements of more than one row into a table without indexes or
+-- triggers keep their rows too, until the statement's plan has run
+CREATE TABLE bk_ins_h (LIKE bk_src) USING heap;
+CREATE TABLE bk_ins_p (LIKE bk_src) USING pax;
+INSERT INTO bk_ins_h SELECT * FROM bk_src WHERE id <= 8000;
+INSERT INTO bk_ins_p SELECT * FROM bk_src WHERE id <= 8000;
+SELECT bk_same('bk_ins_h', 'bk_ins_p') AS same,
+	   (SELECT count(*) FROM pax_page_stats('bk_ins_p') WHERE encoded > 0) > 0 AS encoded_pages;
+INSERT INTO bk_ins_h VALUES (-1, 1, true, 1.5, '2020-01-01', 'a', NULL),
+	(-2, 2, false, 2.5, '2020-01-02', NULL, NULL);
+INSERT INTO bk_ins_p VALUES (-1, 1, true, 1.5, '2020-01-01', 'a', NULL),
+	(-2, 2, false, 2.5, '2020-01-02', NULL, NULL);
+-- RETURNING reads the rows as inserted: they go one at a time
+INSERT INTO bk_ins_p SELECT -id, grp, flag, price, day, note, big
+FROM bk_src WHERE id BETWEEN 3 AND 5
+RETURNING id, xmin::text = txid_current()::text AS own_xmin, ctid IS NOT NULL AS has_ctid;
+INSERT INTO bk_ins_h SELECT -id, grp, flag, price, day, note, big
+FROM bk_src WHERE id BETWEEN 3 AND 5;
+-- the statement reads its own table: before its rows, as on heap
+INSERT INTO bk_ins_h SELECT id + 100000, grp, flag, price, day, note, big FROM bk_ins_h;
+INSERT INTO bk_ins_p SELECT id + 100000, grp, flag, price, day, note, big FROM bk_ins_p;
+SELECT bk_same('bk_ins_h', 'bk_ins_p') AS same, (SELECT count(*) FROM bk_ins_p) AS n;
+-- a volatile function of the statement reads the table: the rows so far
+CREATE TABLE bk_iseen_h (id int, seen bigint) USING heap;
+CREATE TABLE bk_iseen_p (id int, seen bigint) USING pax;
+INSERT INTO bk_iseen_h SELECT id, CASE WHEN id % 700 = 0 THEN bk_count('bk_iseen_h') END
+FROM generate_series(1, 3000) id;
+INSERT INTO bk_iseen_p SELECT id, CASE WHEN id % 700 = 0 THEN bk_count('bk_iseen_p') END
+FROM generate_series(1, 3000) id;
+SELECT bk_same('bk_iseen_h', 'bk_iseen_p') AS same,
+	   (SELECT array_agg(seen ORDER BY id) FROM bk_iseen_p WHERE seen IS NOT NULL) AS seen;
+-- a failing INSERT, in a savepoint and in a function's EXCEPTION block
+ALTER TABLE bk_ins_p ADD CONSTRAINT bk_small CHECK (id < 200000);
+BEGIN;
+INSERT INTO bk_ins_p SELECT id + 150000, grp, flag, price, day, note, big FROM bk_src;
+SAVEPOINT s;
+INSERT INTO bk_ins_p SELECT id + 190000, grp, flag, price, day, note, big FROM bk_src;
+ROLLBACK TO SAVEPOINT s;
+SELECT count(*) FROM bk_ins_p WHERE id > 150000;
+UPDATE bk_ins_p SET note = 'updated' WHERE id BETWEEN 150001 AND 150100;
+DELETE FROM bk_ins_p WHERE id BETWEEN 150101 AND 150200;
+SELECT count(*), count(*) FILTER (WHERE note = 'updated') FROM bk_ins_p WHERE id > 150000;
+ROLLBACK;
+DO $$
+BEGIN
+	INSERT INTO bk_ins_p SELECT id + 160000, grp, flag, price, day, note, big
+	FROM bk_src WHERE id <= 1500;
+	BEGIN
+		INSERT INTO bk_ins_p SELECT id + 170000, grp, flag, price, day, note, big
+		FROM bk_src WHERE id <= 2500;
+		INSERT INTO bk_ins_p SELECT id + 190000, grp, flag, price, day, note, big
+		FROM bk_src;
+	EXCEPTION WHEN check_violation THEN
+		NULL;
+	END;
+	INSERT INTO bk_ins_p SELECT id + 180000, grp, flag, price, day, note, big
+	FROM bk_src WHERE id <= 500;
+END $$;
+SELECT (id - 1) / 10000 * 10000 AS range, count(*) FROM bk_ins_p
+WHERE id > 150000 GROUP BY 1 ORDER BY 1;
+-- a table with an index: rows one at a time, as before
+CREATE INDEX ON bk_ins_p (id);
+INSERT INTO bk_ins_p SELECT id + 185000, grp, flag, price, day, note, big
+FROM bk_src WHERE id <= 1000;
+SET enable_seqscan = off;
+SET pax.enable_customscan = off;
+SELECT count(*) FROM bk_ins_p WHERE id BETWEEN 185001 AND 186000;
+RESET enable_seqscan;
+RESET pax.enable_customscan;
+SELECT count(*) FROM pax_verify('bk_ins_p');
+
 -- TOAST values, NULLs and wide rows go through the batches
 SELECT count(*) FILTER (WHERE big IS NOT NULL) AS toasted,
 	   sum(length(big)) AS toasted_bytes,
@@ -256,5 +327,6 @@ SELECT count(*) FROM bk_nodata;
 
 DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
 	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
-	bk_alt, bk_unl, bk_nodata, bk_src CASCADE;
+	bk_alt, bk_unl, bk_nodata, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
+	bk_src CASCADE;
 DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div;
