@@ -1076,23 +1076,33 @@ extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
 
 /* pax_bulk.c */
 extern bool pax_batch_bulk_inserts;
-extern Oid	pax_bulk_relid;
-extern bool PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid,
-						int options, struct BulkInsertStateData *bistate);
-extern void PaxBulkPlaceAll(void);
-extern void PaxBulkPlaceForSlow(Relation rel);
 extern void PaxBulkInit(void);
 
 /*
- * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any
- * (pax_bulk.c), before rel's rows or storage are read or changed.
+ * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
+ * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
+ * functions, set by PaxBulkInit, that keep a row and place the kept ones.
+ * The access paths reach pax_bulk.c, a layer above them, only through
+ * these (pax_am/README, "Dependency direction").
+ */
+typedef bool (*PaxBulkKeepFunc) (Relation rel, TupleTableSlot *slot,
+								 CommandId cid, int options,
+								 struct BulkInsertStateData *bistate);
+typedef void (*PaxBulkPlaceFunc) (Relation rel);
+extern Oid	pax_bulk_relid;
+extern PaxBulkKeepFunc PaxBulkKeepHook;
+extern PaxBulkPlaceFunc PaxBulkPlaceHook;
+
+/*
+ * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,
+ * before rel's rows or storage are read or changed.
  */
 static inline void
 PaxBulkPlaceFor(Relation rel)
 {
 	if (unlikely(pax_bulk_relid != InvalidOid) &&
 		pax_bulk_relid == RelationGetRelid(rel))
-		PaxBulkPlaceForSlow(rel);
+		PaxBulkPlaceHook(rel);
 }
 
 /* pax_insert.c */

@@ -26,8 +26,8 @@
  *     materialized views and ALTER TABLE rewrites (which call
  *     table_finish_bulk_insert when their rows are in), and COPY's
  *     row-at-a-time path (taken for volatile defaults, and which does
- *     not); or the innermost statement running is an INSERT of more than
- *     one row (by the plan's estimate) without RETURNING, ON CONFLICT or
+ *     not); or the innermost statement running is an INSERT of 100 rows
+ *     or more (by the plan's estimate) without RETURNING, ON CONFLICT or
  *     view check options (PaxBulkInsertTarget, at ExecutorStart), whose
  *     rows are placed at its ExecutorFinish;
  *   - it has no indexes and no triggers, which are what read a new row's
@@ -62,6 +62,7 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "access/parallel.h"
 #include "access/table.h"
 #include "access/xact.h"
@@ -79,11 +80,15 @@
 #define PAX_BULK_MAX_ROWS	1000
 #define PAX_BULK_MAX_BYTES	65535
 
+/*
+ * An INSERT statement's rows are kept where its plan expects this many at
+ * least: fewer fill no page, and a short VALUES list that fails on a later
+ * row then leaves the table as heap would (its first rows written).
+ */
+#define PAX_BULK_MIN_STATEMENT_ROWS	100
+
 /* GUC pax.batch_bulk_inserts */
 bool		pax_batch_bulk_inserts = true;
-
-/* The relation whose rows are kept, InvalidOid when none are. */
-Oid			pax_bulk_relid = InvalidOid;
 
 typedef struct PaxBulkBatch
 {
@@ -155,7 +160,7 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
  * here: the inserting command holds its lock until the transaction ends).
  * A relation dropped since takes its rows with it.
  */
-void
+static void
 PaxBulkPlaceAll(void)
 {
 	Relation	rel;
@@ -173,9 +178,9 @@ PaxBulkPlaceAll(void)
 	table_close(rel, NoLock);
 }
 
-/* PaxBulkPlaceForSlow: PaxBulkPlaceFor's work, rows kept for rel. */
-void
-PaxBulkPlaceForSlow(Relation rel)
+/* PaxBulkPlaceForRel: PaxBulkPlaceFor's work, rows kept for rel. */
+static void
+PaxBulkPlaceForRel(Relation rel)
 {
 	Assert(pax_bulk != NULL && pax_bulk->relid == RelationGetRelid(rel));
 	PaxBulkPlace(rel, NULL);
@@ -218,9 +223,9 @@ PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 /*
  * PaxBulkInsertTarget returns the pax table into which the query, just
  * started, inserts rows whose TIDs and headers nothing asks for, or NULL:
- * a plain INSERT (no RETURNING, ON CONFLICT or view check options) of more
- * than one row (by the planner's estimate; a single row gains nothing)
- * into one pax table without indexes, triggers or logical decoding.  Its
+ * a plain INSERT (no RETURNING, ON CONFLICT or view check options) of at
+ * least PAX_BULK_MIN_STATEMENT_ROWS rows by the planner's estimate into one
+ * pax table without indexes, triggers or logical decoding.  Its
  * CHECK and NOT NULL constraints are checked before a row is handed over.
  */
 static Relation
@@ -241,7 +246,8 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 		mt->onConflictAction != ONCONFLICT_NONE ||
 		mt->withCheckOptionLists != NIL ||
 		list_length(mt->resultRelations) != 1 ||
-		outerPlan(mt) == NULL || outerPlan(mt)->plan_rows < 2)
+		outerPlan(mt) == NULL ||
+		outerPlan(mt)->plan_rows < PAX_BULK_MIN_STATEMENT_ROWS)
 		return NULL;
 	if (estate->es_result_relations == NULL)
 		return NULL;
@@ -262,7 +268,7 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
  * after it, where pax_tuple_insert may (see above); true if it did.  The
  * slot's TID is set invalid.
  */
-bool
+static bool
 PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 			BulkInsertState bistate)
 {
@@ -327,7 +333,9 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 
 		if (kept->tts_isnull[i])
 			continue;
+		/* a TOAST pointer by its value's size: it is fetched to be placed */
 		b->bytes += att->attlen > 0 ? att->attlen :
+			att->attlen == -1 ? toast_raw_datum_size(kept->tts_values[i]) :
 			datumGetSize(kept->tts_values[i], att->attbyval, att->attlen);
 	}
 	b->nrows++;
@@ -488,6 +496,8 @@ PaxBulkProcessUtility(PlannedStmt *pstmt, const char *queryString,
 void
 PaxBulkInit(void)
 {
+	PaxBulkKeepHook = PaxBulkKeep;
+	PaxBulkPlaceHook = PaxBulkPlaceForRel;
 	RegisterXactCallback(PaxBulkXactCallback, NULL);
 	RegisterSubXactCallback(PaxBulkSubXactCallback, NULL);
 	prev_ExecutorStart = ExecutorStart_hook;

@@ -52,6 +52,11 @@
 
 #include "pax.h"
 
+/* Kept rows (pax.h): set by pax_bulk.c when it is loaded. */
+Oid			pax_bulk_relid = InvalidOid;
+PaxBulkKeepFunc PaxBulkKeepHook = NULL;
+PaxBulkPlaceFunc PaxBulkPlaceHook = NULL;
+
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0
 
@@ -1442,7 +1447,8 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 
 	PaxLogicalCheckWrite(relation);
 	/* the rows of a new table's bulk insert go in batches (pax_bulk.c) */
-	if (PaxBulkKeep(relation, slot, cid, options, bistate))
+	if (PaxBulkKeepHook && PaxBulkKeepHook(relation, slot, cid, options,
+											  bistate))
 		return;
 	PaxMaterializeSource(slot);
 	PaxPrepareRow(relation, slot, options, NULL, &row);

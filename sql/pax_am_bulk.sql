@@ -199,8 +199,13 @@ SELECT count(*) FROM bk_sub2;
 COMMIT;
 SELECT count(*) FROM bk_sub2;
 
--- INSERT statements of more than one row into a table without indexes or
--- triggers keep their rows too, until the statement's plan has run
+-- INSERT statements of 100 rows or more (by the plan's estimate) into a
+-- table without indexes or triggers keep their rows too, until the
+-- statement's plan has run; shorter ones go one row at a time, so that a
+-- VALUES list failing on its second row has written its first, as on heap
+CREATE TABLE bk_short (i int NOT NULL) USING pax;
+INSERT INTO bk_short VALUES (1), (NULL);
+SELECT pg_relation_size('bk_short') > 0 AS first_row_written;
 CREATE TABLE bk_ins_h (LIKE bk_src) USING heap;
 CREATE TABLE bk_ins_p (LIKE bk_src) USING pax;
 INSERT INTO bk_ins_h SELECT * FROM bk_src WHERE id <= 8000;
@@ -327,6 +332,6 @@ SELECT count(*) FROM bk_nodata;
 
 DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
 	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
-	bk_alt, bk_unl, bk_nodata, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
+	bk_alt, bk_unl, bk_nodata, bk_short, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
 	bk_src CASCADE;
 DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div;
