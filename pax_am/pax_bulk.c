@@ -68,6 +68,7 @@
 #include "access/xact.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "tcop/utility.h"
 #include "utils/datum.h"
 #include "utils/guc.h"
@@ -340,6 +341,8 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	}
 	b->nrows++;
 	pax_bulk_relid = b->relid;
+	/* counted now, as heap counts a row inserted before a later error */
+	pgstat_count_heap_insert(rel, 1);
 
 	ItemPointerSetInvalid(&slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);

@@ -1501,7 +1501,8 @@ pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 
 /*
  * PaxMultiInsert is pax_multi_insert for rows of transaction xid (one of
- * ours), InvalidTransactionId for the current one.
+ * ours), InvalidTransactionId for the current one.  Rows of a given xid
+ * (pax_bulk.c's kept rows) are counted in the statistics by the caller.
  */
 void
 PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
@@ -1526,7 +1527,9 @@ PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
 	PaxInsertRows(relation, rows, ntuples, cid, options, bistate, xid);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextDelete(cxt);
-	pgstat_count_heap_insert(relation, ntuples);
+	/* kept rows were counted when kept, as heap counts each row inserted */
+	if (!TransactionIdIsValid(xid))
+		pgstat_count_heap_insert(relation, ntuples);
 }
 
 /*

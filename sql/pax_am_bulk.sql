@@ -264,6 +264,19 @@ BEGIN
 END $$;
 SELECT (id - 1) / 10000 * 10000 AS range, count(*) FROM bk_ins_p
 WHERE id > 150000 GROUP BY 1 ORDER BY 1;
+-- kept rows count as inserted when kept, as heap counts rows inserted before
+-- a statement's error (here a partition's constraint, from row 11 on)
+CREATE TABLE bk_part_h (id int, v int) PARTITION BY RANGE (id);
+CREATE TABLE bk_part_h1 PARTITION OF bk_part_h FOR VALUES FROM (MINVALUE) TO (100) USING heap;
+CREATE TABLE bk_part_p (id int, v int) PARTITION BY RANGE (id);
+CREATE TABLE bk_part_p1 PARTITION OF bk_part_p FOR VALUES FROM (MINVALUE) TO (100) USING pax;
+INSERT INTO bk_part_h1 SELECT g, g FROM generate_series(90, 389) g;
+INSERT INTO bk_part_p1 SELECT g, g FROM generate_series(90, 389) g;
+INSERT INTO bk_part_h1 SELECT g, g FROM generate_series(1, 80) g;
+INSERT INTO bk_part_p1 SELECT g, g FROM generate_series(1, 80) g;
+SELECT pg_stat_force_next_flush();
+SELECT relname, n_tup_ins FROM pg_stat_user_tables
+WHERE relname IN ('bk_part_h1', 'bk_part_p1') ORDER BY relname;
 -- a table with an index: rows one at a time, as before
 CREATE INDEX ON bk_ins_p (id);
 INSERT INTO bk_ins_p SELECT id + 185000, grp, flag, price, day, note, big
@@ -332,6 +345,6 @@ SELECT count(*) FROM bk_nodata;
 
 DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
 	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
-	bk_alt, bk_unl, bk_nodata, bk_short, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
+	bk_alt, bk_unl, bk_nodata, bk_short, bk_part_h, bk_part_p, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
 	bk_src CASCADE;
 DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div;
