@@ -102,6 +102,10 @@ typedef struct PaxBulkBatch
 	TupleDesc	tupdesc;		/* the relation's, copied */
 	int			nrows;
 	Size		bytes;			/* value bytes of the rows kept */
+	bool		failed;			/* placing them inside a later
+								 * subtransaction failed: */
+	int			failcode;		/* with this SQLSTATE */
+	char	   *failmsg;		/* and message */
 	TupleTableSlot *slots[PAX_BULK_MAX_ROWS];	/* made as needed, reused */
 } PaxBulkBatch;
 
@@ -133,6 +137,12 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	int			n = b->nrows;
 
 	Assert(RelationGetRelid(rel) == b->relid);
+	if (b->failed)
+		ereport(ERROR,
+				(errcode(b->failcode),
+				 errmsg("%s", b->failmsg),
+				 errdetail("Rows inserted into \"%s\" earlier in this statement could not be written when a subtransaction read the table.",
+						   RelationGetRelationName(rel))));
 	if (n == 0)
 		return;
 
@@ -148,10 +158,36 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	/*
 	 * With the xid of the subtransaction that inserted them, which may not
 	 * be the current one: a query of a PL/pgSQL block with an EXCEPTION
-	 * clause, run by the query that feeds CREATE TABLE AS, places them
-	 * inside the block's subtransaction, whose abort must not take them.
+	 * clause, run by the query that feeds CREATE TABLE AS, that reads the
+	 * table places them inside the block's subtransaction, whose abort must
+	 * not take them.  If placing them fails there, the block's handler may
+	 * catch the error, but the statement that inserted them must not go on
+	 * without them: it fails at its next row or its end (b->failed), and
+	 * the rows placed so far go with its subtransaction.
 	 */
-	PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
+	if (b->subid == GetCurrentSubTransactionId())
+		PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
+	else
+	{
+		PG_TRY();
+		{
+			PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate,
+						   b->xid);
+		}
+		PG_CATCH();
+		{
+			MemoryContext ecxt = MemoryContextSwitchTo(b->cxt);
+			ErrorData  *edata = CopyErrorData();
+
+			MemoryContextSwitchTo(ecxt);
+			b->failed = true;
+			b->failcode = edata->sqlerrcode;
+			b->failmsg = edata->message;
+			pax_bulk_relid = b->relid;
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+	}
 	for (int i = 0; i < n; i++)
 		ExecClearTuple(b->slots[i]);
 }
@@ -166,7 +202,7 @@ PaxBulkPlaceAll(void)
 {
 	Relation	rel;
 
-	if (pax_bulk == NULL || pax_bulk->nrows == 0)
+	if (pax_bulk == NULL || (pax_bulk->nrows == 0 && !pax_bulk->failed))
 		return;
 
 	rel = try_table_open(pax_bulk->relid, NoLock);
@@ -177,6 +213,19 @@ PaxBulkPlaceAll(void)
 	}
 	PaxBulkPlace(rel, NULL);
 	table_close(rel, NoLock);
+}
+
+/*
+ * PaxBulkPlaceOwn places the kept rows if the current subtransaction
+ * inserted them.  The hooks that place rows whatever the query or command
+ * use it: another subtransaction's rows wait for their own, unless
+ * something reads their table (PaxBulkPlaceFor).
+ */
+static void
+PaxBulkPlaceOwn(void)
+{
+	if (pax_bulk != NULL && pax_bulk->subid == GetCurrentSubTransactionId())
+		PaxBulkPlaceAll();
 }
 
 /* PaxBulkPlaceForRel: PaxBulkPlaceFor's work, rows kept for rel. */
@@ -406,7 +455,7 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 	Relation	target;
 
 	if (pax_bulk_relid != InvalidOid)
-		PaxBulkPlaceAll();
+		PaxBulkPlaceOwn();
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
 	else
@@ -481,7 +530,7 @@ PaxBulkProcessUtility(PlannedStmt *pstmt, const char *queryString,
 					  DestReceiver *dest, QueryCompletion *qc)
 {
 	if (pax_bulk_relid != InvalidOid)
-		PaxBulkPlaceAll();
+		PaxBulkPlaceOwn();
 	if (prev_ProcessUtility)
 		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
 							queryEnv, dest, qc);
@@ -489,7 +538,7 @@ PaxBulkProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
 								params, queryEnv, dest, qc);
 	if (pax_bulk_relid != InvalidOid)
-		PaxBulkPlaceAll();
+		PaxBulkPlaceOwn();
 }
 
 /*

@@ -121,24 +121,46 @@ CREATE TABLE bk_seen_p USING pax AS
 SELECT h.id, h.seen AS heap_seen, p.seen AS pax_seen
 FROM bk_seen_h h JOIN bk_seen_p p USING (id)
 WHERE h.seen IS NOT NULL OR p.seen IS NOT NULL ORDER BY id;
--- a function of the query runs a query in a subtransaction (a block with an
--- EXCEPTION clause) that then aborts: the rows kept before it stay
-CREATE FUNCTION bk_safe_div(a int, b int) RETURNS int
+-- a function of the query reads the table in a subtransaction (a block with
+-- an EXCEPTION clause) that then aborts: the rows kept before it, placed
+-- when it read the table, stay
+CREATE FUNCTION bk_safe_div(rel text, a int, b int) RETURNS int
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
 	BEGIN
-		PERFORM 1 FROM pg_database LIMIT 1;
+		IF b = 0 THEN
+			PERFORM bk_count(rel);
+		END IF;
 		RETURN a / b;
 	EXCEPTION WHEN division_by_zero THEN
 		RETURN NULL;
 	END;
 END $$;
 CREATE TABLE bk_safe_h USING heap AS
-	SELECT id, bk_safe_div(1000, id % 700) AS q FROM generate_series(1, 5000) id;
+	SELECT id, bk_safe_div('bk_safe_h', 1000, id % 700) AS q FROM generate_series(1, 5000) id;
 CREATE TABLE bk_safe_p USING pax AS
-	SELECT id, bk_safe_div(1000, id % 700) AS q FROM generate_series(1, 5000) id;
+	SELECT id, bk_safe_div('bk_safe_p', 1000, id % 700) AS q FROM generate_series(1, 5000) id;
 SELECT bk_same('bk_safe_h', 'bk_safe_p') AS same,
 	   (SELECT count(*) FROM bk_safe_p) AS n, (SELECT count(q) FROM bk_safe_p) AS with_q;
+-- writing kept rows fails inside such a subtransaction, whose handler
+-- catches the error: the statement that inserted them fails with it
+CREATE FUNCTION bk_peek(rel text, i int) RETURNS int
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	BEGIN
+		PERFORM bk_count(rel);
+	EXCEPTION WHEN program_limit_exceeded THEN
+		RETURN -i;
+	END;
+	RETURN i;
+END $$;
+CREATE TABLE bk_fail USING pax AS
+	SELECT i, CASE WHEN i = 50 THEN
+			(SELECT string_agg(g::text, ' ') FROM generate_series(1, 3000) g)::oidvector
+		END AS big_plain,
+		CASE WHEN i = 60 THEN bk_peek('bk_fail', i) END AS peek
+	FROM generate_series(1, 200) i;
+SELECT count(*) FROM pg_class WHERE relname = 'bk_fail';
 -- a CREATE TABLE AS inside the query of another
 CREATE FUNCTION bk_nested(i int) RETURNS int
 LANGUAGE plpgsql VOLATILE AS $$
@@ -347,4 +369,4 @@ DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px
 	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
 	bk_alt, bk_unl, bk_nodata, bk_short, bk_part_h, bk_part_p, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
 	bk_src CASCADE;
-DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div;
+DROP FUNCTION bk_rows, bk_same, bk_count, bk_nested, bk_safe_div, bk_peek;
