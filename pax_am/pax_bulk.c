@@ -63,6 +63,7 @@
 #include "postgres.h"
 
 #include "access/detoast.h"
+#include "access/heaptoast.h"
 #include "access/parallel.h"
 #include "access/table.h"
 #include "access/xact.h"
@@ -80,6 +81,9 @@
 /* A batch's rows and value bytes, at most: COPY's (copyfrom.c, 15). */
 #define PAX_BULK_MAX_ROWS	1000
 #define PAX_BULK_MAX_BYTES	65535
+
+/* Rows whose values take more bytes than this are not kept: TOAST's size. */
+#define PAX_BULK_MAX_ROW_BYTES	TOAST_TUPLE_THRESHOLD
 
 /*
  * An INSERT statement's rows are kept where its plan expects this many at
@@ -160,8 +164,9 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	 * be the current one: a query of a PL/pgSQL block with an EXCEPTION
 	 * clause, run by the query that feeds CREATE TABLE AS, that reads the
 	 * table places them inside the block's subtransaction, whose abort must
-	 * not take them.  If placing them fails there, the block's handler may
-	 * catch the error, but the statement that inserted them must not go on
+	 * not take them.  If placing them fails there (no disk space, say: rows
+	 * too big for a page are never kept), the block's handler may catch the
+	 * error, but the statement that inserted them must not go on
 	 * without them: it fails at its next row or its end (b->failed), and
 	 * the rows placed so far go with its subtransaction.
 	 */
@@ -314,6 +319,31 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 }
 
 /*
+ * PaxBulkRowBytes is the bytes of the slot's values, a TOAST pointer
+ * counting its value's (it is fetched when the row is placed).
+ */
+static Size
+PaxBulkRowBytes(TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	Size		bytes = 0;
+
+	slot_getallattrs(slot);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Datum		value = slot->tts_values[i];
+
+		if (slot->tts_isnull[i])
+			continue;
+		bytes += att->attlen > 0 ? att->attlen :
+			att->attlen == -1 ? toast_raw_datum_size(value) :
+			datumGetSize(value, att->attbyval, att->attlen);
+	}
+	return bytes;
+}
+
+/*
  * PaxBulkKeep keeps the slot's row for rel, to be placed with the rows
  * after it, where pax_tuple_insert may (see above); true if it did.  The
  * slot's TID is set invalid.
@@ -326,6 +356,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	SubTransactionId subid = GetCurrentSubTransactionId();
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	TupleTableSlot *kept;
+	Size		rowbytes;
 
 	if (!pax_batch_bulk_inserts ||
 		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
@@ -336,6 +367,19 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 		rel->rd_createSubid == InvalidSubTransactionId :
 		!PaxBulkStatementInserts(rel, cid, subid))
 		return false;
+
+	/*
+	 * A row of TOAST size goes in at once, after the rows kept before it:
+	 * the errors of its placing (a row too big) then come at its turn, as
+	 * on heap, not at the end of its batch, behind a later row's error.
+	 */
+	rowbytes = PaxBulkRowBytes(slot);
+	if (rowbytes > PAX_BULK_MAX_ROW_BYTES)
+	{
+		if (b != NULL && b->relid == RelationGetRelid(rel))
+			PaxBulkPlaceAll();
+		return false;
+	}
 
 	/* one batch at a time, of one relation, command and subtransaction */
 	if (b != NULL &&
@@ -377,17 +421,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	}
 	kept = b->slots[b->nrows];
 	ExecCopySlot(kept, slot);
-	for (int i = 0; i < b->tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(b->tupdesc, i);
-
-		if (kept->tts_isnull[i])
-			continue;
-		/* a TOAST pointer by its value's size: it is fetched to be placed */
-		b->bytes += att->attlen > 0 ? att->attlen :
-			att->attlen == -1 ? toast_raw_datum_size(kept->tts_values[i]) :
-			datumGetSize(kept->tts_values[i], att->attbyval, att->attlen);
-	}
+	b->bytes += rowbytes;
 	b->nrows++;
 	pax_bulk_relid = b->relid;
 	/* counted now, as heap counts a row inserted before a later error */

@@ -142,8 +142,9 @@ CREATE TABLE bk_safe_p USING pax AS
 	SELECT id, bk_safe_div('bk_safe_p', 1000, id % 700) AS q FROM generate_series(1, 5000) id;
 SELECT bk_same('bk_safe_h', 'bk_safe_p') AS same,
 	   (SELECT count(*) FROM bk_safe_p) AS n, (SELECT count(q) FROM bk_safe_p) AS with_q;
--- writing kept rows fails inside such a subtransaction, whose handler
--- catches the error: the statement that inserted them fails with it
+-- a row too big for a page fails its statement at its turn, as on heap (a
+-- row of TOAST size is not kept: it goes in after the rows kept before it),
+-- whatever a later subtransaction that reads the table would catch
 CREATE FUNCTION bk_peek(rel text, i int) RETURNS int
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
