@@ -70,6 +70,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "storage/predicate.h"
 #include "tcop/utility.h"
 #include "utils/datum.h"
 #include "utils/guc.h"
@@ -419,6 +420,9 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 													  &TTSOpsVirtual);
 		MemoryContextSwitchTo(oldcxt);
 	}
+	/* as heap_insert, for each row: a conflict with a reader of the table */
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+
 	kept = b->slots[b->nrows];
 	ExecCopySlot(kept, slot);
 	b->bytes += rowbytes;
