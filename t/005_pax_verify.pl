@@ -15,9 +15,12 @@ my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init(extra => [without_checksums($node)]);
 $node->start;
 # c's pages are laid out unencoded (the offsets below assume it); e's
-# second page is encoded (pax_am/README, "Encoded minipages")
+# second page is encoded (pax_am/README, "Encoded minipages"); both are
+# filled row by row (byte widths, the row form the offsets below assume),
+# not in batches
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
+	SET pax.batch_bulk_inserts = off;
 	SET pax.encode_minipages = off;
 	CREATE TABLE c (a int, t text) USING pax;
 	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
