@@ -171,29 +171,24 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	 * without them: it fails at its next row or its end (b->failed), and
 	 * the rows placed so far go with its subtransaction.
 	 */
-	if (b->subid == GetCurrentSubTransactionId())
-		PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
-	else
+	PG_TRY();
 	{
-		PG_TRY();
-		{
-			PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate,
-						   b->xid);
-		}
-		PG_CATCH();
-		{
-			MemoryContext ecxt = MemoryContextSwitchTo(b->cxt);
-			ErrorData  *edata = CopyErrorData();
-
-			MemoryContextSwitchTo(ecxt);
-			b->failed = true;
-			b->failcode = edata->sqlerrcode;
-			b->failmsg = edata->message;
-			pax_bulk_relid = b->relid;
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
+		PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
 	}
+	PG_CATCH();
+	{
+		/* (in their own subtransaction, its abort drops the batch anyway) */
+		MemoryContext ecxt = MemoryContextSwitchTo(b->cxt);
+		ErrorData  *edata = CopyErrorData();
+
+		MemoryContextSwitchTo(ecxt);
+		b->failed = true;
+		b->failcode = edata->sqlerrcode;
+		b->failmsg = edata->message;
+		pax_bulk_relid = b->relid;
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	for (int i = 0; i < n; i++)
 		ExecClearTuple(b->slots[i]);
 }
@@ -277,6 +272,17 @@ PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 }
 
 /*
+ * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
+ * no index or trigger to read their TIDs and is not logically decoded.
+ */
+static bool
+PaxBulkTableKeeps(Relation rel, int options)
+{
+	return !rel->rd_rel->relhasindex && rel->trigdesc == NULL &&
+		!PaxLogicalWanted(rel, options);
+}
+
+/*
  * PaxBulkInsertTarget returns the pax table into which the query, just
  * started, inserts rows whose TIDs and headers nothing asks for, or NULL:
  * a plain INSERT (no RETURNING, ON CONFLICT or view check options) of at
@@ -313,8 +319,7 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 	rel = rri->ri_RelationDesc;
 	if (rel->rd_rel->relkind != RELKIND_RELATION ||
 		rel->rd_tableam != PaxGetTableAmRoutine() ||
-		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
-		PaxLogicalWanted(rel, 0))
+		!PaxBulkTableKeeps(rel, 0))
 		return NULL;
 	return rel;
 }
@@ -359,9 +364,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	TupleTableSlot *kept;
 	Size		rowbytes;
 
-	if (!pax_batch_bulk_inserts ||
-		rel->rd_rel->relhasindex || rel->trigdesc != NULL ||
-		PaxLogicalWanted(rel, options) ||
+	if (!pax_batch_bulk_inserts || !PaxBulkTableKeeps(rel, options) ||
 		IsBootstrapProcessingMode() || IsParallelWorker())
 		return false;
 	if (bistate != NULL ?
@@ -378,7 +381,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	if (rowbytes > PAX_BULK_MAX_ROW_BYTES)
 	{
 		if (b != NULL && b->relid == RelationGetRelid(rel))
-			PaxBulkPlaceAll();
+			PaxBulkPlace(rel, bistate);
 		return false;
 	}
 
@@ -516,16 +519,16 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 }
 
 /*
- * PaxBulkStatementEnd forgets the query if it is the innermost noted
- * statement, placing its kept rows first if place.
+ * PaxBulkStatementEnd places the kept rows of the query and forgets it, if
+ * it is the innermost noted statement.
  */
 static void
-PaxBulkStatementEnd(QueryDesc *queryDesc, bool place)
+PaxBulkStatementEnd(QueryDesc *queryDesc)
 {
 	if (pax_bulk_nstatements > 0 &&
 		pax_bulk_statements[pax_bulk_nstatements - 1].query == queryDesc)
 	{
-		if (place && pax_bulk_relid != InvalidOid)
+		if (pax_bulk_relid != InvalidOid)
 			PaxBulkPlaceAll();
 		pax_bulk_nstatements--;
 	}
@@ -538,7 +541,7 @@ PaxBulkStatementEnd(QueryDesc *queryDesc, bool place)
 static void
 PaxBulkExecutorFinish(QueryDesc *queryDesc)
 {
-	PaxBulkStatementEnd(queryDesc, true);
+	PaxBulkStatementEnd(queryDesc);
 	if (prev_ExecutorFinish)
 		prev_ExecutorFinish(queryDesc);
 	else
@@ -549,7 +552,7 @@ PaxBulkExecutorFinish(QueryDesc *queryDesc)
 static void
 PaxBulkExecutorEnd(QueryDesc *queryDesc)
 {
-	PaxBulkStatementEnd(queryDesc, true);
+	PaxBulkStatementEnd(queryDesc);
 	if (prev_ExecutorEnd)
 		prev_ExecutorEnd(queryDesc);
 	else
