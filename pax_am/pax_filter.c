@@ -247,6 +247,24 @@ PaxTextBytes(Datum d, const char **data, int *len)
 }
 
 /*
+ * PaxStringBytes points *data and *len at the bytes a bytewise predicate
+ * (PAX_VC_BYTES) compares of a string value: all of them, or for bpchar
+ * those before its trailing spaces, which its comparisons ignore
+ * (bcTruelen() in varchar.c, PostgreSQL 15).  False for compressed or
+ * external values.
+ */
+static inline bool
+PaxStringBytes(const PaxPred *pred, Datum d, const char **data, int *len)
+{
+	if (!PaxTextBytes(d, data, len))
+		return false;
+	if (pred->blankpad)
+		while (*len > 0 && (*data)[*len - 1] == ' ')
+			(*len)--;
+	return true;
+}
+
+/*
  * PaxCmpBytes compares two strings bytewise, the shorter first on a tie, as
  * varstr_cmp() in varlena.c (PostgreSQL 15) does under the C collation.
  */
@@ -404,20 +422,34 @@ PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
 	{
 		const char *a;
 		int			alen;
+		const char *b;
+		int			blen;
 
-		if (PaxTextBytes(value, &a, &alen))
+		if (PaxStringBytes(pred, value, &a, &alen))
 		{
 			if (pred->kind == PAX_PRED_CMP)
 			{
-				const char *b;
-				int			blen;
-
-				if (PaxTextBytes(pred->val, &b, &blen))
+				if (PaxStringBytes(pred, pred->val, &b, &blen))
 					return PaxStrategyHolds(pred->strategy,
 											PaxCmpBytes(a, alen, b, blen));
 			}
+			else
+			{
+				/* = ANY, <> ALL: equality, which is bytewise */
+				int			i;
+
+				for (i = 0; i < pred->nvals; i++)
+				{
+					if (!PaxStringBytes(pred, pred->vals[i], &b, &blen))
+						break;
+					if (alen == blen && memcmp(a, b, alen) == 0)
+						return pred->kind == PAX_PRED_IN;
+				}
+				if (i == pred->nvals)
+					return pred->kind != PAX_PRED_IN;
+			}
 		}
-		/* fall through to the operator for toasted values and IN lists */
+		/* fall through to the operator for compressed or external values */
 	}
 #ifdef PAX_HAVE_FAST_NUMERIC
 	if (pred->vclass == PAX_VC_NUMERIC && pred->numfast)

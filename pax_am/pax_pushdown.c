@@ -528,6 +528,19 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 				  get_collation_isdeterministic(pred->collation))))
 				pred->vclass = PAX_VC_BYTES;
 			break;
+		case BPCHAROID:
+			/* the same, without the trailing spaces, as bpcharcmp() */
+			if (valtype == BPCHAROID &&
+				OidIsValid(pred->collation) &&
+				(PaxCollateIsC(pred->collation) ||
+				 ((pred->strategy == BTEqualStrategyNumber ||
+				   pred->strategy == PAX_STRATEGY_NE) &&
+				  get_collation_isdeterministic(pred->collation))))
+			{
+				pred->vclass = PAX_VC_BYTES;
+				pred->blankpad = true;
+			}
+			break;
 		default:
 			/*
 			 * datetime_ops is cross-type too: like with like, and a date

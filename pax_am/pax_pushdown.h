@@ -38,8 +38,10 @@ typedef enum PaxValClass
 	PAX_VC_INT,					/* signed integers, dates, times: as int64 */
 	PAX_VC_UINT,				/* bool, "char", oid: as unsigned */
 	PAX_VC_FLOAT,				/* float4, float8: as double, NaN largest */
-	PAX_VC_BYTES,				/* text: bytewise (C collation, or equality
-								 * under a deterministic collation) */
+	PAX_VC_BYTES,				/* text, varchar, bpchar: bytewise (C
+								 * collation, or equality under a
+								 * deterministic collation); bpchar without
+								 * its trailing spaces (blankpad) */
 	PAX_VC_NUMERIC,				/* numeric: as scaled 128-bit integers where
 								 * both sides fit, else the function */
 	PAX_VC_FMGR					/* anything else: the operator's function */
@@ -60,6 +62,8 @@ typedef struct PaxPred
 	Oid			opfamily;		/* btree family of the operator */
 	PaxValClass vclass;
 	bool		varonleft;		/* FMGR: column is the operator's left arg */
+	bool		blankpad;		/* BYTES: bpchar, whose trailing spaces do
+								 * not count (bcTruelen() in varchar.c) */
 	Oid			collation;
 	FmgrInfo	fn;				/* operator function (FMGR class) */
 	Oid			valtype;		/* type of the value side */

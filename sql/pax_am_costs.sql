@@ -77,17 +77,24 @@ SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 0) =
 RESET effective_cache_size;
 RESET pax.cached_page_cost;
 
--- a clause compared inline (integers; text bytewise under "C") costs a
--- quarter of an operator per row; one whose operator's function is called
--- per row (bpchar) costs that function's cost, as the executor's qual would
+-- a clause compared inline (integers; text and bpchar bytewise under "C",
+-- or for equality under any deterministic collation) costs a quarter of an
+-- operator per row; one whose operator's function is called per row (a
+-- range under an ICU collation) costs that function's cost, as the
+-- executor's qual would
 SELECT pc_cost('SELECT i FROM pc_pax WHERE i = 5') AS ci,
        pc_cost('SELECT i FROM pc_pax WHERE t = ''5'' COLLATE "C"') AS ct,
-       pc_cost('SELECT i FROM pc_pax WHERE c = ''5''') AS cc \gset
+       pc_cost('SELECT i FROM pc_pax WHERE c = ''5''') AS cc,
+       pc_cost('SELECT i FROM pc_pax WHERE c = ''5'' COLLATE "und-x-icu"') AS cce,
+       pc_cost('SELECT i FROM pc_pax WHERE t < ''5'' COLLATE "und-x-icu"') AS ctr \gset
 SELECT round(((:ct - :ci) / reltuples)::numeric, 4) AS text_minus_int_per_row,
-       round(((:cc - :ci) / reltuples / current_setting('cpu_operator_cost')::float8)::numeric, 2)
-         AS bpchar_minus_int_per_row_in_operators
+       round(((:cc - :ci) / reltuples)::numeric, 4) AS bpchar_minus_int_per_row,
+       round(((:cce - :ci) / reltuples)::numeric, 4) AS bpchar_icu_eq_minus_int_per_row,
+       round(((:ctr - :ci) / reltuples / current_setting('cpu_operator_cost')::float8)::numeric, 2)
+         AS icu_range_minus_int_per_row_in_operators
   FROM pg_class WHERE relname = 'pc_pax';
 EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE c = '5';
+EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE t < '5' COLLATE "und-x-icu";
 
 -- bad settings
 SET pax.cached_page_cost = -1;

@@ -290,6 +290,57 @@ SELECT * FROM lk_check();
 DROP FUNCTION lk_check;
 DROP TABLE lk_heap, lk_pax;
 
+-- bpchar, text and varchar compared bytewise (bpchar without its trailing
+-- blanks, as bpcharcmp): any comparison under "C", equality, <>, IN and
+-- NOT IN under any deterministic collation, on plain and dictionary pages,
+-- against heap; compressed values and ICU ranges go through the operator
+CREATE TABLE bc_heap (b char(6), bu bpchar, bc char(6) COLLATE "C", t text, v varchar(10)) USING heap;
+INSERT INTO bc_heap SELECT x, x, x, x, x FROM unnest(ARRAY[
+    NULL, '', ' ', 'a', 'a ', ' a', 'a  b', 'ab', 'abc', 'abcdef', 'b', 'ü', 'Ü ', 'Z', 'a b']) x;
+INSERT INTO bc_heap SELECT x, x, x, x, x FROM (SELECT (ARRAY['a', 'ab ', 'b', ' c', 'Z'])[1 + i % 5]
+    FROM generate_series(1, 2000) i) f(x);
+INSERT INTO bc_heap (bu, t) VALUES (repeat('q', 6000) || '  ', repeat('q', 6000));
+CREATE TABLE bc_pax (LIKE bc_heap) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO bc_pax SELECT * FROM bc_heap;
+ANALYZE bc_heap, bc_pax;
+EXPLAIN (COSTS OFF) SELECT * FROM bc_pax WHERE b IN ('a', 'ab') AND bu <> 'Z' AND bc > 'a';
+CREATE FUNCTION bc_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
+DECLARE
+    col text; val text; op text; coll text; cond text; q text; expect text; got text;
+BEGIN
+    checks := 0; mismatches := 0;
+    PERFORM set_config('enable_seqscan', 'off', true);
+    PERFORM set_config('pax.enable_aggpushdown', 'on', true);
+    FOREACH col IN ARRAY ARRAY['b', 'bu', 'bc', 't', 'v'] LOOP
+        FOREACH val IN ARRAY ARRAY['', ' ', 'a', 'a   ', ' a', 'a  b', 'ab', 'ab ', 'abc', 'abcdef',
+                                   'ü', 'Ü', 'Z', 'zz', 'a b'] LOOP
+            FOREACH coll IN ARRAY ARRAY['', ' COLLATE "C"', ' COLLATE "und-x-icu"'] LOOP
+                FOREACH op IN ARRAY ARRAY['=', '<>', '<', '<=', '>', '>=', 'IN', 'NOT IN'] LOOP
+                    IF op IN ('IN', 'NOT IN') THEN
+                        cond := format('%I%s %s (%L, %L, %L)', col, coll, op, val, 'ab', ' c');
+                    ELSE
+                        cond := format('%I%s %s %L', col, coll, op, val);
+                    END IF;
+                    FOREACH q IN ARRAY ARRAY[
+                        'SELECT count(*) || '':'' || coalesce(md5(string_agg(t, '','' ORDER BY t)), '''') FROM %I WHERE %s',
+                        'SELECT count(*) FROM %I WHERE %s'] LOOP
+                        EXECUTE format(q, 'bc_heap', cond) INTO expect;
+                        EXECUTE format(q, 'bc_pax', cond) INTO got;
+                        checks := checks + 1;
+                        IF got IS DISTINCT FROM expect THEN
+                            mismatches := mismatches + 1;
+                            RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'bc_pax', cond), got, expect;
+                        END IF;
+                    END LOOP;
+                END LOOP;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END $$;
+SELECT * FROM bc_check();
+DROP FUNCTION bc_check;
+DROP TABLE bc_heap, bc_pax;
+
 -- the randomized differential test
 CREATE TABLE rnd_heap (
     i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, n numeric, d date,
