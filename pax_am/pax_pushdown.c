@@ -711,6 +711,42 @@ PaxPredEvaluateLike(PaxPred *pred)
 }
 
 /*
+ * PaxStringView sets *data and *len to the bytes of a string value, in the
+ * current memory context when it must be detoasted, without the trailing
+ * blanks of a bpchar (bcTruelen() in varchar.c, PostgreSQL 15).
+ */
+static void
+PaxStringView(Datum d, bool blankpad, const char **data, int *len)
+{
+	struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
+
+	*data = VARDATA_ANY(v);
+	*len = VARSIZE_ANY_EXHDR(v);
+	if (blankpad)
+		while (*len > 0 && (*data)[*len - 1] == ' ')
+			(*len)--;
+}
+
+/*
+ * PaxPredEvaluateBytes sets the bytes a bytewise predicate (PAX_VC_BYTES)
+ * compares the column's against: the value's, or each IN list element's.
+ */
+static void
+PaxPredEvaluateBytes(PaxPred *pred)
+{
+	if (pred->kind == PAX_PRED_CMP)
+	{
+		PaxStringView(pred->val, pred->blankpad, &pred->sval, &pred->slen);
+		return;
+	}
+	pred->svals = palloc(sizeof(char *) * Max(pred->nvals, 1));
+	pred->slens = palloc(sizeof(int) * Max(pred->nvals, 1));
+	for (int i = 0; i < pred->nvals; i++)
+		PaxStringView(pred->vals[i], pred->blankpad, &pred->svals[i],
+					  &pred->slens[i]);
+}
+
+/*
  * PaxPredEvaluate computes the value side of a predicate, in mcxt (the
  * scan's predicate memory): at scan start and rescan unless it is lazy,
  * else when a row first reaches it (PaxPredsFilter).
@@ -772,6 +808,8 @@ PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
 	}
 	else
 		PaxPredEvaluateArray(pred, value, base);
+	if (pred->vclass == PAX_VC_BYTES && !pred->never && !pred->always)
+		PaxPredEvaluateBytes(pred);
 	MemoryContextSwitchTo(old);
 }
 

@@ -90,6 +90,11 @@ typedef struct PaxPred
 	int			nkeyscale;
 	int64		nkey;
 #endif
+	const char *sval;			/* BYTES: val's bytes (bpchar: without its
+								 * trailing blanks), detoasted */
+	int			slen;
+	const char **svals;			/* BYTES: vals' bytes, likewise */
+	int		   *slens;
 	int			nvals;			/* IN lists */
 	Datum	   *vals;
 	int64	   *ivals;			/* sorted ascending */
