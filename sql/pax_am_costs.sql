@@ -77,11 +77,11 @@ SELECT round((pc_cost('SELECT i FROM pc_pax') - :c0)::numeric, 0) =
 RESET effective_cache_size;
 RESET pax.cached_page_cost;
 
--- a clause compared inline (integers; text and bpchar bytewise under "C",
--- or for equality under any deterministic collation) costs a quarter of an
--- operator per row; one whose operator's function is called per row (a
--- range under an ICU collation) costs that function's cost, as the
--- executor's qual would
+-- a clause compared inline (integers; text bytewise under "C") costs a
+-- quarter of an operator per row; a bpchar one, compared bytewise without
+-- each value's trailing blanks, and one whose operator's function is
+-- called per row (a range under an ICU collation) cost that function's
+-- cost, as the executor's qual would
 SELECT pc_cost('SELECT i FROM pc_pax WHERE i = 5') AS ci,
        pc_cost('SELECT i FROM pc_pax WHERE t = ''5'' COLLATE "C"') AS ct,
        pc_cost('SELECT i FROM pc_pax WHERE c = ''5''') AS cc,
