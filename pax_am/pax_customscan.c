@@ -60,7 +60,9 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
+#include "utils/lsyscache.h"
 #include "utils/spccache.h"
+#include "utils/syscache.h"
 
 #include "pax_customscan.h"
 
@@ -141,6 +143,56 @@ PaxNeededShare(RelOptInfo *rel)
 			n++;
 	bms_free(attrs);
 	return (double) n / rel->max_attr;
+}
+
+/*
+ * PaxNeededByteShare estimates the share of a page's bytes a scan of rel
+ * reads: the average widths (pg_statistic, else the types') of the columns
+ * PaxNeededShare counts, over those of all the relation's columns.  A pax
+ * page's minipages of the other columns are never touched.
+ */
+static double
+PaxNeededByteShare(PlannerInfo *root, RelOptInfo *rel)
+{
+	Oid			relid = planner_rt_fetch(rel->relid, root)->relid;
+	Bitmapset  *attrs = NULL;
+	ListCell   *lc;
+	double		needed = 0;
+	double		all = 0;
+
+	if (rel->max_attr <= 0)
+		return 1.0;
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
+	foreach(lc, rel->baserestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   rel->relid, &attrs);
+	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
+		return 1.0;				/* whole-row reference */
+	for (int attno = 1; attno <= rel->max_attr; attno++)
+	{
+		HeapTuple	tp = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
+										 Int16GetDatum(attno));
+		Form_pg_attribute att;
+		int32		width;
+
+		if (!HeapTupleIsValid(tp))
+			continue;
+		att = (Form_pg_attribute) GETSTRUCT(tp);
+		if (att->attisdropped)
+		{
+			ReleaseSysCache(tp);
+			continue;
+		}
+		width = get_attavgwidth(relid, attno);
+		if (width <= 0)
+			width = get_typavgwidth(att->atttypid, att->atttypmod);
+		ReleaseSysCache(tp);
+		all += width;
+		if (bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
+			needed += width;
+	}
+	bms_free(attrs);
+	return all > 0 ? needed / all : 1.0;
 }
 
 /*
@@ -254,6 +306,15 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 
 	PaxPageCosts(root, rel, &disk_page, &cached_page);
 	disk_run_cost = disk_page * rel->pages;
+
+	/*
+	 * Under a join filter, few rows are formed: a page in memory costs
+	 * what reading its minipages does, a fixed part and the rest in
+	 * proportion to the share of its bytes the scan reads.
+	 */
+	if (jf_keys > 0)
+		cached_page *= PAX_PAGE_FIXED_SHARE +
+			(1.0 - PAX_PAGE_FIXED_SHARE) * PaxNeededByteShare(root, rel);
 
 	pushed_sel = clauselist_selectivity(root, extract_actual_clauses(pushed, false),
 										rel->relid, JOIN_INNER, NULL);

@@ -96,6 +96,46 @@ SELECT round(((:ct - :ci) / reltuples)::numeric, 4) AS text_minus_int_per_row,
 EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE c = '5';
 EXPLAIN (COSTS OFF) SELECT i FROM pc_pax WHERE t < '5' COLLATE "und-x-icu";
 
+-- under a join filter a PaxScan forms few rows: a page in memory costs a
+-- fifth of pax.cached_page_cost and the rest in proportion to the share of
+-- the row's bytes the scan reads (PAX_PAGE_FIXED_SHARE)
+CREATE TABLE pw_pax (k int, pad text) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO pw_pax SELECT g % 1000, repeat('x', 200) FROM generate_series(1, 20000) g;
+CREATE TABLE pw_dim (k int, g int);
+INSERT INTO pw_dim SELECT g, g % 50 FROM generate_series(1, 1000) g;
+VACUUM ANALYZE pw_pax, pw_dim;
+CREATE FUNCTION pw_scan_cost(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+    cost float8;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
+    SELECT (n ->> 'Total Cost')::float8 INTO cost
+      FROM jsonb_path_query(plan::jsonb, 'strict $.**') AS n
+     WHERE jsonb_typeof(n) = 'object' AND n ->> 'Relation Name' = 'pw_pax';
+    RETURN cost;
+END $$;
+CREATE FUNCTION pw_page_delta(q text) RETURNS numeric LANGUAGE plpgsql AS $$
+DECLARE
+    c0 float8;
+BEGIN
+    PERFORM set_config('pax.cached_page_cost', '0', true);
+    c0 := pw_scan_cost(q);
+    PERFORM set_config('pax.cached_page_cost', '0.5', true);
+    RETURN round(((pw_scan_cost(q) - c0) /
+                  (SELECT relpages FROM pg_class WHERE relname = 'pw_pax'))::numeric, 2);
+END $$;
+SET enable_nestloop = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT f.k FROM pw_pax f JOIN pw_dim d ON f.k = d.k WHERE d.g = 1;
+SELECT pw_page_delta('SELECT f.k FROM pw_pax f JOIN pw_dim d ON f.k = d.k WHERE d.g = 1') AS key_only,
+       pw_page_delta('SELECT f.k, f.pad FROM pw_pax f JOIN pw_dim d ON f.k = d.k WHERE d.g = 1') AS all_columns,
+       pw_page_delta('SELECT k FROM pw_pax') AS no_join_filter;
+RESET enable_nestloop;
+RESET enable_mergejoin;
+DROP TABLE pw_pax, pw_dim;
+DROP FUNCTION pw_page_delta, pw_scan_cost;
+
 -- bad settings
 SET pax.cached_page_cost = -1;
 

@@ -312,12 +312,25 @@ SET enable_parallel_hash = off;
 SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.k = d.k$$);
 SELECT * FROM jf_same($$SELECT b.k, d.tag FROM big b JOIN bigdim d ON b.t = d.tag$$);
 RESET enable_parallel_hash;
--- a Parallel Hash of the big side, filtered in each process by the keys
--- of a serial scan of the small outer side
+-- the big side of a semi join filtered by the small side's keys: 15 plans
+-- a Parallel Hash of it filtered in each process; 18 prefers a Hash Right
+-- Semi Join probing it in a serial, filtered scan
 SET enable_hashagg = off;
 SET enable_sort = off;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM jf_pax.fact2 f2 WHERE f2.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1);
+CREATE FUNCTION jf_scan_filtered(q text, rel text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+	j jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+	RETURN EXISTS (SELECT FROM jsonb_path_query(j, 'strict $.**') n
+				   WHERE jsonb_typeof(n) = 'object' AND n->>'Relation Name' = rel
+					 AND n ? 'Pax Join Filter');
+END
+$$;
+SELECT jf_scan_filtered($$SELECT count(*) FROM jf_pax.fact2 f2
+	WHERE f2.k4 IN (SELECT k4 FROM jf_pax.fact WHERE v > 1)$$, 'fact') AS big_side_filtered;
+DROP FUNCTION jf_scan_filtered;
 SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE f2.k4 IN (SELECT k4 FROM fact WHERE v > 1)$$);
 SELECT * FROM jf_same($$SELECT count(*) FROM fact2 f2 WHERE f2.k4 IN (SELECT k2 FROM fact)$$);
 -- not from an outer side whose quals may fail
