@@ -120,24 +120,44 @@ PaxMinSecurityLevel(List *clauses)
 }
 
 /*
+ * PaxNeededAttrs sets *attrs to the columns a scan of rel reads, those of
+ * the target list and of the restriction clauses (offset by
+ * FirstLowInvalidHeapAttributeNumber); false when it reads them all (a
+ * whole-row reference) or rel has no columns to tell.
+ */
+static bool
+PaxNeededAttrs(RelOptInfo *rel, Bitmapset **attrs)
+{
+	ListCell   *lc;
+
+	*attrs = NULL;
+	if (rel->max_attr <= 0)
+		return false;
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, attrs);
+	foreach(lc, rel->baserestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   rel->relid, attrs);
+	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, *attrs))
+	{
+		bms_free(*attrs);
+		*attrs = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
  * PaxNeededShare estimates the share of the relation's columns a scan
- * reads: those of the target list and of the restriction clauses.
+ * reads (PaxNeededAttrs).
  */
 static double
 PaxNeededShare(RelOptInfo *rel)
 {
-	Bitmapset  *attrs = NULL;
-	ListCell   *lc;
+	Bitmapset  *attrs;
 	int			n = 0;
 
-	if (rel->max_attr <= 0)
+	if (!PaxNeededAttrs(rel, &attrs))
 		return 1.0;
-	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
-	foreach(lc, rel->baserestrictinfo)
-		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
-					   rel->relid, &attrs);
-	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
-		return 1.0;				/* whole-row reference */
 	for (int attno = 1; attno <= rel->max_attr; attno++)
 		if (bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
 			n++;
@@ -148,26 +168,19 @@ PaxNeededShare(RelOptInfo *rel)
 /*
  * PaxNeededByteShare estimates the share of a page's bytes a scan of rel
  * reads: the average widths (pg_statistic, else the types') of the columns
- * PaxNeededShare counts, over those of all the relation's columns.  A pax
- * page's minipages of the other columns are never touched.
+ * it reads (PaxNeededAttrs) over those of all the relation's columns.  A
+ * pax page's minipages of the other columns are never touched.
  */
 static double
 PaxNeededByteShare(PlannerInfo *root, RelOptInfo *rel)
 {
 	Oid			relid = planner_rt_fetch(rel->relid, root)->relid;
-	Bitmapset  *attrs = NULL;
-	ListCell   *lc;
+	Bitmapset  *attrs;
 	double		needed = 0;
 	double		all = 0;
 
-	if (rel->max_attr <= 0)
+	if (!PaxNeededAttrs(rel, &attrs))
 		return 1.0;
-	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
-	foreach(lc, rel->baserestrictinfo)
-		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
-					   rel->relid, &attrs);
-	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
-		return 1.0;				/* whole-row reference */
 	for (int attno = 1; attno <= rel->max_attr; attno++)
 	{
 		HeapTuple	tp = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
