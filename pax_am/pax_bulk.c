@@ -29,7 +29,11 @@
  *     not); or the innermost statement running is an INSERT of 100 rows
  *     or more (by the plan's estimate) without RETURNING, ON CONFLICT or
  *     view check options (PaxBulkInsertTarget, at ExecutorStart), whose
- *     rows are placed at its ExecutorFinish;
+ *     rows are placed at its ExecutorFinish; into a pax table or into a
+ *     partitioned table without indexes or triggers, whose pax partitions
+ *     keep the rows routed to them, one partition at a time (rows that
+ *     keep alternating between partitions go one at a time after a few
+ *     short batches);
  *   - it has no indexes and no triggers, which are what read a new row's
  *     TID (index entries, AFTER ROW triggers and their transition
  *     tables);
@@ -67,6 +71,7 @@
 #include "access/parallel.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "catalog/partition.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -107,6 +112,7 @@ typedef struct PaxBulkBatch
 	TupleDesc	tupdesc;		/* the relation's, copied */
 	int			nrows;
 	Size		bytes;			/* value bytes of the rows kept */
+	bool		filled;			/* a full batch was placed before */
 	bool		failed;			/* placing them inside a later
 								 * subtransaction failed: */
 	int			failcode;		/* with this SQLSTATE */
@@ -241,15 +247,32 @@ PaxBulkPlaceForRel(Relation rel)
  * Statements whose rows are kept: INSERTs that PaxBulkExecutorStart found
  * to ask nothing of their rows once inserted, innermost last.
  */
+#define PAX_BULK_MAX_LEAVES	16
+
 typedef struct PaxBulkStatement
 {
 	QueryDesc  *query;
 	Oid			relid;			/* the target */
 	CommandId	cid;			/* its rows' command id */
 	SubTransactionId subid;		/* the subtransaction it runs in */
+	bool		partitioned;	/* the target is a partitioned table: */
+	int			nleaves;		/* partitions found under it so far */
+	Oid			leaves[PAX_BULK_MAX_LEAVES];
+	int			short_batches;	/* batches placed short, another
+								 * partition's row coming */
+	bool		rowwise;		/* too many: the rest go one at a time */
 } PaxBulkStatement;
 
 #define PAX_BULK_MAX_STATEMENTS	32
+
+/*
+ * An INSERT into a partitioned table keeps one partition's rows at a time:
+ * rows that alternate between partitions (hash partitioning, unsorted
+ * input) would place batches of a few rows each, so after this many
+ * batches of fewer than PAX_BULK_MIN_STATEMENT_ROWS placed that way, the
+ * statement's rows go one at a time.
+ */
+#define PAX_BULK_MAX_SHORT_BATCHES	4
 
 static PaxBulkStatement pax_bulk_statements[PAX_BULK_MAX_STATEMENTS];
 static int	pax_bulk_nstatements = 0;
@@ -262,13 +285,53 @@ static int	pax_bulk_nstatements = 0;
 static bool
 PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 {
-	const PaxBulkStatement *st;
+	PaxBulkStatement *st;
+	Oid			relid = RelationGetRelid(rel);
+	List	   *ancestors;
+	bool		under;
 
 	if (pax_bulk_nstatements == 0)
 		return false;
 	st = &pax_bulk_statements[pax_bulk_nstatements - 1];
-	return st->relid == RelationGetRelid(rel) && st->cid == cid &&
-		st->subid == subid;
+	if (st->cid != cid || st->subid != subid || st->rowwise)
+		return false;
+	if (st->relid == relid)
+		return true;
+	if (!st->partitioned || !rel->rd_rel->relispartition)
+		return false;
+
+	/* a partition the statement's rows are routed to, at any level */
+	for (int i = 0; i < st->nleaves; i++)
+		if (st->leaves[i] == relid)
+			return true;
+	ancestors = get_partition_ancestors(relid);
+	under = list_member_oid(ancestors, st->relid);
+	list_free(ancestors);
+	if (under && st->nleaves < PAX_BULK_MAX_LEAVES)
+		st->leaves[st->nleaves++] = relid;
+	return under;
+}
+
+/*
+ * PaxBulkSwitching notes that the innermost statement's rows move on to
+ * another partition while nrows rows of the previous one are kept (the
+ * caller passes PAX_BULK_MIN_STATEMENT_ROWS when a full batch of it went
+ * before: sorted input reaching the partition's end); true if its rows
+ * must go one at a time from now on (PAX_BULK_MAX_SHORT_BATCHES).
+ */
+static bool
+PaxBulkSwitching(int nrows)
+{
+	PaxBulkStatement *st;
+
+	if (pax_bulk_nstatements == 0)
+		return false;
+	st = &pax_bulk_statements[pax_bulk_nstatements - 1];
+	if (!st->partitioned || nrows >= PAX_BULK_MIN_STATEMENT_ROWS)
+		return false;
+	if (++st->short_batches >= PAX_BULK_MAX_SHORT_BATCHES)
+		st->rowwise = true;
+	return st->rowwise;
 }
 
 /*
@@ -317,6 +380,13 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 	if (rri == NULL)
 		return NULL;
 	rel = rri->ri_RelationDesc;
+	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
+	{
+		/* each partition's rows are checked as they come (PaxBulkKeep) */
+		if (rel->rd_rel->relhasindex || rel->trigdesc != NULL)
+			return NULL;
+		return rel;
+	}
 	if (rel->rd_rel->relkind != RELKIND_RELATION ||
 		rel->rd_tableam != PaxGetTableAmRoutine() ||
 		!PaxBulkTableKeeps(rel, 0))
@@ -391,9 +461,15 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 		 b->cid != cid || b->options != options ||
 		 b->tupdesc->natts != tupdesc->natts))
 	{
+		bool		rowwise = bistate == NULL &&
+			b->relid != RelationGetRelid(rel) &&
+			PaxBulkSwitching(b->filled ? PAX_BULK_MIN_STATEMENT_ROWS : b->nrows);
+
 		PaxBulkPlaceAll();
 		PaxBulkForget();
 		b = NULL;
+		if (rowwise)
+			return false;
 	}
 	if (b == NULL)
 	{
@@ -438,7 +514,10 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	slot->tts_tableOid = RelationGetRelid(rel);
 
 	if (b->nrows == PAX_BULK_MAX_ROWS || b->bytes >= PAX_BULK_MAX_BYTES)
+	{
+		b->filled = true;
 		PaxBulkPlace(rel, bistate);
+	}
 	return true;
 }
 
@@ -511,10 +590,13 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 	{
 		PaxBulkStatement *st = &pax_bulk_statements[pax_bulk_nstatements++];
 
+		memset(st, 0, sizeof(PaxBulkStatement));
 		st->query = queryDesc;
 		st->relid = RelationGetRelid(target);
 		st->cid = queryDesc->estate->es_output_cid;
 		st->subid = GetCurrentSubTransactionId();
+		st->partitioned =
+			target->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
 	}
 }
 

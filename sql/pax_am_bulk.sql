@@ -311,6 +311,92 @@ RESET enable_seqscan;
 RESET pax.enable_customscan;
 SELECT count(*) FROM pax_verify('bk_ins_p');
 
+-- INSERT into a partitioned table: each pax partition keeps the rows
+-- routed to it, one partition at a time; rows that keep alternating
+-- between partitions go one at a time after a few short batches; a
+-- partition with an index or a trigger takes its rows one at a time
+CREATE FUNCTION bk_parted(name text, am text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE TABLE %I (id int, grp int, note text) PARTITION BY RANGE (id)', name);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (MINVALUE) TO (5000) USING %s',
+				   name || '_1', name, am);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (5000) TO (10000) PARTITION BY HASH (id)',
+				   name || '_2', name);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES WITH (MODULUS 2, REMAINDER 0) USING %s',
+				   name || '_2a', name || '_2', am);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES WITH (MODULUS 2, REMAINDER 1) USING %s',
+				   name || '_2b', name || '_2', am);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (10000) TO (15000) USING heap',
+				   name || '_3', name);
+	EXECUTE format('CREATE TABLE %I PARTITION OF %I DEFAULT USING %s', name || '_d', name, am);
+	EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (grp < 1000)', name, name || '_grp');
+END $$;
+SELECT bk_parted('bk_pt_h', 'heap'), bk_parted('bk_pt_p', 'pax');
+INSERT INTO bk_pt_h SELECT id, grp, note FROM bk_src;
+INSERT INTO bk_pt_p SELECT id, grp, note FROM bk_src;
+SELECT bk_same('bk_pt_h', 'bk_pt_p') AS same, (SELECT count(*) FROM bk_pt_p) AS n,
+	   (SELECT count(*) FROM pax_page_stats('bk_pt_p_1') WHERE encoded > 0) > 0 AS encoded_1,
+	   (SELECT count(*) FROM pax_page_stats('bk_pt_p_d') WHERE encoded > 0) > 0 AS encoded_d;
+SELECT tableoid::regclass AS part, count(*) FROM bk_pt_p GROUP BY 1 ORDER BY 1;
+-- alternating partitions (the hash pair): the same rows
+INSERT INTO bk_pt_h SELECT 5000 + id % 5000, grp, 'alt' FROM bk_src WHERE id <= 3000;
+INSERT INTO bk_pt_p SELECT 5000 + id % 5000, grp, 'alt' FROM bk_src WHERE id <= 3000;
+SELECT bk_same('bk_pt_h', 'bk_pt_p') AS same;
+-- a volatile function reads the partitioned table while rows are kept
+INSERT INTO bk_pt_h SELECT 20000 + id, 0, CASE WHEN id % 700 = 0 THEN bk_count('bk_pt_h')::text ELSE 'seen' END
+FROM generate_series(1, 3000) id;
+INSERT INTO bk_pt_p SELECT 20000 + id, 0, CASE WHEN id % 700 = 0 THEN bk_count('bk_pt_p')::text ELSE 'seen' END
+FROM generate_series(1, 3000) id;
+SELECT bk_same('bk_pt_h', 'bk_pt_p') AS same,
+	   (SELECT array_agg(note ORDER BY id) FROM bk_pt_p WHERE id > 20000 AND note <> 'seen') AS seen;
+-- the statement reads its own partitions: before its rows, as on heap
+INSERT INTO bk_pt_h SELECT id + 30000, grp, 'self' FROM bk_pt_h WHERE id < 5000;
+INSERT INTO bk_pt_p SELECT id + 30000, grp, 'self' FROM bk_pt_p WHERE id < 5000;
+SELECT bk_same('bk_pt_h', 'bk_pt_p') AS same, (SELECT count(*) FROM bk_pt_p WHERE note = 'self') AS n;
+-- a constraint failing in a later partition, in a savepoint: nothing stays
+BEGIN;
+SAVEPOINT s;
+INSERT INTO bk_pt_h SELECT id, CASE WHEN id = 17000 THEN 5000 ELSE grp END, 'fails' FROM bk_src;
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO bk_pt_h SELECT id, grp, 'kept' FROM bk_src WHERE id <= 4000;
+ROLLBACK;
+BEGIN;
+SAVEPOINT s;
+INSERT INTO bk_pt_p SELECT id, CASE WHEN id = 17000 THEN 5000 ELSE grp END, 'fails' FROM bk_src;
+ROLLBACK TO SAVEPOINT s;
+SELECT count(*) FROM bk_pt_p WHERE note = 'fails';
+INSERT INTO bk_pt_p SELECT id, grp, 'kept' FROM bk_src WHERE id <= 4000;
+SELECT count(*) FROM bk_pt_p_1 WHERE note = 'kept';
+ROLLBACK;
+SELECT count(*) FROM bk_pt_p WHERE note IN ('fails', 'kept');
+-- a partition with an index, another with a trigger: rows one at a time
+CREATE INDEX ON bk_pt_p_1 (id);
+CREATE FUNCTION bk_pt_trig() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	NEW.note := NEW.note || '+t';
+	RETURN NEW;
+END $$;
+CREATE TRIGGER bk_pt_trig BEFORE INSERT ON bk_pt_p_d FOR EACH ROW EXECUTE FUNCTION bk_pt_trig();
+CREATE TRIGGER bk_pt_trig BEFORE INSERT ON bk_pt_h_d FOR EACH ROW EXECUTE FUNCTION bk_pt_trig();
+INSERT INTO bk_pt_h SELECT id + 40000, grp, 'late' FROM bk_src WHERE id <= 2000;
+INSERT INTO bk_pt_p SELECT id + 40000, grp, 'late' FROM bk_src WHERE id <= 2000;
+INSERT INTO bk_pt_h SELECT -id, grp, 'late' FROM bk_src WHERE id <= 2000;
+INSERT INTO bk_pt_p SELECT -id, grp, 'late' FROM bk_src WHERE id <= 2000;
+SELECT bk_same('bk_pt_h', 'bk_pt_p') AS same;
+SET enable_seqscan = off;
+SET pax.enable_customscan = off;
+SELECT count(*) FROM bk_pt_p_1 WHERE id BETWEEN -1500 AND -1001;
+RESET enable_seqscan;
+RESET pax.enable_customscan;
+SELECT count(*) FROM pax_verify('bk_pt_p_1');
+SELECT pg_stat_force_next_flush();
+SELECT relname, n_tup_ins FROM pg_stat_user_tables
+WHERE relname IN ('bk_pt_h_1', 'bk_pt_p_1', 'bk_pt_h_2a', 'bk_pt_p_2a', 'bk_pt_h_d', 'bk_pt_p_d')
+ORDER BY relname;
+DROP TABLE bk_pt_h, bk_pt_p;
+DROP FUNCTION bk_parted, bk_pt_trig;
+
 -- TOAST values, NULLs and wide rows go through the batches
 SELECT count(*) FILTER (WHERE big IS NOT NULL) AS toasted,
 	   sum(length(big)) AS toasted_bytes,
