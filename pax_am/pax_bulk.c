@@ -257,7 +257,7 @@ typedef struct PaxBulkStatement
 	SubTransactionId subid;		/* the subtransaction it runs in */
 	bool		partitioned;	/* the target is a partitioned table: */
 	int			nleaves;		/* partitions found under it so far */
-	Oid			leaves[PAX_BULK_MAX_LEAVES];
+	Oid			leaves[PAX_BULK_MAX_LEAVES];	/* the latest of them */
 	int			short_batches;	/* batches placed short, another
 								 * partition's row coming */
 	bool		rowwise;		/* too many: the rest go one at a time */
@@ -301,14 +301,18 @@ PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 		return false;
 
 	/* a partition the statement's rows are routed to, at any level */
-	for (int i = 0; i < st->nleaves; i++)
+	for (int i = 0; i < Min(st->nleaves, PAX_BULK_MAX_LEAVES); i++)
 		if (st->leaves[i] == relid)
 			return true;
 	ancestors = get_partition_ancestors(relid);
 	under = list_member_oid(ancestors, st->relid);
 	list_free(ancestors);
-	if (under && st->nleaves < PAX_BULK_MAX_LEAVES)
-		st->leaves[st->nleaves++] = relid;
+	if (under)
+	{
+		/* the latest ones, when there are more */
+		st->leaves[st->nleaves % PAX_BULK_MAX_LEAVES] = relid;
+		st->nleaves++;
+	}
 	return under;
 }
 
@@ -348,10 +352,13 @@ PaxBulkTableKeeps(Relation rel, int options)
 /*
  * PaxBulkInsertTarget returns the pax table into which the query, just
  * started, inserts rows whose TIDs and headers nothing asks for, or NULL:
- * a plain INSERT (no RETURNING, ON CONFLICT or view check options) of at
- * least PAX_BULK_MIN_STATEMENT_ROWS rows by the planner's estimate into one
- * pax table without indexes, triggers or logical decoding.  Its
- * CHECK and NOT NULL constraints are checked before a row is handed over.
+ * a plain INSERT (no RETURNING, ON CONFLICT, view check options or
+ * data-modifying WITH, whose rows share its command id and may return
+ * their TIDs) of at least PAX_BULK_MIN_STATEMENT_ROWS rows by the
+ * planner's estimate into one pax table without indexes, triggers or
+ * logical decoding, or into a partitioned table without indexes or
+ * triggers.  Its CHECK and NOT NULL constraints are checked before a row
+ * is handed over.
  */
 static Relation
 PaxBulkInsertTarget(QueryDesc *queryDesc)
@@ -363,6 +370,7 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 	Relation	rel;
 
 	if (stmt->commandType != CMD_INSERT || stmt->hasReturning ||
+		stmt->hasModifyingCTE ||
 		estate == NULL || (queryDesc->operation != CMD_INSERT) ||
 		stmt->planTree == NULL || !IsA(stmt->planTree, ModifyTable))
 		return NULL;

@@ -397,6 +397,19 @@ ORDER BY relname;
 DROP TABLE bk_pt_h, bk_pt_p;
 DROP FUNCTION bk_parted, bk_pt_trig;
 
+-- a data-modifying WITH shares the statement's command id and may return
+-- its rows' TIDs: nothing is kept, for the WITH or for the statement
+CREATE TABLE bk_cte (a int, b text) PARTITION BY RANGE (a);
+CREATE TABLE bk_cte_1 PARTITION OF bk_cte FOR VALUES FROM (0) TO (100000) USING pax;
+WITH i AS (INSERT INTO bk_cte SELECT g, 'x' FROM generate_series(1, 300) g RETURNING a, ctid)
+INSERT INTO bk_cte SELECT a + 1000, ctid::text FROM i;
+WITH i AS (INSERT INTO bk_cte_1 SELECT g, 'y' FROM generate_series(301, 600) g RETURNING a, ctid)
+INSERT INTO bk_cte_1 SELECT a + 1000, ctid::text FROM i;
+SELECT count(*) AS rows, count(p.a) AS fetched
+FROM bk_cte_1 r LEFT JOIN bk_cte_1 p ON p.ctid = r.b::tid AND p.a = r.a - 1000
+WHERE r.a > 1000;
+DROP TABLE bk_cte;
+
 -- TOAST values, NULLs and wide rows go through the batches
 SELECT count(*) FILTER (WHERE big IS NOT NULL) AS toasted,
 	   sum(length(big)) AS toasted_bytes,
