@@ -184,6 +184,45 @@ PaxPackedWord(const char *p)
 	return w;
 }
 
+/*
+ * PaxBlankTrimmedLen gives the length of the n bytes at p without their
+ * trailing blanks, the bytes bpchar's comparisons look at (bcTruelen() in
+ * varchar.c, PostgreSQL 15): eight blanks at a time, then one at a time.
+ */
+static inline int
+PaxBlankTrimmedLen(const char *p, int n)
+{
+	uint64		w;
+
+	while (n >= 8)
+	{
+		memcpy(&w, p + n - 8, sizeof(w));
+		if (w != UINT64CONST(0x2020202020202020))
+			break;
+		n -= 8;
+	}
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/*
+ * PaxStringDatumBytes gives a text-like value's bytes and their length:
+ * detoasted (in the current memory context) when out-of-line or
+ * compressed, and for bpchar (blankpad) without trailing blanks.
+ */
+static inline const char *
+PaxStringDatumBytes(Datum d, bool blankpad, int *len)
+{
+	struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
+	const char *p = VARDATA_ANY(v);
+
+	*len = VARSIZE_ANY_EXHDR(v);
+	if (blankpad)
+		*len = PaxBlankTrimmedLen(p, *len);
+	return p;
+}
+
 /* PaxPackedGet reads row `row`'s bits of a bit-packed minipage. */
 static inline uint32
 PaxPackedGet(const char *data, int bits, int row)

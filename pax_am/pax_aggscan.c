@@ -1015,10 +1015,7 @@ PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 static inline int
 PaxGroupKeyLen(const PaxGroupCol *gc, const char *p, int n)
 {
-	if (gc->bpchar)
-		while (n > 0 && p[n - 1] == ' ')
-			n--;
-	return n;
+	return gc->bpchar ? PaxBlankTrimmedLen(p, n) : n;
 }
 
 /*
@@ -1029,15 +1026,7 @@ PaxGroupKeyLen(const PaxGroupCol *gc, const char *p, int n)
 static inline const char *
 PaxGroupKeyBytes(const PaxGroupCol *gc, Datum d, int *len)
 {
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	const char *p;
-
-	/* out-of-line (a 1-byte header too) or compressed: the value itself */
-	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-		v = pg_detoast_datum_packed(v);
-	p = VARDATA_ANY(v);
-	*len = PaxGroupKeyLen(gc, p, VARSIZE_ANY_EXHDR(v));
-	return p;
+	return PaxStringDatumBytes(d, gc->bpchar, len);
 }
 
 /* PaxGroupHash hashes a row's GROUP BY values (state->values/isnull). */

@@ -277,6 +277,14 @@ typedef struct PaxBulkStatement
 static PaxBulkStatement pax_bulk_statements[PAX_BULK_MAX_STATEMENTS];
 static int	pax_bulk_nstatements = 0;
 
+/* PaxBulkInnermost returns the innermost statement whose rows are kept. */
+static PaxBulkStatement *
+PaxBulkInnermost(void)
+{
+	return pax_bulk_nstatements > 0 ?
+		&pax_bulk_statements[pax_bulk_nstatements - 1] : NULL;
+}
+
 /*
  * PaxBulkStatementInserts tells whether the innermost statement running is
  * an INSERT whose rows are kept, into rel, as command cid of subtransaction
@@ -285,15 +293,12 @@ static int	pax_bulk_nstatements = 0;
 static bool
 PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 {
-	PaxBulkStatement *st;
+	PaxBulkStatement *st = PaxBulkInnermost();
 	Oid			relid = RelationGetRelid(rel);
 	List	   *ancestors;
 	bool		under;
 
-	if (pax_bulk_nstatements == 0)
-		return false;
-	st = &pax_bulk_statements[pax_bulk_nstatements - 1];
-	if (st->cid != cid || st->subid != subid || st->rowwise)
+	if (st == NULL || st->cid != cid || st->subid != subid || st->rowwise)
 		return false;
 	if (st->relid == relid)
 		return true;
@@ -326,12 +331,9 @@ PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
 static bool
 PaxBulkSwitching(int nrows)
 {
-	PaxBulkStatement *st;
+	PaxBulkStatement *st = PaxBulkInnermost();
 
-	if (pax_bulk_nstatements == 0)
-		return false;
-	st = &pax_bulk_statements[pax_bulk_nstatements - 1];
-	if (!st->partitioned || nrows >= PAX_BULK_MIN_STATEMENT_ROWS)
+	if (st == NULL || !st->partitioned || nrows >= PAX_BULK_MIN_STATEMENT_ROWS)
 		return false;
 	if (++st->short_batches >= PAX_BULK_MAX_SHORT_BATCHES)
 		st->rowwise = true;
@@ -388,16 +390,13 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 	if (rri == NULL)
 		return NULL;
 	rel = rri->ri_RelationDesc;
+	if (!PaxBulkTableKeeps(rel, 0))
+		return NULL;
+	/* a partitioned table's partitions are checked as rows come (PaxBulkKeep) */
 	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
-	{
-		/* each partition's rows are checked as they come (PaxBulkKeep) */
-		if (rel->rd_rel->relhasindex || rel->trigdesc != NULL)
-			return NULL;
 		return rel;
-	}
 	if (rel->rd_rel->relkind != RELKIND_RELATION ||
-		rel->rd_tableam != PaxGetTableAmRoutine() ||
-		!PaxBulkTableKeeps(rel, 0))
+		rel->rd_tableam != PaxGetTableAmRoutine())
 		return NULL;
 	return rel;
 }
@@ -559,8 +558,7 @@ PaxBulkSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 {
 	/* the statements of an aborted subtransaction end without ExecutorEnd */
 	if (event == SUBXACT_EVENT_ABORT_SUB)
-		while (pax_bulk_nstatements > 0 &&
-			   pax_bulk_statements[pax_bulk_nstatements - 1].subid == mySubid)
+		while (PaxBulkInnermost() != NULL && PaxBulkInnermost()->subid == mySubid)
 			pax_bulk_nstatements--;
 	if (pax_bulk == NULL || pax_bulk->subid != mySubid)
 		return;
@@ -615,8 +613,7 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 static void
 PaxBulkStatementEnd(QueryDesc *queryDesc)
 {
-	if (pax_bulk_nstatements > 0 &&
-		pax_bulk_statements[pax_bulk_nstatements - 1].query == queryDesc)
+	if (PaxBulkInnermost() != NULL && PaxBulkInnermost()->query == queryDesc)
 	{
 		if (pax_bulk_relid != InvalidOid)
 			PaxBulkPlaceAll();

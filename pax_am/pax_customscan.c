@@ -52,6 +52,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/plancat.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
@@ -60,9 +61,7 @@
 #include "utils/builtins.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
-#include "utils/lsyscache.h"
 #include "utils/spccache.h"
-#include "utils/syscache.h"
 
 #include "pax_customscan.h"
 
@@ -167,43 +166,27 @@ PaxNeededShare(RelOptInfo *rel)
 
 /*
  * PaxNeededByteShare estimates the share of a page's bytes a scan of rel
- * reads: the average widths (pg_statistic, else the types') of the columns
- * it reads (PaxNeededAttrs) over those of all the relation's columns.  A
- * pax page's minipages of the other columns are never touched.
+ * reads: the average widths of the columns it reads (PaxNeededAttrs) over
+ * the row's, as set_rel_width() in costsize.c estimates them
+ * (get_relation_data_width: pg_statistic, else the types'; cached in
+ * rel->attr_widths).  A pax page's minipages of the other columns are
+ * never touched.
  */
 static double
 PaxNeededByteShare(PlannerInfo *root, RelOptInfo *rel)
 {
-	Oid			relid = planner_rt_fetch(rel->relid, root)->relid;
+	int32	   *widths = rel->attr_widths - rel->min_attr;
 	Bitmapset  *attrs;
 	double		needed = 0;
-	double		all = 0;
+	double		all;
 
 	if (!PaxNeededAttrs(rel, &attrs))
 		return 1.0;
+	all = get_relation_data_width(planner_rt_fetch(rel->relid, root)->relid,
+								  widths);
 	for (int attno = 1; attno <= rel->max_attr; attno++)
-	{
-		HeapTuple	tp = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid),
-										 Int16GetDatum(attno));
-		Form_pg_attribute att;
-		int32		width;
-
-		if (!HeapTupleIsValid(tp))
-			continue;
-		att = (Form_pg_attribute) GETSTRUCT(tp);
-		if (att->attisdropped)
-		{
-			ReleaseSysCache(tp);
-			continue;
-		}
-		width = get_attavgwidth(relid, attno);
-		if (width <= 0)
-			width = get_typavgwidth(att->atttypid, att->atttypmod);
-		ReleaseSysCache(tp);
-		all += width;
 		if (bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, attrs))
-			needed += width;
-	}
+			needed += widths[attno];
 	bms_free(attrs);
 	return all > 0 ? needed / all : 1.0;
 }

@@ -250,8 +250,7 @@ PaxTextBytes(Datum d, const char **data, int *len)
  * PaxStringBytes points *data and *len at the bytes a bytewise predicate
  * (PAX_VC_BYTES) compares of a string value: all of them, or for bpchar
  * those before its trailing spaces, which its comparisons ignore
- * (bcTruelen() in varchar.c, PostgreSQL 15).  False for compressed or
- * external values.
+ * (PaxBlankTrimmedLen).  False for compressed or external values.
  */
 static inline bool
 PaxStringBytes(const PaxPred *pred, Datum d, const char **data, int *len)
@@ -259,23 +258,7 @@ PaxStringBytes(const PaxPred *pred, Datum d, const char **data, int *len)
 	if (!PaxTextBytes(d, data, len))
 		return false;
 	if (pred->blankpad)
-	{
-		const char *p = *data;
-		int			n = *len;
-		uint64		w;
-
-		/* eight blanks at a time, then one at a time */
-		while (n >= 8)
-		{
-			memcpy(&w, p + n - 8, sizeof(w));
-			if (w != UINT64CONST(0x2020202020202020))
-				break;
-			n -= 8;
-		}
-		while (n > 0 && p[n - 1] == ' ')
-			n--;
-		*len = n;
-	}
+		*len = PaxBlankTrimmedLen(*data, *len);
 	return true;
 }
 

@@ -519,18 +519,14 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 #endif
 		case TEXTOID:
 		case VARCHAROID:
-			/* bytewise: in C order, or equality under a deterministic one */
-			if ((valtype == TEXTOID || valtype == VARCHAROID) &&
-				OidIsValid(pred->collation) &&
-				(PaxCollateIsC(pred->collation) ||
-				 ((pred->strategy == BTEqualStrategyNumber ||
-				   pred->strategy == PAX_STRATEGY_NE) &&
-				  get_collation_isdeterministic(pred->collation))))
-				pred->vclass = PAX_VC_BYTES;
-			break;
 		case BPCHAROID:
-			/* the same, without the trailing spaces, as bpcharcmp() */
-			if (valtype == BPCHAROID &&
+			/*
+			 * bytewise: in C order, or equality under a deterministic one;
+			 * bpchar with bpchar only, without its trailing blanks, as
+			 * bpcharcmp()
+			 */
+			if ((coltype == BPCHAROID ? valtype == BPCHAROID :
+				 (valtype == TEXTOID || valtype == VARCHAROID)) &&
 				OidIsValid(pred->collation) &&
 				(PaxCollateIsC(pred->collation) ||
 				 ((pred->strategy == BTEqualStrategyNumber ||
@@ -538,7 +534,7 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 				  get_collation_isdeterministic(pred->collation))))
 			{
 				pred->vclass = PAX_VC_BYTES;
-				pred->blankpad = true;
+				pred->blankpad = coltype == BPCHAROID;
 			}
 			break;
 		default:
@@ -711,23 +707,6 @@ PaxPredEvaluateLike(PaxPred *pred)
 }
 
 /*
- * PaxStringView sets *data and *len to the bytes of a string value, in the
- * current memory context when it must be detoasted, without the trailing
- * blanks of a bpchar (bcTruelen() in varchar.c, PostgreSQL 15).
- */
-static void
-PaxStringView(Datum d, bool blankpad, const char **data, int *len)
-{
-	struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
-
-	*data = VARDATA_ANY(v);
-	*len = VARSIZE_ANY_EXHDR(v);
-	if (blankpad)
-		while (*len > 0 && (*data)[*len - 1] == ' ')
-			(*len)--;
-}
-
-/*
  * PaxPredEvaluateBytes sets the bytes a bytewise predicate (PAX_VC_BYTES)
  * compares the column's against: the value's, or each IN list element's.
  */
@@ -736,14 +715,14 @@ PaxPredEvaluateBytes(PaxPred *pred)
 {
 	if (pred->kind == PAX_PRED_CMP)
 	{
-		PaxStringView(pred->val, pred->blankpad, &pred->sval, &pred->slen);
+		pred->sval = PaxStringDatumBytes(pred->val, pred->blankpad, &pred->slen);
 		return;
 	}
 	pred->svals = palloc(sizeof(char *) * Max(pred->nvals, 1));
 	pred->slens = palloc(sizeof(int) * Max(pred->nvals, 1));
 	for (int i = 0; i < pred->nvals; i++)
-		PaxStringView(pred->vals[i], pred->blankpad, &pred->svals[i],
-					  &pred->slens[i]);
+		pred->svals[i] = PaxStringDatumBytes(pred->vals[i], pred->blankpad,
+											 &pred->slens[i]);
 }
 
 /*
