@@ -139,9 +139,22 @@ CREATE TABLE numc_pax2 (LIKE numc_heap) USING pax;
 INSERT INTO numc_pax2 SELECT * FROM numc_heap;
 ANALYZE numc_heap, numc_pax, numc_pax2;
 EXPLAIN (COSTS OFF) SELECT n FROM numc_pax WHERE n < 24 AND m >= 0.05;
+-- whether query q's result on pax differs from heap's (expect), with a
+-- NOTICE of both when it does
+CREATE FUNCTION pd_differs(expect text, q text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    got text;
+BEGIN
+    EXECUTE q INTO got;
+    IF got IS DISTINCT FROM expect THEN
+        RAISE NOTICE 'mismatch: % (% vs heap %)', q, got, expect;
+        RETURN true;
+    END IF;
+    RETURN false;
+END $$;
 CREATE FUNCTION numc_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
 DECLARE
-    c text; op text; col text; tbl text; q text; expect text; got text;
+    c text; op text; col text; tbl text; q text; expect text;
 BEGIN
     checks := 0; mismatches := 0;
     PERFORM set_config('enable_seqscan', 'off', true);
@@ -157,11 +170,9 @@ BEGIN
                     q := 'SELECT count(*) || '':'' || coalesce(md5(string_agg(x::text, '','' ORDER BY x::text)), '''') FROM %I x WHERE ' || q;
                     EXECUTE format(q, 'numc_heap') INTO expect;
                     FOREACH tbl IN ARRAY ARRAY['numc_pax', 'numc_pax2'] LOOP
-                        EXECUTE format(q, tbl) INTO got;
                         checks := checks + 1;
-                        IF got IS DISTINCT FROM expect THEN
+                        IF pd_differs(expect, format(q, tbl)) THEN
                             mismatches := mismatches + 1;
-                            RAISE NOTICE 'mismatch on %: % (% vs heap %)', tbl, format(q, tbl), got, expect;
                         END IF;
                     END LOOP;
                 END LOOP;
@@ -185,7 +196,7 @@ INSERT INTO dts_pax SELECT * FROM dts_heap;
 EXPLAIN (COSTS OFF) SELECT * FROM dts_pax WHERE d < date '2000-01-01' + interval '1 day';
 CREATE FUNCTION dts_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
 DECLARE
-    c text; op text; q text; expect text; got text;
+    c text; op text; q text; expect text;
 BEGIN
     checks := 0; mismatches := 0;
     PERFORM set_config('enable_seqscan', 'off', true);
@@ -198,11 +209,9 @@ BEGIN
                                      format('%L::timestamp %s d', c, op)] LOOP
                 q := 'SELECT count(*) || '':'' || coalesce(string_agg(d::text, '','' ORDER BY d), '''') FROM %I WHERE ' || q;
                 EXECUTE format(q, 'dts_heap') INTO expect;
-                EXECUTE format(q, 'dts_pax') INTO got;
                 checks := checks + 1;
-                IF got IS DISTINCT FROM expect THEN
+                IF pd_differs(expect, format(q, 'dts_pax')) THEN
                     mismatches := mismatches + 1;
-                    RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'dts_pax'), got, expect;
                 END IF;
             END LOOP;
         END LOOP;
@@ -257,7 +266,7 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM lk_pax WHERE v LIKE '%b%c';
 RESET pax.enable_aggpushdown;
 CREATE FUNCTION lk_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
 DECLARE
-    col text; pat text; op text; q text; expect text; got text;
+    col text; pat text; op text; q text; expect text;
 BEGIN
     checks := 0; mismatches := 0;
     PERFORM set_config('enable_seqscan', 'off', true);
@@ -275,11 +284,9 @@ BEGIN
                     'SELECT count(*) || '':'' || coalesce(md5(string_agg(t, '','' ORDER BY t)), '''') FROM %I WHERE %I %s %L',
                     'SELECT count(*) FROM %I WHERE %I %s %L'] LOOP
                     EXECUTE format(q, 'lk_heap', col, op, pat) INTO expect;
-                    EXECUTE format(q, 'lk_pax', col, op, pat) INTO got;
                     checks := checks + 1;
-                    IF got IS DISTINCT FROM expect THEN
+                    IF pd_differs(expect, format(q, 'lk_pax', col, op, pat)) THEN
                         mismatches := mismatches + 1;
-                        RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'lk_pax', col, op, pat), got, expect;
                     END IF;
                 END LOOP;
             END LOOP;
@@ -306,7 +313,7 @@ ANALYZE bc_heap, bc_pax;
 EXPLAIN (COSTS OFF) SELECT * FROM bc_pax WHERE b IN ('a', 'ab') AND bu <> 'Z' AND bc > 'a';
 CREATE FUNCTION bc_check(OUT checks int, OUT mismatches int) LANGUAGE plpgsql AS $$
 DECLARE
-    col text; val text; op text; coll text; cond text; q text; expect text; got text;
+    col text; val text; op text; coll text; cond text; q text; expect text;
 BEGIN
     checks := 0; mismatches := 0;
     PERFORM set_config('enable_seqscan', 'off', true);
@@ -325,11 +332,9 @@ BEGIN
                         'SELECT count(*) || '':'' || coalesce(md5(string_agg(t, '','' ORDER BY t)), '''') FROM %I WHERE %s',
                         'SELECT count(*) FROM %I WHERE %s'] LOOP
                         EXECUTE format(q, 'bc_heap', cond) INTO expect;
-                        EXECUTE format(q, 'bc_pax', cond) INTO got;
                         checks := checks + 1;
-                        IF got IS DISTINCT FROM expect THEN
+                        IF pd_differs(expect, format(q, 'bc_pax', cond)) THEN
                             mismatches := mismatches + 1;
-                            RAISE NOTICE 'mismatch: % (% vs heap %)', format(q, 'bc_pax', cond), got, expect;
                         END IF;
                     END LOOP;
                 END LOOP;
@@ -338,7 +343,7 @@ BEGIN
     END LOOP;
 END $$;
 SELECT * FROM bc_check();
-DROP FUNCTION bc_check;
+DROP FUNCTION bc_check, pd_differs;
 DROP TABLE bc_heap, bc_pax;
 
 -- the randomized differential test
