@@ -123,6 +123,16 @@ PaxChangeCheck(PaxChange *chg)
 #endif
 
 /*
+ * PaxPageImageSize: the bytes of a page's image in WAL, its hole left out
+ * (REGBUF_STANDARD).
+ */
+static inline Size
+PaxPageImageSize(PageHeader phdr)
+{
+	return BLCKSZ - (phdr->pd_upper - phdr->pd_lower);
+}
+
+/*
  * PaxChangeFinish puts the changed copy into the buffer and writes its WAL
  * record (none for relations that need none), in one critical section.
  */
@@ -134,16 +144,29 @@ PaxChangeFinish(PaxChange *chg)
 	bool		logged = RelationNeedsWAL(chg->rel);
 	char	   *data = NULL;
 	Size		len = 0;
+	Size		size = 0;
 
 	if (logged && !chg->full)
 	{
-		Size		size = 0;
-
 #ifdef USE_ASSERT_CHECKING
 		PaxChangeCheck(chg);
 #endif
 		for (int k = 0; k < chg->nranges; k++)
 			size += PAX_FRAGMENT_HEADER + chg->ranges[2 * k + 1];
+
+		/*
+		 * Fragments that add up to more than the page's image (many rows
+		 * placed on a page that held some: each names a range in every
+		 * minipage) are logged as the image instead.  Besides being larger,
+		 * they could pass the 65535 bytes a record may carry for one block:
+		 * PostgreSQL 16 and later PANIC there, and 15 writes the length
+		 * truncated, a record nothing can read back (recovery ends at it).
+		 */
+		if (size >= PaxPageImageSize(phdr))
+			chg->full = true;
+	}
+	if (logged && !chg->full)
+	{
 		data = palloc(Max(size, 1));
 		for (int k = 0; k < chg->nranges; k++)
 		{

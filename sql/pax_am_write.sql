@@ -191,4 +191,37 @@ SELECT count(*), sum(a) FROM vac;
 SELECT pg_stat_force_next_flush();
 SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'cp';
 
+-- Every WAL record of many rows placed on a page that already holds some
+-- reads back: each row names a range in every minipage, and a page's ranges
+-- once added up to more than a record may carry for a block (15 wrote the
+-- length truncated, a record nothing could read; 16 and later PANIC).  A
+-- page changed that much is logged as its image.  Shapes: narrow int and
+-- char(n) rows by INSERT ... SELECT and by COPY, onto a page holding a row,
+-- then an UPDATE of every row.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pg_walinspect;
+RESET client_min_messages;
+CREATE TABLE walpage (a1 int4, a2 int4, a3 int4, a4 int4, a5 int4, a6 int4,
+  p char(15), q char(1), a9 int4, a10 int4, a11 int4, a12 int4, a13 int4,
+  a14 int4, a15 int4, a16 int4, s char(10)) USING pax;
+CREATE TABLE walpage_heap (LIKE walpage);
+INSERT INTO walpage VALUES (0, 0, 0, 0, 0, 0, 'x', 'y', 0, 0, 0, 0, 0, 0, 0, 0, 'z');
+SELECT pg_current_wal_insert_lsn() AS walpage_lsn \gset
+INSERT INTO walpage
+  SELECT i, i * 7, i * 13, i % 5, i, i, (ARRAY['1-URGENT', '2-HIGH', '3-MEDIUM',
+         '4-NOT SPECI', '5-LOW'])[1 + i % 5], '0', i, i, i, i, i, i, i, i,
+         (ARRAY['AIR', 'FOB', 'MAIL', 'RAIL', 'REG AIR', 'SHIP', 'TRUCK'])[1 + i % 7]
+    FROM generate_series(1, 3000) i;
+INSERT INTO walpage_heap SELECT * FROM walpage;
+INSERT INTO walpage VALUES (0, 0, 0, 0, 0, 0, 'x', 'y', 0, 0, 0, 0, 0, 0, 0, 0, 'z');
+SELECT '/tmp/pax_am_write_walpage_' || current_setting('port') || '.data' AS walpage_path \gset
+COPY walpage_heap TO :'walpage_path';
+COPY walpage FROM :'walpage_path';
+UPDATE walpage SET a2 = a2 + 1 WHERE a1 % 2 = 0;
+SELECT count(*) > 0 AS records_read,
+       max(record_length) <= 8192 + 512 AS at_most_a_page
+  FROM pg_get_wal_records_info(:'walpage_lsn', pg_current_wal_flush_lsn());
+SELECT count(*), sum(a1), sum(a2), count(DISTINCT p), count(DISTINCT s) FROM walpage;
+DROP TABLE walpage, walpage_heap;
+
 DROP TABLE tx, cp, cpf, big, small, plain, events, events_2023, mig, vf, vac;

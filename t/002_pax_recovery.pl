@@ -94,6 +94,26 @@ $primary->safe_psql('postgres', q{
 });
 same_on_standby('COPY');
 
+# Many narrow rows placed at once on a page that already holds rows: the
+# page's record once carried more than a block may (a record PostgreSQL 15
+# could not read back, where recovery and the standby stopped; a PANIC on
+# 16 and later).  The standby replays it, and so does crash recovery below.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE narrow (a1 int4, a2 int4, a3 int4, a4 int4, a5 int4, a6 int4,
+	  p char(15), q char(1), a9 int4, a10 int4, a11 int4, a12 int4, a13 int4,
+	  a14 int4, a15 int4, a16 int4, s char(10)) USING pax;
+	INSERT INTO narrow VALUES (0, 0, 0, 0, 0, 0, 'x', 'y', 0, 0, 0, 0, 0, 0, 0, 0, 'z');
+	INSERT INTO narrow
+	  SELECT i, i * 7, i * 13, i % 5, i, i, (ARRAY['1-URGENT', '2-HIGH',
+	         '3-MEDIUM', '4-NOT SPECI', '5-LOW'])[1 + i % 5], '0', i, i, i, i,
+	         i, i, i, i, (ARRAY['AIR', 'FOB', 'MAIL', 'RAIL'])[1 + i % 4]
+	    FROM generate_series(1, 3000) i;
+	INSERT INTO committed VALUES (-2, 'after narrow', -2);
+});
+push @checks,
+  q{SELECT count(*), sum(a1), sum(a2), md5(string_agg(p || q || s, ',' ORDER BY a1, a2)) FROM narrow};
+same_on_standby('many rows onto a page holding one');
+
 $primary->safe_psql('postgres', q{
 	TRUNCATE more;
 	INSERT INTO more SELECT i, 'again' || i FROM generate_series(1, 300) i;
