@@ -20,10 +20,12 @@ statements, and t/011 runs it against a cluster of its own.  Standard
 library only.
 """
 
+import hashlib
 import os
 import re
 import statistics
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,25 +41,43 @@ class BenchError(RuntimeError):
     """A command of a benchmark failed (its stderr is in the message)."""
 
 
-def lib_sh(command):
+def lib_sh(command, env=None):
     """lib_sh runs a shell command with bin/lib.sh sourced (PG_BINDIR set)
-    and returns its stdout, stripped."""
+    and returns its stdout, stripped.  env: the environment (this process's
+    if None)."""
     script = ('source "%s/bin/lib.sh"; select_pg; PG_BINDIR=$("$PG_CONFIG" --bindir); %s'
               % (ROOT, command))
-    res = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+    res = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env)
     if res.returncode != 0:
         raise BenchError("failed: %s\n%s" % (command, res.stderr))
     return res.stdout.strip()
 
 
+_PG_NAMES = ("PAX_PG", "PG_CONFIG", "PAX_HOME", "PAX_PORT")
+
+
+def pg_env(pg=None):
+    """pg_env: the environment of bin/lib.sh's select_pg (PAX_PG, PG_CONFIG,
+    PAX_HOME, PAX_PORT) added to this process's: for PostgreSQL major pg
+    (in its release build unless it is Debian's 15; its own cluster), or as
+    the environment already chooses if pg is None."""
+    env = dict(os.environ)
+    if pg is not None:
+        for name in _PG_NAMES:
+            env.pop(name, None)
+        env["PAX_PG"] = str(pg)
+        env["PAX_PG_FLAVOR"] = "release"
+    out = lib_sh("select_pg; " + "; ".join('echo "$%s"' % n for n in _PG_NAMES), env)
+    env.update(zip(_PG_NAMES, out.splitlines()))
+    return env
+
+
 def _select_pg():
-    """The cluster of bin/lib.sh's select_pg (PAX_PG, PAX_PG_FLAVOR, PG_CONFIG,
-    PAX_HOME, PAX_PORT), exported so that bin/cluster and every client this
-    process starts agree on it."""
-    names = ("PAX_PG", "PG_CONFIG", "PAX_HOME", "PAX_PORT")
-    out = lib_sh("select_pg; " + "; ".join('echo "$%s"' % n for n in names))
-    for name, value in zip(names, out.splitlines()):
-        os.environ[name] = value
+    """The cluster of bin/lib.sh's select_pg, exported so that bin/cluster and
+    every client this process starts agree on it."""
+    env = pg_env()
+    for name in _PG_NAMES:
+        os.environ[name] = env[name]
     return os.environ["PAX_HOME"], os.environ["PAX_PORT"]
 
 
@@ -66,19 +86,23 @@ PAX_HOME, PAX_PORT = _select_pg()
 
 class Cluster:
     """The private cluster of bin/cluster, started if it is not running;
-    db is the database psql() and timed() use unless told another.
+    db is the database psql() and timed() use unless told another; pg: the
+    PostgreSQL major version (pg_env), if not the process's own.
 
     Client programs run as the current OS user, connecting as the cluster's
     owner (trust authentication on its socket), with the PostgreSQL of
     PG_CONFIG first on PATH and a UTF-8 locale, as bin/lib.sh's as_pg.
     """
 
-    def __init__(self, db="postgres"):
+    def __init__(self, db="postgres", pg=None):
         self.db = db
-        subprocess.run([os.path.join(ROOT, "bin", "cluster"), "start"], check=True)
-        self.user, bindir = lib_sh('pg_user; echo "$PG_BINDIR"').splitlines()
-        self.env = dict(os.environ, PGHOST=os.path.join(PAX_HOME, "run"),
-                        PGPORT=PAX_PORT, PGUSER=self.user,
+        self.pgenv = pg_env(pg) if pg is not None else dict(os.environ)
+        self.home, self.port = self.pgenv["PAX_HOME"], self.pgenv["PAX_PORT"]
+        self.major = self.pgenv["PAX_PG"]
+        self._cluster("start")
+        self.user, bindir = lib_sh('pg_user; echo "$PG_BINDIR"', self.pgenv).splitlines()
+        self.env = dict(self.pgenv, PGHOST=os.path.join(self.home, "run"),
+                        PGPORT=self.port, PGUSER=self.user,
                         PATH=bindir + os.pathsep + os.environ.get("PATH", ""),
                         LANG="C.UTF-8", LC_ALL="C.UTF-8")
 
@@ -122,7 +146,11 @@ class Cluster:
         """restart stops and starts the cluster (bin/cluster), which empties
         shared buffers."""
         for what in ("stop", "start"):
-            subprocess.run([os.path.join(ROOT, "bin", "cluster"), what], check=True)
+            self._cluster(what)
+
+    def _cluster(self, what):
+        subprocess.run([os.path.join(ROOT, "bin", "cluster"), what], check=True,
+                       env=self.pgenv)
 
     def hold_in_buffers(self, relations, db=None):
         """hold_in_buffers makes shared_buffers hold the relations (their
@@ -178,6 +206,80 @@ class Cluster:
         elif self.has_db(name):
             return
         self.psql("CREATE DATABASE %s %s" % (name, options), "postgres")
+
+
+def fingerprint(table):
+    """fingerprint: a short hash of a bench table's columns and data."""
+    return hashlib.md5((table.columns + table.source).encode()).hexdigest()[:12]
+
+
+def load_tables(cl, exp, ams, reload=False):
+    """load_tables creates each table of experiment exp (experiments.py)
+    for each access method in ams, once: generated into a COPY file under
+    the cluster's home, loaded with COPY (timed), vacuumed (FREEZE) and
+    analyzed; bench_meta remembers what is loaded.  Returns a list of
+    (table, am, load ms, rows, bytes)."""
+    cl.psql("""CREATE EXTENSION IF NOT EXISTS pg_prewarm;
+CREATE TABLE IF NOT EXISTS bench_meta (tbl text, am text, fingerprint text,
+  load_ms float8, nrows bigint, nbytes bigint, PRIMARY KEY (tbl, am));""")
+    if am_extensions(ams):
+        cl.psql(am_extensions(ams))
+    if exp.shared:
+        have = cl.psql("SELECT 1 FROM bench_meta WHERE tbl = '%s:shared'" % exp.name)
+        if reload or not have.strip():
+            cl.psql(exp.shared)
+            cl.psql("INSERT INTO bench_meta VALUES ('%s:shared', '', '', 0, 0, 0) "
+                    "ON CONFLICT DO NOTHING" % exp.name)
+    loads = []
+    for t in exp.tables:
+        fp = fingerprint(t)
+        path = f"{cl.home}/bench_{t.name}_{fp}.copy"
+        for am in ams:
+            row = cl.psql(f"SELECT load_ms, nrows, nbytes FROM bench_meta "
+                          f"WHERE tbl = '{t.name}' AND am = '{am}' AND fingerprint = '{fp}'")
+            if row.strip() and not reload:
+                ms, n, b = row.strip().split("|")
+                loads.append((t.name, am, float(ms), int(n), int(b)))
+                continue
+            if not os.path.exists(path) or reload:
+                print(f"generating {t.name} into {path}", file=sys.stderr)
+                cl.psql(f"COPY ({t.source}) TO '{path}'")
+            name = f"{t.name}_{am}"
+            print(f"loading {name}", file=sys.stderr)
+            cl.psql(f"DROP TABLE IF EXISTS {name}; "
+                    f"CREATE TABLE {name} ({t.columns}) USING {am};")
+            ms = cl.timed(f"\\timing on\nCOPY {name} FROM '{path}';")
+            try:
+                cl.psql(f"VACUUM (FREEZE, ANALYZE) {name};")
+            except BenchError:
+                # access methods without VACUUM yet: statistics at least
+                cl.psql(f"ANALYZE {name};")
+            n, b = cl.psql(f"SELECT count(*), pg_relation_size('{name}') "
+                           f"FROM {name}").strip().split("|")
+            cl.psql(f"DELETE FROM bench_meta WHERE tbl = '{t.name}' AND am = '{am}';"
+                    f"INSERT INTO bench_meta VALUES ('{t.name}', '{am}', '{fp}', "
+                    f"{ms}, {n}, {b})")
+            loads.append((t.name, am, ms, int(n), int(b)))
+    return loads
+
+
+def query_script(exp, q, am, gucs, warm=False, server=False):
+    """query_script: the psql script that times query q of experiment exp
+    on access method am's tables, in a new session with settings gucs:
+    pg_prewarm of the tables, then an EXPLAIN of the query (a cold
+    session: the backend has not read the pages) or, if warm, one untimed
+    execution (a new backend's first touch of each shared-buffer page costs
+    a minor page fault, without huge pages), then the query under \\timing.
+    With server, the last statement is EXPLAIN (ANALYZE, TIMING OFF)
+    instead: rows formed, none sent."""
+    names = {t.name: f"{t.name}_{am}" for t in exp.tables}
+    sql = q.sql.format(**names)
+    sets = "".join(f"SET {k} = '{v}';\n" for k, v in gucs.items())
+    warmup = f"{sql};\n" if warm else f"EXPLAIN {sql};\n"
+    head = f"{sets}{prewarm_sql(names.values())}\\o /dev/null\n{warmup}"
+    if server:
+        return f"{head}\\o\nEXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) {sql};\n"
+    return f"{head}\\timing on\n{sql};\n"
 
 
 def am_extensions(ams):
