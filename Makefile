@@ -15,6 +15,7 @@ EXTENSIONS = pax_am sjis_direct deform_cache
 
 # pg_regress tests, one file per concern, prefixed by component
 REGRESS = \
+	pax_am_wal_begin \
 	pax_am_basic \
 	pax_am_types \
 	pax_am_encoding \
@@ -42,6 +43,7 @@ REGRESS = \
 	pax_am_mvcc_stats \
 	pax_am_verify \
 	pax_am_heapmatch \
+	pax_am_wal_end \
 	sjis_direct_basic \
 	sjis_direct_valid \
 	sjis_direct_invalid \
