@@ -341,13 +341,32 @@ PaxBulkSwitching(int nrows)
 }
 
 /*
+ * PaxBulkHasIndexes tells whether rel has indexes now.  relhasindex alone
+ * says "has or had": DROP INDEX leaves it set until a VACUUM clears it,
+ * so it is only the cheap first test, as in ExecOpenIndices.
+ */
+static bool
+PaxBulkHasIndexes(Relation rel)
+{
+	List	   *indexes;
+	bool		has;
+
+	if (!rel->rd_rel->relhasindex)
+		return false;
+	indexes = RelationGetIndexList(rel);
+	has = indexes != NIL;
+	list_free(indexes);
+	return has;
+}
+
+/*
  * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
  * no index or trigger to read their TIDs and is not logically decoded.
  */
 static bool
 PaxBulkTableKeeps(Relation rel, int options)
 {
-	return !rel->rd_rel->relhasindex && rel->trigdesc == NULL &&
+	return rel->trigdesc == NULL && !PaxBulkHasIndexes(rel) &&
 		!PaxLogicalWanted(rel, options);
 }
 

@@ -310,6 +310,18 @@ SELECT count(*) FROM bk_ins_p WHERE id BETWEEN 185001 AND 186000;
 RESET enable_seqscan;
 RESET pax.enable_customscan;
 SELECT count(*) FROM pax_verify('bk_ins_p');
+-- a table whose index was dropped keeps its rows again (relhasindex stays
+-- set until VACUUM): the same pages as a table that never had one
+CREATE TABLE bk_dropidx (LIKE bk_src) USING pax;
+CREATE TABLE bk_noidx (LIKE bk_src) USING pax;
+CREATE INDEX bk_dropidx_id ON bk_dropidx (id);
+DROP INDEX bk_dropidx_id;
+SELECT relhasindex FROM pg_class WHERE relname = 'bk_dropidx';
+INSERT INTO bk_dropidx SELECT * FROM bk_src WHERE id <= 8000;
+INSERT INTO bk_noidx SELECT * FROM bk_src WHERE id <= 8000;
+SELECT bk_same('bk_dropidx', 'bk_noidx') AS same,
+	   pg_relation_size('bk_dropidx') = pg_relation_size('bk_noidx') AS same_size;
+DROP TABLE bk_dropidx, bk_noidx;
 
 -- INSERT into a partitioned table: each pax partition keeps the rows
 -- routed to it, one partition at a time; rows that keep alternating
