@@ -98,7 +98,6 @@ class Cluster:
         self.db = db
         self.pgenv = pg_env(pg) if pg is not None else dict(os.environ)
         self.home, self.port = self.pgenv["PAX_HOME"], self.pgenv["PAX_PORT"]
-        self.major = self.pgenv["PAX_PG"]
         self._cluster("start")
         self.user, bindir = lib_sh('pg_user; echo "$PG_BINDIR"', self.pgenv).splitlines()
         self.env = dict(self.pgenv, PGHOST=os.path.join(self.home, "run"),
