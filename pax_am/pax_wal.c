@@ -182,10 +182,24 @@ PaxChangeFinish(PaxChange *chg)
 	}
 
 	START_CRIT_SECTION();
-	memcpy(page, chg->copy.data, phdr->pd_lower);
+	if (data != NULL)
+	{
+		/*
+		 * Logged as fragments: only the named ranges changed (checked above
+		 * with assertions), so they go into the page, then the hole is
+		 * zeroed, in the order replay applies them.
+		 */
+		for (int k = 0; k < chg->nranges; k++)
+			memcpy(page + chg->ranges[2 * k], chg->copy.data + chg->ranges[2 * k],
+				   chg->ranges[2 * k + 1]);
+	}
+	else
+	{
+		memcpy(page, chg->copy.data, phdr->pd_lower);
+		memcpy(page + phdr->pd_upper, chg->copy.data + phdr->pd_upper,
+			   BLCKSZ - phdr->pd_upper);
+	}
 	memset(page + phdr->pd_lower, 0, phdr->pd_upper - phdr->pd_lower);
-	memcpy(page + phdr->pd_upper, chg->copy.data + phdr->pd_upper,
-		   BLCKSZ - phdr->pd_upper);
 	MarkBufferDirty(chg->buffer);
 	if (logged)
 	{
