@@ -1143,7 +1143,38 @@ class Runner:
             dc.execute("CREATE DOMAIN public.dint AS int4 CHECK (VALUE > -100000)")
             dc.execute("CREATE DOMAIN public.dtext AS text")
             d.close()
+        # a slot keeps the run's WAL for wal_check (wal_level minimal has none)
+        self.wal_slot = None
+        c.execute("SELECT current_setting('wal_level') <> 'minimal'")
+        if c.fetchone()[0]:
+            self.wal_slot = self.args.db_prefix + "_wal"
+            c.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+                      "WHERE slot_name = %s", (self.wal_slot,))
+            c.execute("SELECT pg_create_physical_replication_slot(%s, true)", (self.wal_slot,))
         conn.close()
+
+    def wal_check(self):
+        """Decode every WAL record written since setup (pg_walinspect reads
+        them as recovery does) and drop the slot that kept them: returns
+        (records, None), or (None, the error) for a record that cannot be
+        decoded, or (None, None) without a slot."""
+        if self.wal_slot is None:
+            return None, None
+        conn = psycopg2.connect(host=self.args.host, port=self.args.port,
+                                user=self.args.user, dbname=self.pax.db)
+        conn.autocommit = True
+        c = conn.cursor()
+        try:
+            c.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
+            c.execute("SELECT coalesce(sum(count), 0) FROM pg_get_wal_stats("
+                      "(SELECT restart_lsn FROM pg_replication_slots WHERE slot_name = %s), "
+                      "pg_current_wal_flush_lsn())", (self.wal_slot,))
+            result = (int(c.fetchone()[0]), None)
+        except psycopg2.Error as e:
+            result = (None, str(e).strip())
+        c.execute("SELECT pg_drop_replication_slot(%s)", (self.wal_slot,))
+        conn.close()
+        return result
 
     def play(self, stmts, stop_at_first=True):
         """Run stmts on both sides from a fresh schema; return (index, reason,
@@ -1282,6 +1313,17 @@ def main():
                 break
         case += 1
     mins = (time.time() - start) / 60
+    records, wal_error = run.wal_check()
+    if wal_error:
+        os.makedirs(a.findings, exist_ok=True)
+        path = os.path.join(a.findings, f"seed{seed}_wal.sql")
+        with open(path, "w") as f:
+            f.write(f"-- pax_diff finding: the run's WAL could not be decoded (seed {seed})\n"
+                    f"-- {wal_error}\n")
+        findings.append(path)
+        print(f"pax_diff: the run's WAL could not be decoded: {wal_error}", file=sys.stderr)
+    elif records is not None:
+        print(f"pax_diff: every WAL record of the run decoded ({records})", file=sys.stderr)
     print(f"pax_diff: seed {seed}, {case} cases, {run.statements} statements run on each "
           f"side, {mins:.1f} minutes, {len(findings)} findings"
           + (f", skipped classes: {','.join(sorted(skip))}" if skip else "")

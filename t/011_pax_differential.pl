@@ -4,7 +4,9 @@
 #
 # The long run is `bench/run differential --minutes N`.  Bug classes of
 # issue 12 that are not fixed yet are skipped (--skip-known, KNOWN in
-# bench/pax_diff.py); a mismatch prints its shrunk repro script here.
+# bench/pax_diff.py); a mismatch prints its shrunk repro script here.  Every
+# WAL record the run wrote is decoded at its end (a replication slot keeps
+# them, hence wal_level replica).
 
 use strict;
 use warnings;
@@ -19,7 +21,7 @@ plan skip_all => 'psycopg2 is not installed (apt-get install python3-psycopg2)'
   unless system($python, '-c', 'import psycopg2') == 0;
 
 my $node = PostgreSQL::Test::Cluster->new('differential');
-$node->init;
+$node->init(allows_streaming => 1);
 $node->append_conf('postgresql.conf', q{
 max_parallel_workers_per_gather = 2
 max_worker_processes = 8
@@ -43,6 +45,8 @@ ok($ok, 'fixed-seed differential run: pax gives heap\'s rows, statuses and error
   or diag $stderr;
 like($stderr, qr/pax_diff: seed 12, 60 cases, \d+ statements run on each side/,
 	'all 60 cases ran');
+like($stderr, qr/pax_diff: every WAL record of the run decoded \(\d+\)/,
+	'every WAL record of the run decodes (pg_walinspect)');
 is($node->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
 unlike(slurp_file($node->logfile), qr/terminated by signal|TRAP:|PANIC:/,
 	'no crash or failed assertion in the server log');
