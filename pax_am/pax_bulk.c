@@ -343,20 +343,19 @@ PaxBulkSwitching(int nrows)
 /*
  * PaxBulkHasIndexes tells whether rel has indexes now.  relhasindex alone
  * says "has or had": DROP INDEX leaves it set until a VACUUM clears it,
- * so it is only the cheap first test, as in ExecOpenIndices.
+ * so it is only the cheap first test, as in ExecOpenIndices.  Then the
+ * relcache's index list (filled once by RelationGetIndexList), without
+ * the copy RelationGetIndexList returns: this runs for every row an
+ * INSERT hands to PaxBulkKeep.
  */
 static bool
 PaxBulkHasIndexes(Relation rel)
 {
-	List	   *indexes;
-	bool		has;
-
 	if (!rel->rd_rel->relhasindex)
 		return false;
-	indexes = RelationGetIndexList(rel);
-	has = indexes != NIL;
-	list_free(indexes);
-	return has;
+	if (!rel->rd_indexvalid)
+		list_free(RelationGetIndexList(rel));
+	return rel->rd_indexlist != NIL;
 }
 
 /*
