@@ -176,6 +176,15 @@ class Cluster:
         self.restart()
         return need
 
+    def describe(self, db=None):
+        """describe: the server's version and shared_buffers, and whether it
+        got huge pages (huge_pages_status: PostgreSQL 17 and later say)."""
+        return self.psql(
+            "SELECT 'PostgreSQL ' || current_setting('server_version') || "
+            "', shared_buffers ' || current_setting('shared_buffers') || "
+            "coalesce(' (huge pages: ' || current_setting('huge_pages_status', true) || ')', '')",
+            db).strip()
+
     def resident(self, relations, db=None):
         """resident: the fraction of the relations' main-fork pages that are
         in shared buffers (pg_buffercache, created if missing)."""

@@ -118,11 +118,7 @@ def main(argv):
             load_tables(cl, exp, AMS)
         tables = [f"{t.name}_{am}" for exp in exps for t in exp.tables for am in AMS]
         need = cl.hold_in_buffers(tables)
-        setups[v] = (cl.psql(
-            "SELECT 'PostgreSQL ' || current_setting('server_version') || "
-            "', shared_buffers ' || current_setting('shared_buffers') || "
-            "coalesce(' (huge pages: ' || current_setting('huge_pages_status', true) || ')', '')"
-        ).strip() + f"; the tables take {need / 1048576:,.0f} MB")
+        setups[v] = cl.describe() + f"; the tables take {need / 1048576:,.0f} MB"
     results = measure(clusters, exps, a.runs, variants)
     out = a.out or os.path.join(HERE, "results", "pg" + versions[1])
     write_report(os.path.join(out, "versions.md"), report(clusters, a.runs, setups, results),
