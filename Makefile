@@ -43,6 +43,7 @@ REGRESS = \
 	pax_am_mvcc_stats \
 	pax_am_verify \
 	pax_am_heapmatch \
+	pax_am_compact \
 	pax_am_wal_end \
 	sjis_direct_basic \
 	sjis_direct_valid \

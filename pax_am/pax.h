@@ -138,6 +138,13 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PAX_PAGE_HAS_UNUSED	0x0001
 /* pp_flags: the page has an encoding directory (see PaxPageGetWidths) */
 #define PAX_PAGE_ENCODED	0x0002
+/* pp_flags: a compact page: its rows share one row header (PaxCompactRows) */
+#define PAX_PAGE_COMPACT	0x0004
+/*
+ * pp_flags: a header page: no rows (pp_nrows 0, pp_natts 0), its row header
+ * array holds the headers of a compact page's overflowing rows
+ */
+#define PAX_PAGE_HEADERS	0x0008
 
 /*
  * Encoded minipages (frame of reference).  On a page with PAX_PAGE_ENCODED,
@@ -353,8 +360,116 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	((uint8 *) PaxPageGetDirMap(page, PAX_NDIRMAPS))
 #define PaxPageIsEncoded(page) \
 	((PaxPageGetHeader(page)->pp_flags & PAX_PAGE_ENCODED) != 0)
-#define PaxRowHeader(page, rowhdrs, row) \
-	((HeapTupleHeader) ((page) + (rowhdrs) + (row) * PAX_ROWHDR_SIZE))
+#define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
+#define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
+#define PaxPageIsCompact(page) \
+	((PaxPageGetHeader(page)->pp_flags & PAX_PAGE_COMPACT) != 0)
+
+/*
+ * A compact page's row area, at its rowhdrs offset (pax_am/README,
+ * "Compact rows"): the row header its rows share (24 bytes), the block
+ * number of its header page (0: none yet) and a reserved word, one state
+ * byte per row of its capacity, then, MAXALIGN'd, PAX_COMPACT_SLOTS row
+ * header slots for rows that need a header of their own (a DELETE, UPDATE
+ * or row lock sets their xmax).  A state is PAX_STATE_SHARED (0), a slot
+ * number 1 .. PAX_COMPACT_SLOTS, PAX_STATE_OVERFLOW (the header is the
+ * row's in the header page's array) or PAX_STATE_UNUSED (a slot VACUUM
+ * reclaimed).
+ */
+#define PAX_COMPACT_SLOTS		12
+#define PAX_COMPACT_HDRPAGE		PAX_ROWHDR_SIZE
+#define PAX_COMPACT_STATES		(PAX_ROWHDR_SIZE + 8)
+#define PAX_STATE_SHARED		0
+#define PAX_STATE_OVERFLOW		0xFE
+#define PAX_STATE_UNUSED		0xFF
+#define PaxCompactHeaderPage(page, rowhdrs) \
+	(*(BlockNumber *) ((char *) (page) + (rowhdrs) + PAX_COMPACT_HDRPAGE))
+#define PaxCompactSlotsAt(capacity) \
+	MAXALIGN(PAX_COMPACT_STATES + (capacity))
+#define PaxCompactRowsSize(capacity) \
+	(PaxCompactSlotsAt(capacity) + PAX_COMPACT_SLOTS * PAX_ROWHDR_SIZE)
+#define PaxCompactStates(page, rowhdrs) \
+	((uint8 *) (page) + (rowhdrs) + PAX_COMPACT_STATES)
+#define PaxCompactSlot(page, rowhdrs, k) \
+	((HeapTupleHeader) ((char *) (page) + (rowhdrs) + \
+						PaxCompactSlotsAt(PaxPageGetHeader(page)->pp_capacity) + \
+						((k) - 1) * PAX_ROWHDR_SIZE))
+
+/*
+ * PaxRowHeader is the header of row `row` of a page whose row headers start
+ * at offset rowhdrs: its own on a row-form page; on a compact page, its
+ * slot's, or the one the page's rows share.  A shared header's t_ctid is
+ * PAX_CTID_SELF: read a row's t_ctid through PaxRowCtid.  A row whose
+ * header is on the header page (PAX_STATE_OVERFLOW) is read through
+ * PaxRowHeaderOf; here it gets the shared header.
+ */
+static inline HeapTupleHeader
+PaxRowHeader(const char *page, uint16 rowhdrs, int row)
+{
+	if (PaxPageIsCompact(page))
+	{
+		uint8		state = PaxCompactStates(page, rowhdrs)[row];
+
+		if (state == PAX_STATE_SHARED || state > PAX_COMPACT_SLOTS)
+			return (HeapTupleHeader) (page + rowhdrs);
+		return PaxCompactSlot(page, rowhdrs, state);
+	}
+	return (HeapTupleHeader) (page + rowhdrs + row * PAX_ROWHDR_SIZE);
+}
+
+extern HeapTupleHeader PaxOverflowHeaderCopy(Relation rel, Page page,
+											 uint16 rowhdrs, int row);
+
+/*
+ * PaxRowHeaderOf is PaxRowHeader for any row: the header of a row whose
+ * header is on its page's header page is a copy (PaxOverflowHeaderCopy),
+ * valid until the PAX_OVERFLOW_COPIES-th next copy; hint bits set on it
+ * are not kept.  The caller holds the page locked.
+ */
+static inline HeapTupleHeader
+PaxRowHeaderOf(Relation rel, const char *page, uint16 rowhdrs, int row)
+{
+	if (PaxPageIsCompact(page) &&
+		PaxCompactStates(page, rowhdrs)[row] == PAX_STATE_OVERFLOW)
+		return PaxOverflowHeaderCopy(rel, (Page) page, rowhdrs, row);
+	return PaxRowHeader(page, rowhdrs, row);
+}
+
+/* PaxRowUnused tells whether row `row` of a page is an UNUSED slot. */
+static inline bool
+PaxRowUnused(const char *page, uint16 rowhdrs, int row)
+{
+	if (PaxPageIsCompact(page))
+		return PaxCompactStates(page, rowhdrs)[row] == PAX_STATE_UNUSED;
+	return PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row));
+}
+
+/*
+ * PAX_CTID_SELF, the offset of a shared row header's t_ctid, stands for
+ * "the row itself": the rows sharing the header have no xmax, and their
+ * t_ctid would each be their own TID.  Neither heap's speculative token
+ * nor its moved-partitions offset (0xfffe, 0xfffd), nor a row number.
+ */
+#define PAX_CTID_SELF			0xfffc
+
+/* PaxRowCtid is the t_ctid of the row tuple points at (PaxRowTuple). */
+static inline ItemPointerData
+PaxRowCtid(HeapTuple tuple)
+{
+	if (ItemPointerGetOffsetNumberNoCheck(&tuple->t_data->t_ctid) ==
+		PAX_CTID_SELF)
+		return tuple->t_self;
+	return tuple->t_data->t_ctid;
+}
+
+/* PaxRowCtidIsSelf: the row tuple points at has t_ctid its own TID. */
+static inline bool
+PaxRowCtidIsSelf(HeapTuple tuple)
+{
+	ItemPointerData ctid = PaxRowCtid(tuple);
+
+	return ItemPointerEquals(&tuple->t_self, &ctid);
+}
 /*
  * PaxPageIsOrphan tells whether a page was laid out for columns of a
  * rolled-back ALTER TABLE ADD COLUMN: every row on it is dead (see
@@ -363,8 +478,6 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 #define PaxPageIsOrphan(page) \
 	(TransactionIdIsValid(PaxPageGetOpaque(page)->pax_layout_xid) && \
 	 PaxPageIsOrphanSlow(page))
-#define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
-#define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 
 /* ----------------------------------------------------------------
  * In-memory state
@@ -405,7 +518,9 @@ typedef struct PaxPageLayout
 	int			capacity;		/* pp_capacity */
 	uint16		zones;			/* offset of the zone array */
 	uint16		bases;			/* offset of the base array (encoded pages) */
-	uint16		rowhdrs;		/* offset of the row headers */
+	uint16		rowhdrs;		/* offset of the row headers (a compact
+								 * page's row area) */
+	bool		compact;		/* PAX_PAGE_COMPACT */
 	uint16		lower;			/* end of the fixed part: pd_lower */
 	int			nzones;
 	PaxColumnLayout cols[FLEXIBLE_ARRAY_MEMBER];
@@ -442,6 +557,7 @@ typedef struct PaxLayoutCacheEntry
 								 * encoded widths */
 	bool		valid;
 	bool		encoded;		/* the page has encoded widths */
+	bool		compact;		/* the page is compact */
 	uint32		sig;			/* PaxShapeSignature of the shape, when valid */
 	int			natts;			/* the layout's, when valid */
 	int			capacity;
@@ -470,6 +586,7 @@ typedef struct PaxPageShape
 	bits8	   *zone;
 	uint8	   *widths;			/* natts encoded widths (0: full), or NULL */
 	int64	   *bases;			/* natts bases (for init), or NULL */
+	bool		compact;		/* compact rows (PAX_PAGE_COMPACT) */
 } PaxPageShape;
 
 /*
@@ -645,7 +762,7 @@ static inline void
 PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 			BlockNumber blkno, int row)
 {
-	tuple->t_data = PaxRowHeader(page, rowhdrs, row);
+	tuple->t_data = PaxRowHeaderOf(rel, page, rowhdrs, row);
 	tuple->t_len = PAX_ROWHDR_SIZE;
 	tuple->t_tableOid = RelationGetRelid(rel);
 	ItemPointerSet(&tuple->t_self, blkno, row + 1);
@@ -908,6 +1025,14 @@ extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
 							  const PaxRow *rows, int nrows);
 extern bool PaxPageHasFreeSlot(Page page);
 extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+extern void PaxHeaderPageInit(Page page);
+extern HeapTupleHeader PaxHeaderPageRow(Page hpage, int row);
+extern Buffer PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs,
+								int mode);
+extern int	PaxCompactFreeSlot(Page page, uint16 rowhdrs);
+extern int	PaxCompactOwnHeader(Relation rel, Page page, uint16 rowhdrs,
+								BlockNumber blkno, int row,
+								PaxChange *chg);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
@@ -1145,6 +1270,7 @@ PaxBulkPlaceFor(Relation rel)
 }
 
 /* pax_insert.c */
+extern bool pax_compact_rows;
 extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);

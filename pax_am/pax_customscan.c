@@ -1000,7 +1000,7 @@ PaxScanNextPage(PaxScanState *state)
 
 			n = 0;
 			for (int k = 0; k < nall; k++)
-				if (!PaxRowIsUnused(PaxRowHeader(page, state->layout->rowhdrs, k)))
+				if (!PaxRowUnused(page, state->layout->rowhdrs, k))
 					state->sel[n++] = k;
 		}
 		else

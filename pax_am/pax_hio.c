@@ -141,7 +141,8 @@ PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
 Size
 PaxFsmValue(Page page)
 {
-	if (PageIsNew(page) || !PaxPageHasFreeSlot(page))
+	/* a compact page takes only its own batch's rows (PaxCompactTakes) */
+	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) || PaxPageIsCompact(page))
 		return 0;
 	return ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower +
 		PAX_FSM_SLOT_BONUS;

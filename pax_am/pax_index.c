@@ -429,9 +429,9 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 			bool		index_it;
 			bool		alive;
 
-			PaxRowTuple(&tp, tableRelation, page, rowhdrs, blkno, row);
-			if (PaxRowIsUnused(tp.t_data))
+			if (PaxRowUnused(page, rowhdrs, row))
 				continue;
+			PaxRowTuple(&tp, tableRelation, page, rowhdrs, blkno, row);
 			if (IsMVCCSnapshot(snapshot))
 			{
 				index_it = HeapTupleSatisfiesVisibility(&tp, snapshot, buffer);

@@ -52,6 +52,9 @@
 
 #include "pax.h"
 
+/* GUC pax.compact_rows: bulk loads build compact pages (PaxCompactTakes) */
+bool		pax_compact_rows = true;
+
 /* Kept rows (pax.h): set by pax_bulk.c when it is loaded. */
 Oid			pax_bulk_relid = InvalidOid;
 PaxBulkKeepFunc PaxBulkKeepHook = NULL;
@@ -365,6 +368,7 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 	shape.zone = palloc0(maplen);
 	shape.widths = NULL;
 	shape.bases = NULL;
+	shape.compact = false;
 	for (int i = 0; i < tupdesc->natts; i++)
 		if (row->isnull[i] || TupleDescAttr(tupdesc, i)->attisdropped)
 			PaxBitSet(shape.absent, i);
@@ -696,6 +700,58 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 					   false) >= 0;
 }
 
+static bool PaxRowFrozenPlain(HeapTupleHeader hdr);
+
+/*
+ * PaxCompactTakes tells whether a row can go on a compact page: only a row
+ * of the batch whose rows the page holds (not a new version of an updated
+ * row), which would get the very header they share: a fresh row of the same
+ * inserting transaction, command and freezing, with the header not yet
+ * changed by VACUUM or a hint (an in-progress transaction gets none), or a
+ * rewrite's frozen row without xmax (PaxRowFrozenPlain) beside others.  An
+ * emptied page takes a new batch.
+ */
+static bool
+PaxCompactTakes(Page page, const PaxPageLayout *layout, const PaxRow *row,
+				TransactionId xid, CommandId cid, int options)
+{
+	HeapTupleHeader shared = (HeapTupleHeader) (page + layout->rowhdrs);
+	uint16		infomask = HEAP_XMAX_INVALID;
+
+	Assert(layout->compact);
+	if (row->init || (row->srchdr && !PaxRowFrozenPlain(row->srchdr)))
+		return false;
+	if (PaxPageGetHeader(page)->pp_nrows == 0)
+		return true;
+	if (row->srchdr)
+	{
+		/* a rewrite's frozen rows share the canonical frozen header */
+		xid = FrozenTransactionId;
+		cid = FirstCommandId;
+		infomask |= HEAP_XMIN_FROZEN;
+	}
+	else if (options & HEAP_INSERT_FROZEN)
+		infomask |= HEAP_XMIN_FROZEN;
+	return HeapTupleHeaderGetRawXmin(shared) == xid &&
+		HeapTupleHeaderGetRawCommandId(shared) == cid &&
+		shared->t_infomask == infomask;
+}
+
+/*
+ * PaxRowFrozenPlain tells whether a row a rewrite keeps has a frozen xmin
+ * and no xmax: its header then says only "visible to everyone", which the
+ * canonical frozen header (FrozenTransactionId, HEAP_XMIN_FROZEN) a compact
+ * page's rows may share says as well.
+ */
+static bool
+PaxRowFrozenPlain(HeapTupleHeader hdr)
+{
+	return HeapTupleHeaderXminFrozen(hdr) &&
+		(hdr->t_infomask & HEAP_XMAX_INVALID) &&
+		!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)) &&
+		!HeapTupleHeaderIsSpeculative(hdr);
+}
+
 /*
  * PaxPageAddRow stores a prepared row on a page (the private copy of a
  * PaxChange, whose ranges it names), sets its TID in the row's slot and
@@ -717,7 +773,21 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 	int			upper;
 
 	Assert(r < layout->capacity && layout->capacity <= PAX_MAX_CAPACITY);
-	if (row->srchdr)
+	if (layout->compact && hdr->pp_nrows > 0)
+	{
+		/* the rows of a compact page share the header its first row set */
+		Assert(!row->init);
+	}
+	else if (layout->compact && row->srchdr)
+	{
+		/* the canonical frozen header (PaxRowFrozenPlain) */
+		memset(rowhdr, 0, PAX_ROWHDR_SIZE);
+		rowhdr->t_infomask = HEAP_XMIN_FROZEN | HEAP_XMAX_INVALID;
+		HeapTupleHeaderSetXmin(rowhdr, FrozenTransactionId);
+		HeapTupleHeaderSetCmin(rowhdr, FirstCommandId);
+		HeapTupleHeaderSetNatts(rowhdr, tupdesc->natts);
+	}
+	else if (row->srchdr)
 	{
 		/* a rewrite keeps the row's transaction information */
 		memcpy(rowhdr, row->srchdr, PAX_ROWHDR_SIZE);
@@ -743,7 +813,9 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 		}
 	}
 	rowhdr->t_hoff = PAX_ROWHDR_SIZE;
-	if (row->init && row->init->spectoken != 0)
+	if (layout->compact)
+		ItemPointerSet(&rowhdr->t_ctid, blkno, PAX_CTID_SELF);
+	else if (row->init && row->init->spectoken != 0)
 		HeapTupleHeaderSetSpeculativeToken(rowhdr, row->init->spectoken);
 	else
 		ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
@@ -958,7 +1030,9 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
  * PaxKeepUsefulEncodings drops a shape's encodings unless the page holds
  * more rows with them than without (the encoding directory takes a byte a
  * column and 8 bytes an encoded column: with very many columns, or very
- * few rows, that outweighs what it saves).
+ * few rows, that outweighs what it saves), or holds as many as a page can
+ * (a compact page of narrow rows) either way: then the encoded minipages
+ * are the smaller ones for a scan to read.
  */
 static bool
 PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
@@ -971,7 +1045,9 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
 
 	shape->widths = NULL;
 	fits_plain = PaxShapeCapacity(tupdesc, shape, var_avg);
-	if (fits_encoded && (!fits_plain || capacity > shape->capacity))
+	if (fits_encoded &&
+		(!fits_plain || capacity > shape->capacity ||
+		 (shape->compact && capacity == PAX_MAX_CAPACITY)))
 	{
 		shape->widths = widths;
 		shape->capacity = capacity;
@@ -992,13 +1068,14 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
  * known yet, every nullable column while that stays cheap), and the
  * capacity is the largest that fits.  When not even one row fits (very wide rows,
  * e.g. 1,600 columns), the zone maps go, and then the columns NULL in all
- * the given rows get no minipage either.  Maps are allocated in the
- * current memory context.
+ * the given rows get no minipage either.  compact: the rows share one row
+ * header (PaxCompactTakes).  Maps are allocated in the current memory
+ * context.
  */
 static void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			   double var_avg, bool eager, double pack, const PaxRelCache *hints,
-			   PaxPageShape *shape)
+			   bool compact, PaxPageShape *shape)
 {
 	int			natts = tupdesc->natts;
 	int			maplen = PaxDirMapLen(natts);
@@ -1017,6 +1094,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	shape->zone = palloc0(maplen);
 	shape->widths = NULL;
 	shape->bases = NULL;
+	shape->compact = compact;
 
 	for (int i = 0; i < natts; i++)
 	{
@@ -1098,7 +1176,7 @@ PaxPageReinit(Relation rel, Page page)
 
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
 				   0,
-				   true, NULL, &shape);
+				   true, NULL, false, &shape);
 	PaxPageInit(page, tupdesc, &shape);
 	PaxShapeFree(&shape);
 }
@@ -1168,11 +1246,12 @@ PaxShapeIsPacked(const PaxPageShape *shape)
  * first of which goes on it: shaped for the rows that will go on it (when
  * fewer fit than were looked at, it looks again at only those), with a
  * capacity small enough for the first row's values.  eager: the rows are
- * inserted one at a time (PaxChooseShape).
+ * inserted one at a time; compact: they share a row header
+ * (PaxChooseShape).
  */
 static void
 PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
-				PaxRelCache *hints, PaxPageShape *shape)
+				bool compact, PaxRelCache *hints, PaxPageShape *shape)
 {
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 	int			regrow = 0;
@@ -1191,7 +1270,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		var_avg = ahead >= PAX_SHAPE_SAMPLE_ROWS ? var_avg / ahead :
 			Max(var_avg / ahead, hints->var_avg);
 		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, pack, hints,
-					   shape);
+					   compact, shape);
 		if (shape->capacity < ahead && ahead > 1)
 			ahead = Max(shape->capacity, 1);
 		else if (shape->widths != NULL && shape->capacity > ahead &&
@@ -1251,7 +1330,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
  */
 static Page
 PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
-				int options,
+				bool compact, int options,
 				BulkInsertState bistate, PaxRelCache *hints,
 				PaxLayoutCache *cache, PaxChange *chg, Buffer *buffer,
 				PaxPageLayout **layout)
@@ -1260,7 +1339,7 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 	PaxPageShape shape;
 	Page		page;
 
-	PaxShapeForRows(tupdesc, rows, nrows, eager, hints, &shape);
+	PaxShapeForRows(tupdesc, rows, nrows, eager, compact, hints, &shape);
 	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
 	/* the hints start afresh with the rows of the new page */
 	for (int i = 0; i < PAX_HINT_ATTS; i++)
@@ -1301,6 +1380,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	PaxFitList	fits;
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
+	bool		compact;
 
 	/*
 	 * Rows for logical decoding: not a rewrite's (rows keeping their
@@ -1315,6 +1395,9 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		xid = InvalidTransactionId;
 	else if (!TransactionIdIsValid(xid))
 		xid = GetCurrentTransactionId();
+	compact = pax_compact_rows && nrows > 1 && rows[0].init == NULL;
+	for (int k = 0; compact && rows[0].srchdr && k < nrows; k++)
+		compact = PaxRowFrozenPlain(rows[k].srchdr);
 	if (nrows > 1)
 	{
 		cache = &local;
@@ -1351,6 +1434,13 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 
 		buffer = PaxExistingPageFor(rel, &rows[next], bistate, &vmbuffer,
 									cache, &layout);
+		if (BufferIsValid(buffer) && layout->compact &&
+			!PaxCompactTakes(BufferGetPage(buffer), layout, &rows[next], xid,
+							 cid, options))
+		{
+			UnlockReleaseBuffer(buffer);
+			buffer = InvalidBuffer;
+		}
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -1360,8 +1450,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		}
 		else
 			page = PaxStartNewPage(rel, &rows[next], nrows - next, nrows == 1,
-								   options, bistate, hints, cache, &chg,
-								   &buffer, &layout);
+								   compact, options, bistate, hints, cache,
+								   &chg, &buffer, &layout);
 		blkno = BufferGetBlockNumber(buffer);
 
 		/* the page is the change's private copy until PaxChangeFinish */

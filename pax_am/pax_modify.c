@@ -68,7 +68,13 @@ typedef struct PaxTarget
 	Buffer		buffer;
 	Buffer		vmbuffer;		/* pinned map page, or InvalidBuffer */
 	Page		page;
-	HeapTupleData tuple;		/* t_data points into the page */
+	HeapTupleData tuple;		/* t_data points into the page, or at own:
+								 * see PaxTargetRefresh */
+	union
+	{
+		char		bytes[PAX_ROWHDR_SIZE];
+		uint64		align;
+	}			own;			/* the header of a row on a header page */
 	bool		have_tuple_lock;
 	LockTupleMode tuplock_mode;
 	bool		noop;			/* we already hold a lock strong enough */
@@ -80,6 +86,14 @@ static void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 							 uint16 infomask2, CommandId cid, bool iscombo,
 							 const ItemPointerData *ctid);
 static void PaxTargetPinVm(PaxTarget *t);
+static void PaxTargetRefresh(PaxTarget *t);
+static void PaxStampXmax(HeapTupleHeader hdr, TransactionId xmax,
+						 uint16 infomask, uint16 infomask2, CommandId cid,
+						 bool iscombo, const ItemPointerData *ctid);
+static void PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
+									 TransactionId xmax, uint16 infomask,
+									 uint16 infomask2, CommandId cid,
+									 bool iscombo, const ItemPointerData *ctid);
 
 /* ----------------------------------------------------------------
  * Targets: a row's page, pinned and locked
@@ -113,7 +127,45 @@ PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
 			ReleaseBuffer(t->vmbuffer);
 		return false;
 	}
+	PaxTargetRefresh(t);
 	return true;
+}
+
+/*
+ * PaxTargetRefresh points the target tuple at its row's header as it is
+ * now: on a compact page a row's header moves when it gets one of its own
+ * (PaxTargetSetXmax, by us or by whoever held the page while we waited),
+ * and one on the header page is copied into the target.  The buffer is
+ * locked.
+ */
+static void
+PaxTargetRefresh(PaxTarget *t)
+{
+	uint16		rowhdrs;
+	int			row;
+
+	if (!PaxPageIsCompact(t->page))
+		return;
+	rowhdrs = PaxRowHeadersAt(t->page);
+	row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	t->tuple.t_data = PaxRowHeaderOf(t->rel, t->page, rowhdrs, row);
+	if ((char *) t->tuple.t_data < (char *) t->page ||
+		(char *) t->tuple.t_data >= (char *) t->page + BLCKSZ)
+	{
+		memcpy(t->own.bytes, t->tuple.t_data, PAX_ROWHDR_SIZE);
+		t->tuple.t_data = (HeapTupleHeader) t->own.bytes;
+	}
+}
+
+/*
+ * PaxTargetLock exclusively locks the target's page again (after a wait)
+ * and refreshes its tuple (PaxTargetRefresh).
+ */
+static void
+PaxTargetLock(PaxTarget *t)
+{
+	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetRefresh(t);
 }
 
 /* PaxTargetOpen is PaxTargetTryOpen for a row that must exist. */
@@ -213,8 +265,8 @@ PaxLockUpdatedChain(Relation rel, uint16 prior_infomask,
 
 		if (!PaxTargetTryOpen(rel, &tid, &t))
 			return TM_Ok;
-		hdr = t.tuple.t_data;
 retry:
+		hdr = t.tuple.t_data;
 		CHECK_FOR_INTERRUPTS();
 
 		/*
@@ -269,7 +321,7 @@ retry:
 				LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 				XactLockTableWait(waitfor, rel, &t.tuple.t_self,
 								  XLTW_LockUpdated);
-				LockBuffer(t.buffer, BUFFER_LOCK_EXCLUSIVE);
+				PaxTargetLock(&t);
 				goto retry;
 			}
 			if (result != TM_Ok && result != TM_SelfModified)
@@ -296,12 +348,12 @@ retry:
 
 		done = (hdr->t_infomask & HEAP_XMAX_INVALID) ||
 			HeapTupleHeaderIndicatesMovedPartitions(hdr) ||
-			ItemPointerEquals(&t.tuple.t_self, &hdr->t_ctid) ||
+			PaxRowCtidIsSelf(&t.tuple) ||
 			HeapTupleHeaderIsOnlyLocked(hdr);
 		if (!done)
 		{
 			prior_xmax = HeapTupleHeaderGetUpdateXid(hdr);
-			tid = hdr->t_ctid;
+			tid = PaxRowCtid(&t.tuple);
 		}
 		LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 		PaxTargetClose(&t);
@@ -333,7 +385,7 @@ PaxTargetPinVm(PaxTarget *t)
 	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
 	visibilitymap_pin(t->rel, ItemPointerGetBlockNumber(&t->tuple.t_self),
 					  &t->vmbuffer);
-	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetLock(t);
 }
 
 /*
@@ -349,7 +401,7 @@ PaxTargetKeyShareChain(PaxTarget *t, TransactionId xwait, uint16 infomask,
 					   TM_Result *result)
 {
 	HeapTuple	tp = &t->tuple;
-	ItemPointerData ctid = tp->t_data->t_ctid;
+	ItemPointerData ctid = PaxRowCtid(tp);
 
 	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
 	if (follow_updates)
@@ -357,11 +409,11 @@ PaxTargetKeyShareChain(PaxTarget *t, TransactionId xwait, uint16 infomask,
 		*result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid, mode);
 		if (*result != TM_Ok)
 		{
-			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			PaxTargetLock(t);
 			return PAX_AWAIT_DONE;
 		}
 	}
-	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetLock(t);
 	if (PaxXmaxChanged(tp->t_data, xwait, infomask) ||
 		(tp->t_data->t_infomask2 & HEAP_KEYS_UPDATED))
 		return PAX_AWAIT_RETRY;
@@ -395,7 +447,7 @@ PaxTargetSleep(PaxTarget *t, TransactionId xwait, uint16 infomask,
 					   wait_policy, oper, &remain) :
 		  PaxWaitXact(t->rel, &tp->t_self, xwait, wait_policy, oper)))
 	{
-		LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+		PaxTargetLock(t);
 		*result = TM_WouldBlock;
 		return PAX_AWAIT_DONE;
 	}
@@ -404,19 +456,19 @@ PaxTargetSleep(PaxTarget *t, TransactionId xwait, uint16 infomask,
 		t->locker_remains = remain != 0;
 
 	if (follow_updates && !HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
-		!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+		!PaxRowCtidIsSelf(tp))
 	{
-		ItemPointerData ctid = tp->t_data->t_ctid;
+		ItemPointerData ctid = PaxRowCtid(tp);
 
 		*result = PaxLockUpdatedChain(t->rel, infomask, xwait, &ctid, mode);
 		if (*result != TM_Ok)
 		{
-			LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+			PaxTargetLock(t);
 			return PAX_AWAIT_DONE;
 		}
 	}
 
-	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetLock(t);
 	if (PaxXmaxChanged(tp->t_data, xwait, infomask))
 		return PAX_AWAIT_RETRY;
 	if (!multi)
@@ -460,7 +512,7 @@ PaxTargetAwait(PaxTarget *t, LockTupleMode mode, bool is_update,
 
 	if (!sleep && mode == LockTupleKeyShare &&
 		!HEAP_XMAX_IS_LOCKED_ONLY(infomask) &&
-		!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+		!PaxRowCtidIsSelf(tp))
 		step = PaxTargetKeyShareChain(t, xwait, infomask, mode,
 									  follow_updates, result);
 	if (step != PAX_AWAIT_GO)
@@ -483,7 +535,7 @@ PaxTargetAwait(PaxTarget *t, LockTupleMode mode, bool is_update,
 		HEAP_XMAX_IS_LOCKED_ONLY(tp->t_data->t_infomask) ||
 		HeapTupleHeaderIsOnlyLocked(tp->t_data))
 		*result = TM_Ok;
-	else if (!ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid))
+	else if (!PaxRowCtidIsSelf(tp))
 		*result = TM_Updated;
 	else
 		*result = TM_Deleted;
@@ -546,7 +598,7 @@ PaxTargetAcquire(PaxTarget *t, CommandId cid, LockTupleMode mode,
 
 	if (result != TM_Ok)
 	{
-		tmfd->ctid = tp->t_data->t_ctid;
+		tmfd->ctid = PaxRowCtid(tp);
 		tmfd->xmax = HeapTupleHeaderGetUpdateXid(tp->t_data);
 		tmfd->cmax = result == TM_SelfModified ?
 			HeapTupleHeaderGetCmax(tp->t_data) : InvalidCommandId;
@@ -570,13 +622,48 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	Page		copy;
 	HeapTupleHeader hdr;
 	int			off = (char *) t->tuple.t_data - (char *) t->page;
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	uint16		rowhdrs = 0;
 
 	Assert(PaxBufferLockedByMe(t->buffer, true));
 	if (PageIsAllVisible(t->page))
 		PaxClearAllVisible(t->rel, t->buffer, t->vmbuffer);
+	if (PaxPageIsCompact(t->page))
+	{
+		uint8		state;
+
+		rowhdrs = PaxRowHeadersAt(t->page);
+		state = PaxCompactStates(t->page, rowhdrs)[row];
+		if (state == PAX_STATE_OVERFLOW ||
+			(state == PAX_STATE_SHARED &&
+			 PaxCompactFreeSlot(t->page, rowhdrs) == 0))
+		{
+			PaxTargetSetXmaxOverflow(t, rowhdrs, row, xmax, infomask,
+									 infomask2, cid, iscombo, ctid);
+			return;
+		}
+	}
 
 	copy = PaxChangeStart(&chg, t->rel, t->buffer, false);
+	if (PaxPageIsCompact(copy))
+		off = PaxCompactOwnHeader(t->rel, copy, rowhdrs,
+								  BufferGetBlockNumber(t->buffer), row, &chg);
 	hdr = (HeapTupleHeader) (copy + off);
+	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
+	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
+	PaxChangeFinish(&chg);
+	t->tuple.t_data = (HeapTupleHeader) (t->page + off);
+}
+
+/*
+ * PaxStampXmax stores a new xmax and its infomask bits in a row header,
+ * with a valid cid its cmax, and with ctid its t_ctid.
+ */
+static void
+PaxStampXmax(HeapTupleHeader hdr, TransactionId xmax, uint16 infomask,
+			 uint16 infomask2, CommandId cid, bool iscombo,
+			 const ItemPointerData *ctid)
+{
 	hdr->t_infomask &= ~HEAP_XMAX_BITS;
 	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
 	hdr->t_infomask |= infomask;
@@ -586,8 +673,72 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
 	if (ctid)
 		hdr->t_ctid = *ctid;
-	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
-	PaxChangeFinish(&chg);
+}
+
+/*
+ * PaxTargetSetXmaxOverflow is PaxTargetSetXmax for a row of a compact page
+ * whose header is, or goes, on the page's header page: every header slot
+ * of the page is taken.  The header page is added (a new page, logged
+ * whole) if the page has none yet.  The header page's record comes first,
+ * then the compact page's (its header page and the row's state), so that a
+ * crash between the two leaves only an unused header.  Lock order: the
+ * compact page, then its header page.
+ */
+static void
+PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
+						 TransactionId xmax, uint16 infomask,
+						 uint16 infomask2, CommandId cid, bool iscombo,
+						 const ItemPointerData *ctid)
+{
+	BlockNumber blkno = BufferGetBlockNumber(t->buffer);
+	uint8		state = PaxCompactStates(t->page, rowhdrs)[row];
+	bool		new_page = PaxCompactHeaderPage(t->page, rowhdrs) == 0;
+	PaxChange	hchg;
+	Page		hcopy;
+	Buffer		hbuf;
+	HeapTupleHeader hdr;
+
+	if (new_page)
+	{
+		hbuf = PaxNewPage(t->rel, NULL);
+		hcopy = PaxChangeStart(&hchg, t->rel, hbuf, true);
+		PaxHeaderPageInit(hcopy);
+	}
+	else
+	{
+		hbuf = PaxHeaderPageRead(t->rel, t->page, rowhdrs,
+								 BUFFER_LOCK_EXCLUSIVE);
+		hcopy = PaxChangeStart(&hchg, t->rel, hbuf, false);
+	}
+	hdr = PaxHeaderPageRow(hcopy, row);
+	if (state != PAX_STATE_OVERFLOW)
+	{
+		memcpy(hdr, t->page + rowhdrs, PAX_ROWHDR_SIZE);
+		ItemPointerSet(&hdr->t_ctid, blkno, row + 1);
+	}
+	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
+	PaxChangeRange(&hchg, (char *) hdr - (char *) hcopy, PAX_ROWHDR_SIZE);
+	PaxChangeFinish(&hchg);
+	memcpy(t->own.bytes, PaxHeaderPageRow(BufferGetPage(hbuf), row),
+		   PAX_ROWHDR_SIZE);
+	t->tuple.t_data = (HeapTupleHeader) t->own.bytes;
+
+	if (new_page || state != PAX_STATE_OVERFLOW)
+	{
+		PaxChange	chg;
+		Page		copy = PaxChangeStart(&chg, t->rel, t->buffer, false);
+
+		if (new_page)
+		{
+			PaxCompactHeaderPage(copy, rowhdrs) = BufferGetBlockNumber(hbuf);
+			PaxChangeRange(&chg, rowhdrs + PAX_COMPACT_HDRPAGE,
+						   sizeof(BlockNumber));
+		}
+		PaxCompactStates(copy, rowhdrs)[row] = PAX_STATE_OVERFLOW;
+		PaxChangeRange(&chg, rowhdrs + PAX_COMPACT_STATES + row, 1);
+		PaxChangeFinish(&chg);
+	}
+	UnlockReleaseBuffer(hbuf);
 }
 
 /*
@@ -927,7 +1078,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 					 logical ? &newtup : NULL);
 	newtid = slot->tts_tid;
 
-	LockBuffer(t.buffer, BUFFER_LOCK_EXCLUSIVE);
+	PaxTargetLock(&t);
 	PaxTargetSetXmax(&t, xmax_old, im_old, im2_old, cmax, iscombo, &newtid);
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 	PaxTargetClose(&t);
@@ -1009,13 +1160,13 @@ PaxFollowUpdate(Relation rel, ItemPointer tid, CommandId cid,
 		}
 
 		/* not visible even to a dirty snapshot: follow it if updated */
-		if (ItemPointerEquals(&tp.t_self, &tp.t_data->t_ctid) ||
+		if (PaxRowCtidIsSelf(&tp) ||
 			HeapTupleHeaderIsOnlyLocked(tp.t_data))
 		{
 			UnlockReleaseBuffer(buffer);
 			return TM_Deleted;
 		}
-		next = tp.t_data->t_ctid;
+		next = PaxRowCtid(&tp);
 		prior_xmax = HeapTupleHeaderGetUpdateXid(tp.t_data);
 		UnlockReleaseBuffer(buffer);
 	}
@@ -1211,12 +1362,12 @@ pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 		if ((tp.t_data->t_infomask & HEAP_XMAX_INVALID) ||
 			HeapTupleHeaderIsOnlyLocked(tp.t_data) ||
 			HeapTupleHeaderIndicatesMovedPartitions(tp.t_data) ||
-			ItemPointerEquals(&tp.t_self, &tp.t_data->t_ctid))
+			PaxRowCtidIsSelf(&tp))
 		{
 			UnlockReleaseBuffer(buffer);
 			break;
 		}
-		ctid = tp.t_data->t_ctid;
+		ctid = PaxRowCtid(&tp);
 		prior_xmax = HeapTupleHeaderGetUpdateXid(tp.t_data);
 		UnlockReleaseBuffer(buffer);
 	}

@@ -105,8 +105,10 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 	{
 		layout->bases = bases;
 		layout->rowhdrs = off;
+		layout->compact = shape->compact;
 	}
-	off += capacity * PAX_ROWHDR_SIZE;
+	off += shape->compact ? PaxCompactRowsSize(capacity) :
+		capacity * PAX_ROWHDR_SIZE;
 
 	for (int i = 0; i < shape->natts && off <= BLCKSZ; i++)
 	{
@@ -253,7 +255,7 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	hdr->pp_nrows = 0;
 	hdr->pp_capacity = shape->capacity;
 	hdr->pp_natts = shape->natts;
-	hdr->pp_flags = 0;
+	hdr->pp_flags = shape->compact ? PAX_PAGE_COMPACT : 0;
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_ABSENT), shape->absent, maplen);
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_NULLMAP), shape->nullmap, maplen);
 	memcpy(PaxPageGetDirMap(page, PAX_DIR_ZONE), shape->zone, maplen);
@@ -504,7 +506,8 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 
 	PaxPageCheckHeader(rel, page, blkno);
 	off = PaxRowHeadersAt(page);
-	if (off + hdr->pp_capacity * PAX_ROWHDR_SIZE > ((PageHeader) page)->pd_lower)
+	if (off + (PaxPageIsCompact(page) ? PaxCompactRowsSize(hdr->pp_capacity) :
+			   hdr->pp_capacity * PAX_ROWHDR_SIZE) > ((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 
 	/*
@@ -547,11 +550,9 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 
 	for (int row = 0; row < hdr->pp_nrows; row++)
 	{
-		HeapTupleHeader tup = PaxRowHeader(page, off, row);
-
-		if (PaxRowIsUnused(tup))
+		if (PaxRowUnused(page, off, row))
 			continue;
-		PaxPageCheckRowNatts(rel, page, blkno, tup);
+		PaxPageCheckRowNatts(rel, page, blkno, PaxRowHeader(page, off, row));
 		break;
 	}
 	return off;
@@ -663,6 +664,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	bits8	   *maps;
 	uint8	   *widths;
 	bool		encoded;
+	bool		compact;
 	uint32		sig;
 	PaxLayoutCacheEntry *set;
 
@@ -675,7 +677,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
 	encoded = PaxPageIsEncoded(page);
 	widths = encoded ? PaxPageGetWidths(page) : NULL;
-	sig = PaxShapeSignature(hdr, maps, maplen, widths);
+	compact = PaxPageIsCompact(page);
+	sig = PaxShapeSignature(hdr, maps, maplen, widths) ^ (uint32) compact;
 	set = &cache->entries[(sig % (PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)) *
 						  PAX_LAYOUT_CACHE_WAYS];
 	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS; k++)
@@ -685,6 +688,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 			e->capacity == hdr->pp_capacity &&
 			e->natts == hdr->pp_natts &&
 			e->encoded == encoded &&
+			e->compact == compact &&
 			PaxBytesEqual(e->dirmaps, maps, 3 * maplen) &&
 			(!encoded ||
 			 PaxBytesEqual(e->dirmaps + 3 * maplen, widths, hdr->pp_natts)))
@@ -723,6 +727,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	shape.zone = maps + 2 * maplen;
 	shape.widths = widths;
 	shape.bases = NULL;
+	shape.compact = compact;
 	e->valid = false;			/* until the layout is whole */
 	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
 		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
@@ -730,6 +735,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	if (encoded)
 		memcpy(e->dirmaps + 3 * maplen, widths, hdr->pp_natts);
 	e->encoded = encoded;
+	e->compact = compact;
 	e->sig = sig;
 	e->natts = hdr->pp_natts;
 	e->capacity = hdr->pp_capacity;
@@ -1032,9 +1038,16 @@ PaxPageHasFreeSlot(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
-	/* (no Asserts on the header: callers ask before verifying the page) */
+	/*
+	 * (no Asserts on the header: callers ask before verifying the page)  A
+	 * compact page's UNUSED rows stay unused: a new row there would need a
+	 * header of its own.  A header page takes no rows.
+	 */
+	if (hdr->pp_flags & PAX_PAGE_HEADERS)
+		return false;
 	return hdr->pp_nrows < hdr->pp_capacity ||
-		(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
+		((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0 &&
+		 (hdr->pp_flags & PAX_PAGE_COMPACT) == 0);
 }
 
 /*
@@ -1052,13 +1065,13 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
 	int			slot = -1;
 
 	Assert(PaxPageHasFreeSlot(page));
-	if (hdr->pp_flags & PAX_PAGE_HAS_UNUSED)
+	if ((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) && !layout->compact)
 	{
 		bool		more = false;
 
 		for (int r = 0; r < nrows && !more; r++)
 		{
-			if (!PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+			if (!PaxRowUnused(page, layout->rowhdrs, r))
 				continue;
 			if (slot < 0)
 				slot = r;
@@ -1084,6 +1097,162 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
 	return slot;
 }
 
+/* ----------------------------------------------------------------
+ * Header pages: the headers of a compact page's overflowing rows
+ * ----------------------------------------------------------------
+ */
+
+/* Copies PaxOverflowHeaderCopy hands out before reusing one. */
+#define PAX_OVERFLOW_COPIES		64
+
+/* PaxHeaderPageRow: where row `row`'s header lies on a header page. */
+HeapTupleHeader
+PaxHeaderPageRow(Page hpage, int row)
+{
+	Assert(row >= 0 && row < PAX_MAX_CAPACITY);
+	return (HeapTupleHeader) ((char *) hpage + PaxRowHeadersAt(hpage) +
+							  row * PAX_ROWHDR_SIZE);
+}
+
+/*
+ * PaxHeaderPageInit lays out an empty header page: a pax page of no
+ * columns and no rows (every reader of rows passes it by) whose row header
+ * array, sized for PAX_MAX_CAPACITY rows, holds the headers of its compact
+ * page's rows in state PAX_STATE_OVERFLOW, at their row numbers.
+ */
+void
+PaxHeaderPageInit(Page page)
+{
+	bits8		none = 0;
+	PaxPageShape shape = {0};
+
+	shape.natts = 0;
+	shape.capacity = PAX_MAX_CAPACITY;
+	shape.absent = shape.nullmap = shape.zone = &none;
+	PaxPageInit(page, NULL, &shape);
+	PaxPageGetHeader(page)->pp_flags = PAX_PAGE_HEADERS;
+}
+
+/* PaxIsHeaderPage tells whether a page is a valid header page. */
+static bool
+PaxIsHeaderPage(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	return !PageIsNew(page) && PaxPageHeaderIsValid(page) &&
+		hdr->pp_flags == PAX_PAGE_HEADERS && hdr->pp_natts == 0 &&
+		hdr->pp_nrows == 0 && hdr->pp_capacity == PAX_MAX_CAPACITY &&
+		PaxRowHeadersAt(page) + PAX_MAX_CAPACITY * PAX_ROWHDR_SIZE <=
+		((PageHeader) page)->pd_lower;
+}
+
+/*
+ * PaxHeaderPageRead pins and locks (mode) the header page of a compact
+ * page, verified; its row headers are PaxHeaderPageSlot's.
+ */
+Buffer
+PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs, int mode)
+{
+	BlockNumber hblk = PaxCompactHeaderPage(page, rowhdrs);
+	Buffer		hbuf;
+
+	if (hblk == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("compact page of relation \"%s\" has rows whose header page is missing",
+						RelationGetRelationName(rel))));
+	hbuf = ReadBuffer(rel, hblk);
+	LockBuffer(hbuf, mode);
+	if (!PaxIsHeaderPage(BufferGetPage(hbuf)))
+	{
+		UnlockReleaseBuffer(hbuf);
+		PaxPageCorrupted(rel, hblk, "not the header page its compact page names");
+	}
+	return hbuf;
+}
+
+/*
+ * PaxOverflowHeaderCopy copies the header of row `row` of a compact page
+ * from the page's header page, which it share-locks meanwhile: the
+ * compact page's lock, held by the caller, keeps the header from changing
+ * (writers change it under both pages' exclusive locks, the compact
+ * page's first).
+ */
+HeapTupleHeader
+PaxOverflowHeaderCopy(Relation rel, Page page, uint16 rowhdrs, int row)
+{
+	static union
+	{
+		char		bytes[PAX_ROWHDR_SIZE];
+		uint64		align;
+	}			copies[PAX_OVERFLOW_COPIES];
+	static int	next = 0;
+	HeapTupleHeader copy = (HeapTupleHeader) copies[next].bytes;
+	Buffer		hbuf = PaxHeaderPageRead(rel, page, rowhdrs, BUFFER_LOCK_SHARE);
+
+	next = (next + 1) % PAX_OVERFLOW_COPIES;
+	memcpy(copy, PaxHeaderPageRow(BufferGetPage(hbuf), row), PAX_ROWHDR_SIZE);
+	UnlockReleaseBuffer(hbuf);
+	return copy;
+}
+
+/*
+ * PaxCompactFreeSlot returns a header slot of a compact page that no row's
+ * state names, or 0 when all are taken.
+ */
+int
+PaxCompactFreeSlot(Page page, uint16 rowhdrs)
+{
+	const uint8 *states = PaxCompactStates(page, rowhdrs);
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	bool		taken[PAX_COMPACT_SLOTS + 1] = {false};
+
+	for (int r = 0; r < nrows; r++)
+		if (states[r] != PAX_STATE_SHARED && states[r] <= PAX_COMPACT_SLOTS)
+			taken[states[r]] = true;
+	for (int k = 1; k <= PAX_COMPACT_SLOTS; k++)
+		if (!taken[k])
+			return k;
+	return 0;
+}
+
+/*
+ * PaxCompactOwnHeader gives row `row` of a compact page (the private copy
+ * of a PaxChange, under an exclusive lock) a row header of its own when it
+ * shares the page's: a free header slot (no row's state names it) gets a
+ * copy of the shared header with the row's own t_ctid.  Returns the offset
+ * of the row's header.  The caller makes sure a slot is free
+ * (PaxCompactFreeSlot), or puts the header on the header page instead.
+ */
+int
+PaxCompactOwnHeader(Relation rel, Page page, uint16 rowhdrs,
+					BlockNumber blkno, int row, PaxChange *chg)
+{
+	uint8	   *states = PaxCompactStates(page, rowhdrs);
+	int			k;
+	HeapTupleHeader slot;
+
+	Assert(PaxPageIsCompact(page) && row < PaxPageGetHeader(page)->pp_nrows);
+	Assert(states[row] != PAX_STATE_OVERFLOW);
+	if (states[row] != PAX_STATE_SHARED)
+		return (char *) PaxRowHeader(page, rowhdrs, row) - (char *) page;
+	k = PaxCompactFreeSlot(page, rowhdrs);
+	if (k > 0)
+	{
+		slot = PaxCompactSlot(page, rowhdrs, k);
+		memcpy(slot, page + rowhdrs, PAX_ROWHDR_SIZE);
+		ItemPointerSet(&slot->t_ctid, blkno, row + 1);
+		states[row] = k;
+		PaxChangeRange(chg, (char *) &states[row] - (char *) page, 1);
+		PaxChangeRange(chg, (char *) slot - (char *) page, PAX_ROWHDR_SIZE);
+		return (char *) slot - (char *) page;
+	}
+	/* the caller goes to the header page when no slot is free */
+	elog(ERROR, "no free row header slot on compact page %u of relation \"%s\"",
+		 blkno, RelationGetRelationName(rel));
+	return 0;					/* keep compiler quiet */
+}
+
 /*
  * PaxRowClear clears row slot r of a page (a private copy of the buffer,
  * which the caller holds cleanup-locked): its header and its values.  With
@@ -1098,8 +1267,18 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 	HeapTupleHeader hdr = PaxRowHeader(page, layout->rowhdrs, r);
 
 	Assert(r >= 0 && r < layout->capacity);
-	memset(hdr, 0, PAX_ROWHDR_SIZE);
-	if (unused)
+	if (layout->compact)
+	{
+		uint8	   *state = &PaxCompactStates(page, layout->rowhdrs)[r];
+
+		/* a header slot of its own is free again; the shared one stays */
+		if (*state != PAX_STATE_SHARED && *state <= PAX_COMPACT_SLOTS)
+			memset(hdr, 0, PAX_ROWHDR_SIZE);
+		*state = unused ? PAX_STATE_UNUSED : PAX_STATE_SHARED;
+	}
+	else
+		memset(hdr, 0, PAX_ROWHDR_SIZE);
+	if (unused && !layout->compact)
 	{
 		hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
 		hdr->t_infomask2 = PAX_ROW_UNUSED;
@@ -1247,12 +1426,12 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 		int			r = rows[k] - 1;
 
 		if (r < 0 || r >= nrows ||
-			PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+			PaxRowUnused(page, layout->rowhdrs, r))
 			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
 				 blkno, r + 1, RelationGetRelationName(rel));
 		PaxRowClear(page, layout, r, true);
 	}
-	while (nrows > 0 && PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, nrows - 1)))
+	while (nrows > 0 && PaxRowUnused(page, layout->rowhdrs, nrows - 1))
 		PaxRowClear(page, layout, --nrows, false);
 	hdr->pp_nrows = nrows;
 
@@ -1262,7 +1441,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	memset(zoneset, 0, maplen);
 	for (int r = 0; r < nrows; r++)
 	{
-		if (PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+		if (PaxRowUnused(page, layout->rowhdrs, r))
 		{
 			any_unused = true;
 			continue;

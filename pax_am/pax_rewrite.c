@@ -202,9 +202,9 @@ PaxRewriteByIndex(PaxRewriteState *rs, Relation OldIndex, PaxRewrite *rw)
 					   ItemPointerGetBlockNumber(&slot->tts_tid), pslot->row,
 					   pslot->buffer, rs->oldest_xmin, &rs->tups_vacuumed,
 					   &rs->tups_recently_dead))
-			hdr = PaxRewriteHeader(rs, PaxRowHeader(pslot->page,
-													pslot->lcache.layout->rowhdrs,
-													pslot->row));
+			hdr = PaxRewriteHeader(rs, PaxRowHeaderOf(rs->old_rel, pslot->page,
+													  pslot->lcache.layout->rowhdrs,
+													  pslot->row));
 		LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
 		if (hdr == NULL)
 			continue;
@@ -265,7 +265,8 @@ PaxRewritePage(PaxRewriteState *rs, BlockNumber blkno, PaxLayoutCache *cache,
 						&rs->tups_recently_dead))
 			continue;
 		rs->num_tuples += 1;
-		hdr = PaxRewriteHeader(rs, PaxRowHeader(page, layout->rowhdrs, r));
+		hdr = PaxRewriteHeader(rs, PaxRowHeaderOf(rs->old_rel, page,
+												  layout->rowhdrs, r));
 		PaxSlotStoreRow(rs->slot, rs->old_rel, buffer, blkno, r);
 		if (sort)
 			tuplesort_putheaptuple(sort, PaxRowAsHeapTuple(rs->slot, hdr));

@@ -636,14 +636,14 @@ PaxBitmapPage(PaxTableScanDesc scan, BlockNumber blkno,
 			int			row = offsets[i] - 1;
 
 			if (row < nrows &&
-				!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+				!PaxRowUnused(page, rowhdrs, row))
 				cand[ncand++] = row;
 		}
 	}
 	else
 	{
 		for (int row = 0; row < nrows; row++)
-			if (!PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+			if (!PaxRowUnused(page, rowhdrs, row))
 				cand[ncand++] = row;
 	}
 	PaxTableScanCollectVisible(scan, page, rowhdrs, cand, ncand);
@@ -816,7 +816,7 @@ pax_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 	for (; scan->rs_cindex < nrows; scan->rs_cindex++)
 	{
 		Assert(BufferIsValid(scan->rs_cbuf));
-		if (PaxRowIsUnused(PaxRowHeader(page, rowhdrs, scan->rs_cindex)))
+		if (PaxRowUnused(page, rowhdrs, scan->rs_cindex))
 			continue;			/* a slot VACUUM reclaimed: no row */
 		if (PaxAnalyzeRow(rel, page, rowhdrs, scan->rs_cblock,
 						  scan->rs_cindex, scan->rs_cbuf, OldestXmin,

@@ -105,6 +105,35 @@ tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
 	slot->tts_nvalid = natts;
 }
 
+/*
+ * PaxSlotRowHeader is the header of the slot's row on its pinned page,
+ * read, as heap's slot reads its tuple's, with the pin only; on a compact
+ * page, whose rows' headers move (a slot taken, given back), it is copied
+ * into the slot under a share lock, from the header page if it is there
+ * (PaxRowHeaderOf).
+ */
+static HeapTupleHeader
+PaxSlotRowHeader(TupleTableSlot *slot)
+{
+	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+	uint16		rowhdrs = (pslot->lcache.layout)->rowhdrs;
+	Relation	rel;
+
+	if (!PaxPageIsCompact(pslot->page))
+		return PaxRowHeader(pslot->page, rowhdrs, pslot->row);
+	rel = RelationIdGetRelation(slot->tts_tableOid);
+	if (!RelationIsValid(rel))
+		elog(ERROR, "could not open relation with OID %u", slot->tts_tableOid);
+	/* (a slot's page is never locked by its reader between rows) */
+	LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
+	memcpy(pslot->rowhdr.bytes,
+		   PaxRowHeaderOf(rel, pslot->page, rowhdrs, pslot->row),
+		   PAX_ROWHDR_SIZE);
+	LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
+	RelationClose(rel);
+	return &pslot->rowhdr.hdr;
+}
+
 static Datum
 tts_pax_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
 {
@@ -113,8 +142,7 @@ tts_pax_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
 
 	Assert(!TTS_EMPTY(slot));
 	if (BufferIsValid(pslot->buffer))
-		tuple.t_data = PaxRowHeader(pslot->page, (pslot->lcache.layout)->rowhdrs,
-										   pslot->row);
+		tuple.t_data = PaxSlotRowHeader(slot);
 	else if (pslot->hashdr)
 		tuple.t_data = &pslot->rowhdr.hdr;
 	else
@@ -153,11 +181,13 @@ tts_pax_materialize(TupleTableSlot *slot)
 
 	if (BufferIsValid(pslot->buffer))
 	{
+		HeapTupleHeader hdr;
+
 		if (slot->tts_nvalid < desc->natts)
 			tts_pax_getsomeattrs(slot, desc->natts);
-		memcpy(pslot->rowhdr.bytes,
-			   PaxRowHeader(pslot->page, (pslot->lcache.layout)->rowhdrs, pslot->row),
-			   PAX_ROWHDR_SIZE);
+		hdr = PaxSlotRowHeader(slot);
+		if (hdr != &pslot->rowhdr.hdr)
+			memcpy(pslot->rowhdr.bytes, hdr, PAX_ROWHDR_SIZE);
 		pslot->hashdr = true;
 	}
 

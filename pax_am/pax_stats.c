@@ -157,7 +157,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		}
 
 		for (int r = 0; r < hdr->pp_nrows; r++)
-			nunused += PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r));
+			nunused += PaxRowUnused(page, layout->rowhdrs, r);
 
 		values[0] = Int64GetDatum(blkno);
 		values[1] = Int32GetDatum(hdr->pp_nrows);
@@ -295,7 +295,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 				bool		isnull;
 				Datum		value;
 
-				if (PaxRowIsUnused(PaxRowHeader(page, layout->rowhdrs, r)))
+				if (PaxRowUnused(page, layout->rowhdrs, r))
 					continue;	/* a slot VACUUM reclaimed */
 				value = PaxPageGetValue(page, layout, r, i, &isnull);
 

@@ -499,7 +499,7 @@ PaxTestHolder(MultiXactStatus status, TransactionId xid, LockTupleMode mode,
 	if (TransactionIdDidAbort(xid) || !TransactionIdDidCommit(xid) ||
 		!ISUPDATE_from_mxstatus(status) || !PaxHolderConflicts(status, mode))
 		return TM_Ok;
-	return ItemPointerEquals(&tp->t_self, &tp->t_data->t_ctid) ?
+	return PaxRowCtidIsSelf(tp) ?
 		TM_Deleted : TM_Updated;
 }
 

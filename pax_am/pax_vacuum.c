@@ -262,7 +262,8 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 	rowhdrs = PaxPageRowHeaders(vs->rel, page, blkno);
 	for (int k = 0; k < nitems; k++)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, rows[k] - 1);
+		HeapTupleHeader hdr = PaxRowHeaderOf(vs->rel, page, rowhdrs,
+											 rows[k] - 1);
 
 #if PG_VERSION_NUM >= 160000
 		if (heap_tuple_should_freeze(hdr, &vs->cutoffs, &frozen_xid, &min_mxid))
@@ -287,6 +288,36 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 }
 
 /*
+ * PaxVacFreeHeaderPage lays out afresh, empty, for the relation's rows, the
+ * header page a compact page no longer names (no row's header is on it any
+ * more: PaxVacReclaimPage cleared the name first, so a crash in between
+ * leaves only a header page nobody reads), and offers it to inserts.  The
+ * caller holds the compact page locked (the lock order: it, then this).
+ */
+static void
+PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk)
+{
+	Buffer		hbuf = ReadBufferExtended(vs->rel, MAIN_FORKNUM, hblk,
+										  RBM_NORMAL, vs->bstrategy);
+	PaxChange	chg;
+	Page		copy;
+	Size		avail;
+
+	LockBuffer(hbuf, BUFFER_LOCK_EXCLUSIVE);
+	if (!(PaxPageGetHeader(BufferGetPage(hbuf))->pp_flags & PAX_PAGE_HEADERS))
+	{
+		UnlockReleaseBuffer(hbuf);
+		return;
+	}
+	copy = PaxChangeStart(&chg, vs->rel, hbuf, true);
+	PaxPageReinit(vs->rel, copy);
+	PaxChangeFinish(&chg);
+	avail = PaxFsmValue(BufferGetPage(hbuf));
+	UnlockReleaseBuffer(hbuf);
+	RecordPageWithFreeSpace(vs->rel, hblk, avail);
+}
+
+/*
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
  * free space map.  Without waiting for the cleanup lock, the rows may be
@@ -307,6 +338,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	bool		all_visible;
 	bool		all_frozen;
 	TransactionId cutoff;
+	BlockNumber hblk;
 
 	Assert(nitems <= PAX_MAX_CAPACITY);
 	for (int k = 0; k < nitems; k++)
@@ -321,6 +353,10 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		return;
 	if (PaxPageIsOrphan(BufferGetPage(buffer)))
 	{
+		BlockNumber hblk = PaxPageIsCompact(BufferGetPage(buffer)) ?
+		PaxCompactHeaderPage(BufferGetPage(buffer),
+							 PaxRowHeadersAt(BufferGetPage(buffer))) : 0;
+
 		/*
 		 * Every row of an orphan page is dead (and VACUUM found them so):
 		 * the page is laid out afresh, empty, for the relation's columns.
@@ -329,6 +365,8 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
 		PaxPageReinit(vs->rel, page);
 		GenericXLogFinish(state);
+		if (hblk != 0)
+			PaxVacFreeHeaderPage(vs, hblk);
 		avail = PaxFsmValue(BufferGetPage(buffer));
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 		RecordPageWithFreeSpace(vs->rel, blkno, avail);
@@ -346,6 +384,19 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	page = PaxChangeStart(&chg, vs->rel, buffer, false);
 	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
 									  blkno, vs->rel);
+	hblk = layout->compact ? PaxCompactHeaderPage(page, layout->rowhdrs) : 0;
+	for (int r = 0; hblk != 0 && r < PaxPageGetHeader(page)->pp_nrows; r++)
+		if (PaxCompactStates(page, layout->rowhdrs)[r] == PAX_STATE_OVERFLOW)
+			hblk = 0;			/* still in use */
+	if (hblk != 0)
+		PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
+
+	/*
+	 * A compact page takes no rows but its batch's: once it has none left,
+	 * it is laid out afresh, empty, so that inserts can use it.
+	 */
+	if (layout->compact && PaxPageGetHeader(page)->pp_nrows == 0)
+		PaxPageReinit(vs->rel, page);
 	all_visible = PaxPageRowsAllVisible(vs->rel, page, layout->rowhdrs,
 										buffer, blkno, vs->oldest_xmin,
 										&cutoff, &all_frozen);
@@ -355,6 +406,8 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	PaxChangeRange(&chg, ((PageHeader) page)->pd_upper,
 				   BLCKSZ - ((PageHeader) page)->pd_upper);
 	PaxChangeFinish(&chg);
+	if (hblk != 0)
+		PaxVacFreeHeaderPage(vs, hblk);
 	if (all_visible)
 	{
 		uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
@@ -555,9 +608,53 @@ typedef struct PaxVacPage
 #if PG_VERSION_NUM >= 160000
 	HeapPageFreeze pagefrz;		/* the page's freeze decision so far */
 #endif
+	int			nshare;			/* rows that may share the header again */
+	bool		share[PAX_MAX_CAPACITY];	/* (PaxVacMayShare) */
 	PaxVacAction actions[PAX_MAX_CAPACITY];
 	PaxFreezePlan frz[PAX_MAX_CAPACITY];
 } PaxVacPage;
+
+/*
+ * PaxVacXmaxGone tells whether the xmax of a live row's header no longer
+ * means anything: none, an updater or deleter that aborted (or crashed),
+ * or lockers that all ended.  Such an xmax is ignored by every reader, as
+ * heap's routines ignore it.
+ */
+static bool
+PaxVacXmaxGone(HeapTupleHeader hdr)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(hdr);
+
+	if ((hdr->t_infomask & HEAP_XMAX_INVALID) || !TransactionIdIsValid(xmax))
+		return true;
+	if (hdr->t_infomask & HEAP_XMAX_IS_MULTI)
+		return HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask) &&
+			!MultiXactIdIsRunning(xmax, true);
+	if (TransactionIdIsInProgress(xmax))
+		return false;
+	return HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask) ||
+		!TransactionIdDidCommit(xmax);
+}
+
+/*
+ * PaxVacMayShare tells whether row r of a compact page, whose header is its
+ * own (a slot's or on the header page), may share the page's header again:
+ * it is live, its xmax is gone (PaxVacXmaxGone), and its xmin is the
+ * shared one's, committed, so that its command id no longer matters.
+ */
+static bool
+PaxVacMayShare(PaxVacPage *vp, int r, HeapTupleHeader hdr, HTSV_Result htsv)
+{
+	const uint8 *states = PaxCompactStates(vp->page, vp->rowhdrs);
+	HeapTupleHeader shared = (HeapTupleHeader) (vp->page + vp->rowhdrs);
+
+	if (!PaxPageIsCompact(vp->page) || states[r] == PAX_STATE_SHARED ||
+		states[r] == PAX_STATE_UNUSED || htsv != HEAPTUPLE_LIVE)
+		return false;
+	return HeapTupleHeaderGetRawXmin(hdr) == HeapTupleHeaderGetRawXmin(shared) &&
+		!HeapTupleHeaderXminInvalid(shared) &&
+		PaxVacXmaxGone(hdr);
+}
 
 /*
  * PaxVacJudgeRow judges row r of the page for phase 1: freeze planning for
@@ -578,14 +675,21 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	HTSV_Result htsv;
 
 	Assert(r < vp->nrows);
+	vp->actions[r] = PAX_VAC_NONE;
+	vp->share[r] = false;
+	if (PaxRowUnused(vp->page, vp->rowhdrs, r))
+		return;
 	PaxRowTuple(&tuple, rel, vp->page, vp->rowhdrs, vp->blkno, r);
 	hdr = tuple.t_data;
 	infomask_before = hdr->t_infomask;
-	vp->actions[r] = PAX_VAC_NONE;
-	if (PaxRowIsUnused(hdr))
-		return;
 
 	htsv = PaxRowVacuumStatus(&tuple, vs->oldest_xmin, vp->buffer, NULL);
+	vp->share[r] = PaxVacMayShare(vp, r, hdr, htsv);
+	if (vp->share[r])
+	{
+		vp->nshare++;
+		vp->changes = true;
+	}
 
 	/*
 	 * Rows that stay: heap's own freeze planning on their header (xmin, and
@@ -729,7 +833,7 @@ PaxVacDecideFreeze(PaxVacState *vs, PaxVacPage *vp)
 
 			if (vp->actions[r] != PAX_VAC_FREEZE)
 				continue;
-			hdr = PaxRowHeader(vp->page, vp->rowhdrs, r);
+			hdr = PaxRowHeaderOf(vs->rel, vp->page, vp->rowhdrs, r);
 			if ((vp->frz[r].checkflags & HEAP_FREEZE_CHECK_XMIN_COMMITTED) &&
 				unlikely(!TransactionIdDidCommit(HeapTupleHeaderGetRawXmin(hdr))))
 				ereport(ERROR,
@@ -801,11 +905,21 @@ PaxVacLayoutXid(PaxVacState *vs, PaxVacPage *vp)
  * lazy_scan_prune() in vacuumlazy.c (heap_execute_freeze_tuple per row),
  * PostgreSQL 15.
  */
+static BlockNumber PaxVacShareHeaders(PaxVacState *vs, PaxVacPage *vp,
+									  Page copy, PaxChange *chg,
+									  int *noverflow);
+static void PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk);
+static void PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp);
+static bool PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp,
+						   HeapTupleHeader hdr, int r);
+
 static void
 PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 {
 	PaxChange	chg;
 	Page		copy = PaxChangeStart(&chg, vs->rel, vp->buffer, false);
+	int			noverflow = 0;
+	BlockNumber hblk = 0;
 
 	if (vp->clear_layout_xid)
 	{
@@ -815,37 +929,156 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 
 	for (int r = 0; r < vp->nrows; r++)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(copy, vp->rowhdrs, r);
+		HeapTupleHeader hdr;
 
-		if (vp->actions[r] == PAX_VAC_FREEZE)
-		{
-			heap_execute_freeze_tuple(hdr, &vp->frz[r]);
-			vs->frozen += 1;
-
-			/*
-			 * An aborted updater's xmax frozen away: the row has no newer
-			 * version, so t_ctid points at itself again rather than at the
-			 * dead one, which may be truncated away (pax_verify checks such
-			 * a t_ctid).
-			 */
-			if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
-				!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)))
-				ItemPointerSet(&hdr->t_ctid, vp->blkno, r + 1);
-		}
-		else if (vp->actions[r] == PAX_VAC_INVALIDATE)
-		{
-			hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
-			hdr->t_infomask |= HEAP_XMIN_INVALID;
-			vs->invalidated += 1;
-		}
-		else
+		if (vp->actions[r] == PAX_VAC_NONE)
 			continue;
-		PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
+		if (PaxPageIsCompact(copy) &&
+			PaxCompactStates(copy, vp->rowhdrs)[r] == PAX_STATE_OVERFLOW)
+		{
+			noverflow++;
+			continue;			/* on the header page, below */
+		}
+		hdr = PaxRowHeader(copy, vp->rowhdrs, r);
+		if (PaxVacApplyRow(vs, vp, hdr, r))
+			PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
 	}
+	if (vp->nshare > 0)
+		hblk = PaxVacShareHeaders(vs, vp, copy, &chg, &noverflow);
 	if (vp->all_visible && vp->nrows > 0)
 		PageSetAllVisible(copy);
 	PaxChangeRange(&chg, 0, SizeOfPageHeaderData);
 	PaxChangeFinish(&chg);
+	if (noverflow > 0)
+		PaxVacApplyOverflow(vs, vp);
+	if (hblk != 0)
+		PaxVacFreeHeaderPage(vs, hblk);
+}
+
+/*
+ * PaxVacShareHeaders gives the rows PaxVacMayShare found the page's shared
+ * header again (PAX_STATE_SHARED), freeing their header slots, when that
+ * does not unfreeze them: their xmin is frozen only if the shared one is
+ * (freezing the shared header, by its rows' plans, came first).  Rows
+ * whose plan froze their own header this time keep it.  Returns the
+ * header page the page no longer needs (its name cleared on the copy), or
+ * 0; *noverflow drops by the rows that left it.
+ */
+static BlockNumber
+PaxVacShareHeaders(PaxVacState *vs, PaxVacPage *vp, Page copy,
+				   PaxChange *chg, int *noverflow)
+{
+	uint16		rowhdrs = vp->rowhdrs;
+	uint8	   *states = PaxCompactStates(copy, rowhdrs);
+	HeapTupleHeader shared = (HeapTupleHeader) (copy + rowhdrs);
+	BlockNumber hblk = PaxCompactHeaderPage(copy, rowhdrs);
+	bool		overflow_left = false;
+
+	for (int r = 0; r < vp->nrows; r++)
+	{
+		if (vp->share[r] && vp->actions[r] == PAX_VAC_NONE &&
+			states[r] <= PAX_COMPACT_SLOTS)
+		{
+			HeapTupleHeader own = PaxRowHeader(copy, rowhdrs, r);
+
+			if (HeapTupleHeaderXminFrozen(own) &&
+				!HeapTupleHeaderXminFrozen(shared))
+				continue;
+			memset(own, 0, PAX_ROWHDR_SIZE);
+			PaxChangeRange(chg, (char *) own - (char *) copy, PAX_ROWHDR_SIZE);
+		}
+		else if (vp->share[r] && vp->actions[r] == PAX_VAC_NONE &&
+				 states[r] == PAX_STATE_OVERFLOW)
+		{
+			/* its header on the header page stays, unread */
+			if (!HeapTupleHeaderXminFrozen(shared) &&
+				HeapTupleHeaderXminFrozen(PaxRowHeaderOf(vs->rel, copy, rowhdrs, r)))
+			{
+				overflow_left = true;
+				continue;
+			}
+		}
+		else
+		{
+			overflow_left |= states[r] == PAX_STATE_OVERFLOW;
+			continue;
+		}
+		states[r] = PAX_STATE_SHARED;
+		PaxChangeRange(chg, rowhdrs + PAX_COMPACT_STATES + r, 1);
+	}
+	*noverflow = 0;
+	for (int r = 0; r < vp->nrows; r++)
+		if (states[r] == PAX_STATE_OVERFLOW && vp->actions[r] != PAX_VAC_NONE)
+			(*noverflow)++;
+	if (hblk == 0 || overflow_left)
+		return 0;
+	PaxCompactHeaderPage(copy, rowhdrs) = 0;
+	PaxChangeRange(chg, rowhdrs + PAX_COMPACT_HDRPAGE, sizeof(BlockNumber));
+	return hblk;
+}
+
+/*
+ * PaxVacApplyOverflow carries out phase 1's decisions for the rows of a
+ * compact page whose headers are on its header page, in one record of the
+ * header page, which it exclusively locks (after the compact page).
+ */
+static void
+PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp)
+{
+	Buffer		hbuf = PaxHeaderPageRead(vs->rel, vp->page, vp->rowhdrs,
+										 BUFFER_LOCK_EXCLUSIVE);
+	PaxChange	chg;
+	Page		copy = PaxChangeStart(&chg, vs->rel, hbuf, false);
+
+	for (int r = 0; r < vp->nrows; r++)
+	{
+		HeapTupleHeader hdr;
+
+		if (vp->actions[r] == PAX_VAC_NONE ||
+			PaxCompactStates(vp->page, vp->rowhdrs)[r] != PAX_STATE_OVERFLOW)
+			continue;
+		hdr = PaxHeaderPageRow(copy, r);
+		if (PaxVacApplyRow(vs, vp, hdr, r))
+			PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
+	}
+	PaxChangeFinish(&chg);
+	UnlockReleaseBuffer(hbuf);
+}
+
+/*
+ * PaxVacApplyRow carries out phase 1's decision for row r on its header
+ * hdr: freezing, or marking an aborted insert invalid.  Returns whether
+ * the header changed.
+ */
+static bool
+PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp, HeapTupleHeader hdr, int r)
+{
+	if (vp->actions[r] == PAX_VAC_FREEZE)
+	{
+		heap_execute_freeze_tuple(hdr, &vp->frz[r]);
+		vs->frozen += 1;
+
+		/*
+		 * An aborted updater's xmax frozen away: the row has no newer
+		 * version, so t_ctid points at itself again rather than at the dead
+		 * one, which may be truncated away (pax_verify checks such a
+		 * t_ctid).  (Not a compact page's shared header, which stands for
+		 * every row: its t_ctid says "itself" already.)
+		 */
+		if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
+			!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)) &&
+			ItemPointerGetOffsetNumberNoCheck(&hdr->t_ctid) != PAX_CTID_SELF)
+			ItemPointerSet(&hdr->t_ctid, vp->blkno, r + 1);
+		return true;
+	}
+	if (vp->actions[r] == PAX_VAC_INVALIDATE)
+	{
+		hdr->t_infomask &= ~HEAP_XMIN_COMMITTED;
+		hdr->t_infomask |= HEAP_XMIN_INVALID;
+		vs->invalidated += 1;
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -872,12 +1105,20 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 		UnlockReleaseBuffer(vp.buffer);
 		return;
 	}
+	if (PaxPageGetHeader(vp.page)->pp_flags & PAX_PAGE_HEADERS)
+	{
+		/* a compact page's header page: changed through that page only */
+		vs->nonempty_pages = blkno + 1;
+		UnlockReleaseBuffer(vp.buffer);
+		return;
+	}
 	vp.rowhdrs = PaxPageRowHeaders(rel, vp.page, blkno);
 	vp.nrows = PaxPageGetHeader(vp.page)->pp_nrows;
 	vp.nleft = 0;
 	vp.all_visible = vp.all_frozen = true;
 	vp.changes = vp.clear_layout_xid = false;
 	vp.nfreeze = 0;
+	vp.nshare = 0;
 	vp.visibility_cutoff = InvalidTransactionId;
 #if PG_VERSION_NUM >= 160000
 	vp.pagefrz.freeze_required = false;
@@ -983,7 +1224,9 @@ PaxVacTruncate(PaxVacState *vs)
 									RBM_NORMAL, vs->bstrategy);
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
-		empty = PageIsNew(page) || PaxPageGetHeader(page)->pp_nrows == 0;
+		empty = PageIsNew(page) ||
+			(PaxPageGetHeader(page)->pp_nrows == 0 &&
+			 !(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HEADERS));
 		UnlockReleaseBuffer(buffer);
 		if (!empty)
 			break;

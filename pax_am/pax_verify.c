@@ -461,7 +461,9 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	shape.zone = maps + 2 * maplen;
 	shape.widths = NULL;
 	shape.bases = NULL;
-	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED))
+	shape.compact = PaxPageIsCompact(page);
+	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
+						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
 		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
 	if (PaxPageIsEncoded(page))
 	{
@@ -688,6 +690,16 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 		return;					/* moved to another partition by UPDATE */
 	if (ctid_blk == ctx->blkno && ctid_off == ctx->row + 1)
 		return;					/* the row itself */
+	if ((char *) tup == page + ctx->layout->rowhdrs && ctx->layout->compact)
+	{
+		/* a compact page's shared header: its rows, never updated */
+		if (ctid_blk != ctx->blkno || ctid_off != PAX_CTID_SELF)
+			PaxVerifyReport(ctx, "shared row header's t_ctid (%u,%u) is not (%u,%u)",
+							ctid_blk, ctid_off, ctx->blkno, PAX_CTID_SELF);
+		if (!(infomask & HEAP_XMAX_INVALID) || xmax != InvalidTransactionId)
+			PaxVerifyReport(ctx, "shared row header has an xmax");
+		return;
+	}
 	if (!PaxVerifyHasSuccessor(ctx, tup))
 		return;
 	if (ctid_blk >= ctx->nblocks)
@@ -705,6 +717,60 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 			PaxVerifyReport(ctx, "t_ctid (%u,%u) points at a row slot not in the range 1 .. %d",
 							ctid_blk, ctid_off, capacity);
 	}
+}
+
+/*
+ * PaxVerifyCompact checks a compact page's row states before any row
+ * header is read through them: each is shared, UNUSED or a header slot
+ * that no other row names, and rows at or above pp_nrows are shared (never
+ * used).  Returns false when the rows cannot be read.
+ */
+static bool
+PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	const uint8 *states = PaxCompactStates(page, ctx->layout->rowhdrs);
+	int			owner[PAX_COMPACT_SLOTS + 1];
+	bool		ok = true;
+
+	for (int k = 0; k <= PAX_COMPACT_SLOTS; k++)
+		owner[k] = -1;
+	for (int r = 0; r < hdr->pp_capacity; r++)
+	{
+		uint8		s = states[r];
+
+		ctx->row = r;
+		if (s == PAX_STATE_SHARED ||
+			(s == PAX_STATE_UNUSED && r < hdr->pp_nrows))
+			continue;
+		if (s == PAX_STATE_OVERFLOW && r < hdr->pp_nrows)
+		{
+			BlockNumber hblk = PaxCompactHeaderPage(page, ctx->layout->rowhdrs);
+
+			if (hblk >= ctx->nblocks)
+				ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
+			if (hblk == 0 || hblk >= ctx->nblocks)
+				PaxVerifyReport(ctx, "row's header is on header page %u, not a block of the relation",
+								hblk);
+			else
+				continue;
+		}
+		else if (r >= hdr->pp_nrows)
+			PaxVerifyReport(ctx, "row state %u beyond the page's rows", s);
+		else if (s > PAX_COMPACT_SLOTS)
+			PaxVerifyReport(ctx, "row state %u is not a state", s);
+		else if (owner[s] >= 0)
+			PaxVerifyReport(ctx, "row header slot %u is also row %d's",
+							s, owner[s] + 1);
+		else
+		{
+			owner[s] = r;
+			continue;
+		}
+		ok = false;
+	}
+	ctx->row = -1;
+	return ok;
 }
 
 /* ----------------------------------------------------------------
@@ -900,12 +966,15 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 	if (!PaxVerifyPageHeader(ctx, page, true))
 		return;
 	PaxVerifyDirectory(ctx, page);
+	if (ctx->layout->compact && !PaxVerifyCompact(ctx, page))
+		return;
 
 	for (ctx->row = 0; ctx->row < hdr->pp_nrows; ctx->row++)
 	{
-		HeapTupleHeader tup = PaxRowHeader(page, ctx->layout->rowhdrs, ctx->row);
+		HeapTupleHeader tup = PaxRowHeaderOf(ctx->rel, page, ctx->layout->rowhdrs,
+											 ctx->row);
 
-		if (tup->t_infomask2 & PAX_ROW_UNUSED)
+		if (PaxRowUnused(page, ctx->layout->rowhdrs, ctx->row))
 			continue;
 		PaxVerifyRowHeader(ctx, page, tup);
 		PaxVerifyValues(ctx, page, ctx->row);
@@ -1022,8 +1091,7 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
 		if (offnum < FirstOffsetNumber || offnum > hdr->pp_nrows)
 			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u, but the page has %u rows",
 							RelationGetRelationName(index), offnum, hdr->pp_nrows);
-		else if (PaxRowHeader(page, ctx->layout->rowhdrs, offnum - 1)->t_infomask2 &
-				 PAX_ROW_UNUSED)
+		else if (PaxRowUnused(page, ctx->layout->rowhdrs, offnum - 1))
 			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
 							RelationGetRelationName(index), offnum);
 	}

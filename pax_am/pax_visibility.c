@@ -89,7 +89,7 @@ PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 
 	Assert(PaxBufferLockedByMe(buffer, false));
 	if (row < 0 || row >= PaxPageGetHeader(page)->pp_nrows ||
-		PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row)))
+		PaxRowUnused(page, rowhdrs, row))
 		return false;
 	PaxPageCheckRowNatts(rel, page, blkno, PaxRowHeader(page, rowhdrs, row));
 	PaxRowTuple(tuple, rel, page, rowhdrs, blkno, row);
@@ -173,11 +173,11 @@ PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 	for (int k = 0; k < nrows; k++)
 	{
 		int			row = cand ? cand[k] : k;
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
+		HeapTupleHeader hdr = PaxRowHeaderOf(rel, page, rowhdrs, row);
 		bool		visible;
 
 		Assert(row < PaxPageGetHeader(page)->pp_nrows);
-		if (has_unused && PaxRowIsUnused(hdr))
+		if (has_unused && PaxRowUnused(page, rowhdrs, row))
 			continue;			/* a slot VACUUM reclaimed: no row */
 		if (all_visible && !scan->rs_conflict_check)
 			visible = true;
@@ -227,7 +227,7 @@ PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 
 	for (int row = 0; row < nrows; row++)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
+		HeapTupleHeader hdr = PaxRowHeaderOf(rel, page, rowhdrs, row);
 		bool		visible;
 
 		if (ci < ncand && cand[ci] == row)
@@ -239,7 +239,7 @@ PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 				out[n++] = row;
 			continue;
 		}
-		if (has_unused && PaxRowIsUnused(hdr))
+		if (has_unused && PaxRowUnused(page, rowhdrs, row))
 			continue;
 		if (all_visible)
 			visible = true;
@@ -309,9 +309,9 @@ PaxKeepRow(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
 {
 	HeapTupleData tuple;
 
-	PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);
-	if (PaxRowIsUnused(tuple.t_data))
-		return false;			/* a slot VACUUM reclaimed */
+	if (PaxRowUnused(page, rowhdrs, row))
+		return false;
+	PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);			/* a slot VACUUM reclaimed */
 	switch (PaxRowVacuumStatus(&tuple, OldestXmin, buffer, NULL))
 	{
 		case HEAPTUPLE_DEAD:
@@ -403,9 +403,9 @@ PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs, Buffer buffer,
 		HeapTupleData tuple;
 		TransactionId xmin;
 
-		PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, r);
-		if (PaxRowIsUnused(tuple.t_data))
+		if (PaxRowUnused(page, rowhdrs, r))
 			continue;
+		PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, r);
 		any = true;
 		if (PaxRowVacuumStatus(&tuple, oldest_xmin, buffer, NULL) !=
 			HEAPTUPLE_LIVE)

@@ -351,10 +351,20 @@ PaxPageMask(char *page, BlockNumber blkno)
 	for (int row = 0; row < hdr->pp_capacity; row++)
 	{
 		HeapTupleHeader tup;
+		uint32		at = off + row * PAX_ROWHDR_SIZE;
 
-		if (off + (row + 1) * PAX_ROWHDR_SIZE > phdr->pd_lower)
+		/* a compact page: its shared header, then its header slots */
+		if (PaxPageIsCompact(page))
+		{
+			if (row > PAX_COMPACT_SLOTS)
+				break;
+			at = row == 0 ? off :
+				off + PaxCompactSlotsAt(hdr->pp_capacity) +
+				(row - 1) * PAX_ROWHDR_SIZE;
+		}
+		if (at + PAX_ROWHDR_SIZE > phdr->pd_lower)
 			break;
-		tup = (HeapTupleHeader) (page + off + row * PAX_ROWHDR_SIZE);
+		tup = (HeapTupleHeader) (page + at);
 		if (!HeapTupleHeaderXminFrozen(tup))
 			tup->t_infomask &= ~(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID);
 		tup->t_infomask &= ~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID);
