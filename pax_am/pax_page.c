@@ -1176,7 +1176,10 @@ PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs, int mode)
  * from the page's header page, which it share-locks meanwhile: the
  * compact page's lock, held by the caller, keeps the header from changing
  * (writers change it under both pages' exclusive locks, the compact
- * page's first).
+ * page's first).  Hint bits set on the copy would be lost: the header's
+ * missing ones are set on the header page first, by heap's own
+ * HeapTupleSatisfiesVacuumHorizon, so that the copy carries them (and
+ * HeapTupleIsSurelyDead can let an index forget a dead row).
  */
 HeapTupleHeader
 PaxOverflowHeaderCopy(Relation rel, Page page, uint16 rowhdrs, int row)
@@ -1189,9 +1192,22 @@ PaxOverflowHeaderCopy(Relation rel, Page page, uint16 rowhdrs, int row)
 	static int	next = 0;
 	HeapTupleHeader copy = (HeapTupleHeader) copies[next].bytes;
 	Buffer		hbuf = PaxHeaderPageRead(rel, page, rowhdrs, BUFFER_LOCK_SHARE);
+	HeapTupleHeader hdr = PaxHeaderPageRow(BufferGetPage(hbuf), row);
 
+	if ((hdr->t_infomask & (HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID)) == 0 ||
+		(hdr->t_infomask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID)) == 0)
+	{
+		HeapTupleData tuple;
+		TransactionId dead_after;
+
+		tuple.t_data = hdr;
+		tuple.t_len = PAX_ROWHDR_SIZE;
+		tuple.t_tableOid = RelationGetRelid(rel);
+		ItemPointerSet(&tuple.t_self, BufferGetBlockNumber(hbuf), row + 1);
+		(void) HeapTupleSatisfiesVacuumHorizon(&tuple, hbuf, &dead_after);
+	}
 	next = (next + 1) % PAX_OVERFLOW_COPIES;
-	memcpy(copy, PaxHeaderPageRow(BufferGetPage(hbuf), row), PAX_ROWHDR_SIZE);
+	memcpy(copy, hdr, PAX_ROWHDR_SIZE);
 	UnlockReleaseBuffer(hbuf);
 	return copy;
 }
