@@ -1029,6 +1029,8 @@ extern void PaxHeaderPageInit(Page page);
 extern HeapTupleHeader PaxHeaderPageRow(Page hpage, int row);
 extern Buffer PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs,
 								int mode);
+extern bool PaxCompactToRowForm(Relation rel, Page page,
+								const PaxPageLayout *layout, BlockNumber blkno);
 extern int	PaxCompactFreeSlot(Page page, uint16 rowhdrs);
 extern int	PaxCompactOwnHeader(Relation rel, Page page, uint16 rowhdrs,
 								BlockNumber blkno, int row,

@@ -1213,6 +1213,76 @@ PaxOverflowHeaderCopy(Relation rel, Page page, uint16 rowhdrs, int row)
 }
 
 /*
+ * PaxCompactToRowForm turns a compact page (the private copy of a change
+ * under a cleanup lock, reclaimed by VACUUM) back into a row-form page of
+ * the same shape and capacity when it has UNUSED rows and the room for a
+ * header each: every row keeps its row number, values and header (the
+ * shared one with its own t_ctid, its slot's, or its header page's, which
+ * the caller frees then); the minipages move up by the difference of the
+ * two row areas, a multiple of MAXALIGN, so that each keeps its alignment
+ * and the value area stays where it is.  Inserts can then use the UNUSED
+ * rows.  Returns whether the page changed form.
+ */
+bool
+PaxCompactToRowForm(Relation rel, Page page, const PaxPageLayout *layout,
+					BlockNumber blkno)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PageHeader	phdr = (PageHeader) page;
+	int			capacity = layout->capacity;
+	int			nrows = hdr->pp_nrows;
+	uint16		rowhdrs = layout->rowhdrs;
+	int			old_area = PaxCompactRowsSize(capacity);
+	int			new_area = capacity * PAX_ROWHDR_SIZE;
+	int			first = rowhdrs + old_area;
+	const uint8 *states = PaxCompactStates(page, rowhdrs);
+	Buffer		hbuf = InvalidBuffer;
+	char	   *headers;
+
+	StaticAssertStmt(PAX_ROWHDR_SIZE % MAXIMUM_ALIGNOF == 0,
+					 "row areas are whole MAXALIGN units");
+	Assert(layout->compact && PaxPageIsCompact(page) && nrows > 0);
+	if (!(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) || new_area <= old_area ||
+		phdr->pd_lower + new_area - old_area > phdr->pd_upper)
+		return false;
+
+	headers = palloc0(new_area);
+	for (int r = 0; r < nrows; r++)
+	{
+		HeapTupleHeader dst = (HeapTupleHeader) (headers + r * PAX_ROWHDR_SIZE);
+
+		if (states[r] == PAX_STATE_UNUSED)
+		{
+			/* the UNUSED form of a row-form page (PaxRowClear) */
+			dst->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
+			dst->t_infomask2 = PAX_ROW_UNUSED;
+			dst->t_hoff = PAX_ROWHDR_SIZE;
+			continue;
+		}
+		if (states[r] == PAX_STATE_OVERFLOW)
+		{
+			if (!BufferIsValid(hbuf))
+				hbuf = PaxHeaderPageRead(rel, page, rowhdrs, BUFFER_LOCK_SHARE);
+			memcpy(dst, PaxHeaderPageRow(BufferGetPage(hbuf), r), PAX_ROWHDR_SIZE);
+		}
+		else
+			memcpy(dst, PaxRowHeader(page, rowhdrs, r), PAX_ROWHDR_SIZE);
+		if (ItemPointerGetOffsetNumberNoCheck(&dst->t_ctid) == PAX_CTID_SELF)
+			ItemPointerSet(&dst->t_ctid, blkno, r + 1);
+	}
+	if (BufferIsValid(hbuf))
+		UnlockReleaseBuffer(hbuf);
+
+	memmove(page + first + new_area - old_area, page + first,
+			phdr->pd_lower - first);
+	memcpy(page + rowhdrs, headers, new_area);
+	phdr->pd_lower += new_area - old_area;
+	hdr->pp_flags &= ~PAX_PAGE_COMPACT;
+	pfree(headers);
+	return true;
+}
+
+/*
  * PaxCompactFreeSlot returns a header slot of a compact page that no row's
  * state names, or 0 when all are taken.
  */

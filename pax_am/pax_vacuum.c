@@ -385,18 +385,26 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
 									  blkno, vs->rel);
 	hblk = layout->compact ? PaxCompactHeaderPage(page, layout->rowhdrs) : 0;
-	for (int r = 0; hblk != 0 && r < PaxPageGetHeader(page)->pp_nrows; r++)
-		if (PaxCompactStates(page, layout->rowhdrs)[r] == PAX_STATE_OVERFLOW)
-			hblk = 0;			/* still in use */
-	if (hblk != 0)
-		PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
 
 	/*
 	 * A compact page takes no rows but its batch's: once it has none left,
-	 * it is laid out afresh, empty, so that inserts can use it.
+	 * it is laid out afresh, empty, and once the room its dead rows left
+	 * holds a header for each row, it goes back to the row form (the
+	 * headers of the rows on its header page with them), so that inserts
+	 * can use its free slots.
 	 */
 	if (layout->compact && PaxPageGetHeader(page)->pp_nrows == 0)
 		PaxPageReinit(vs->rel, page);
+	else if (layout->compact && PaxCompactToRowForm(vs->rel, page, layout, blkno))
+		;						/* its header page (hblk) is free now */
+	else
+	{
+		for (int r = 0; hblk != 0 && r < PaxPageGetHeader(page)->pp_nrows; r++)
+			if (PaxCompactStates(page, layout->rowhdrs)[r] == PAX_STATE_OVERFLOW)
+				hblk = 0;		/* still in use */
+		if (hblk != 0)
+			PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
+	}
 	all_visible = PaxPageRowsAllVisible(vs->rel, page, layout->rowhdrs,
 										buffer, blkno, vs->oldest_xmin,
 										&cutoff, &all_frozen);
