@@ -363,7 +363,7 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
 #define PaxPageIsCompact(page) \
-	((PaxPageGetHeader(page)->pp_flags & PAX_PAGE_COMPACT) != 0)
+	((PaxPageGetHeader((Page) (page))->pp_flags & PAX_PAGE_COMPACT) != 0)
 
 /*
  * A compact page's row area, at its rowhdrs offset (pax_am/README,
@@ -392,7 +392,7 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	((uint8 *) (page) + (rowhdrs) + PAX_COMPACT_STATES)
 #define PaxCompactSlot(page, rowhdrs, k) \
 	((HeapTupleHeader) ((char *) (page) + (rowhdrs) + \
-						PaxCompactSlotsAt(PaxPageGetHeader(page)->pp_capacity) + \
+						PaxCompactSlotsAt(PaxPageGetHeader((Page) (page))->pp_capacity) + \
 						((k) - 1) * PAX_ROWHDR_SIZE))
 
 /*

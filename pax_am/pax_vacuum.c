@@ -353,9 +353,9 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		return;
 	if (PaxPageIsOrphan(BufferGetPage(buffer)))
 	{
-		BlockNumber hblk = PaxPageIsCompact(BufferGetPage(buffer)) ?
-		PaxCompactHeaderPage(BufferGetPage(buffer),
-							 PaxRowHeadersAt(BufferGetPage(buffer))) : 0;
+		hblk = PaxPageIsCompact(BufferGetPage(buffer)) ?
+			PaxCompactHeaderPage(BufferGetPage(buffer),
+								 PaxRowHeadersAt(BufferGetPage(buffer))) : 0;
 
 		/*
 		 * Every row of an orphan page is dead (and VACUUM found them so):
