@@ -388,6 +388,9 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 	MAXALIGN(PAX_COMPACT_STATES + (capacity))
 #define PaxCompactRowsSize(capacity) \
 	(PaxCompactSlotsAt(capacity) + PAX_COMPACT_SLOTS * PAX_ROWHDR_SIZE)
+/* the bytes of a page's row headers: a compact page's row area, or a header a row */
+#define PaxRowAreaSize(compact, capacity) \
+	((compact) ? PaxCompactRowsSize(capacity) : (capacity) * PAX_ROWHDR_SIZE)
 #define PaxCompactStates(page, rowhdrs) \
 	((uint8 *) (page) + (rowhdrs) + PAX_COMPACT_STATES)
 #define PaxCompactSlot(page, rowhdrs, k) \
@@ -1032,9 +1035,11 @@ extern Buffer PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs,
 extern bool PaxCompactToRowForm(Relation rel, Page page,
 								const PaxPageLayout *layout, BlockNumber blkno);
 extern int	PaxCompactFreeSlot(Page page, uint16 rowhdrs);
-extern int	PaxCompactOwnHeader(Relation rel, Page page, uint16 rowhdrs,
-								BlockNumber blkno, int row,
-								PaxChange *chg);
+extern int	PaxCompactOwnHeader(Page page, uint16 rowhdrs, BlockNumber blkno,
+								int row, int k, PaxChange *chg);
+extern void PaxCompactOwnCopy(HeapTupleHeader dst, Page page, uint16 rowhdrs,
+							  BlockNumber blkno, int row);
+extern bool PaxCompactHasOverflow(Page page, uint16 rowhdrs);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,

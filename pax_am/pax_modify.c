@@ -149,9 +149,9 @@ PaxTargetRefresh(PaxTarget *t)
 	rowhdrs = PaxRowHeadersAt(t->page);
 	row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
 	t->tuple.t_data = PaxRowHeaderOf(t->rel, t->page, rowhdrs, row);
-	if ((char *) t->tuple.t_data < (char *) t->page ||
-		(char *) t->tuple.t_data >= (char *) t->page + BLCKSZ)
+	if (PaxCompactStates(t->page, rowhdrs)[row] == PAX_STATE_OVERFLOW)
 	{
+		/* a copy PaxRowHeaderOf hands out for a while: keep our own */
 		memcpy(t->own.bytes, t->tuple.t_data, PAX_ROWHDR_SIZE);
 		t->tuple.t_data = (HeapTupleHeader) t->own.bytes;
 	}
@@ -624,6 +624,7 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	int			off = (char *) t->tuple.t_data - (char *) t->page;
 	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
 	uint16		rowhdrs = 0;
+	int			slot = 0;		/* a compact page's free header slot */
 
 	Assert(PaxBufferLockedByMe(t->buffer, true));
 	if (PageIsAllVisible(t->page))
@@ -634,9 +635,10 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 
 		rowhdrs = PaxRowHeadersAt(t->page);
 		state = PaxCompactStates(t->page, rowhdrs)[row];
+		if (state == PAX_STATE_SHARED)
+			slot = PaxCompactFreeSlot(t->page, rowhdrs);
 		if (state == PAX_STATE_OVERFLOW ||
-			(state == PAX_STATE_SHARED &&
-			 PaxCompactFreeSlot(t->page, rowhdrs) == 0))
+			(state == PAX_STATE_SHARED && slot == 0))
 		{
 			PaxTargetSetXmaxOverflow(t, rowhdrs, row, xmax, infomask,
 									 infomask2, cid, iscombo, ctid);
@@ -645,9 +647,10 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	}
 
 	copy = PaxChangeStart(&chg, t->rel, t->buffer, false);
-	if (PaxPageIsCompact(copy))
-		off = PaxCompactOwnHeader(t->rel, copy, rowhdrs,
-								  BufferGetBlockNumber(t->buffer), row, &chg);
+	if (slot != 0)
+		off = PaxCompactOwnHeader(copy, rowhdrs,
+								  BufferGetBlockNumber(t->buffer), row, slot,
+								  &chg);
 	hdr = (HeapTupleHeader) (copy + off);
 	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
 	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
@@ -712,10 +715,7 @@ PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
 	}
 	hdr = PaxHeaderPageRow(hcopy, row);
 	if (state != PAX_STATE_OVERFLOW)
-	{
-		memcpy(hdr, t->page + rowhdrs, PAX_ROWHDR_SIZE);
-		ItemPointerSet(&hdr->t_ctid, blkno, row + 1);
-	}
+		PaxCompactOwnCopy(hdr, t->page, rowhdrs, blkno, row);
 	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
 	PaxChangeRange(&hchg, (char *) hdr - (char *) hcopy, PAX_ROWHDR_SIZE);
 	PaxChangeFinish(&hchg);

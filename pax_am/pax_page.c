@@ -107,8 +107,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		layout->rowhdrs = off;
 		layout->compact = shape->compact;
 	}
-	off += shape->compact ? PaxCompactRowsSize(capacity) :
-		capacity * PAX_ROWHDR_SIZE;
+	off += PaxRowAreaSize(shape->compact, capacity);
 
 	for (int i = 0; i < shape->natts && off <= BLCKSZ; i++)
 	{
@@ -506,8 +505,8 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 
 	PaxPageCheckHeader(rel, page, blkno);
 	off = PaxRowHeadersAt(page);
-	if (off + (PaxPageIsCompact(page) ? PaxCompactRowsSize(hdr->pp_capacity) :
-			   hdr->pp_capacity * PAX_ROWHDR_SIZE) > ((PageHeader) page)->pd_lower)
+	if (off + PaxRowAreaSize(PaxPageIsCompact(page), hdr->pp_capacity) >
+		((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
 
 	/*
@@ -1097,6 +1096,46 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
 	return slot;
 }
 
+/*
+ * PaxRowHeaderSetUnused makes a (zeroed) row-form header the header of an
+ * UNUSED slot (PAX_ROW_UNUSED in pax.h).
+ */
+static inline void
+PaxRowHeaderSetUnused(HeapTupleHeader hdr)
+{
+	hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
+	hdr->t_infomask2 = PAX_ROW_UNUSED;
+	hdr->t_hoff = PAX_ROWHDR_SIZE;
+}
+
+/*
+ * PaxCompactOwnCopy writes into dst row `row`'s own copy of a compact page's
+ * shared header: the same, with the row's t_ctid.
+ */
+void
+PaxCompactOwnCopy(HeapTupleHeader dst, Page page, uint16 rowhdrs,
+				  BlockNumber blkno, int row)
+{
+	memcpy(dst, page + rowhdrs, PAX_ROWHDR_SIZE);
+	ItemPointerSet(&dst->t_ctid, blkno, row + 1);
+}
+
+/*
+ * PaxCompactHasOverflow tells whether a row of a compact page has its header
+ * on the page's header page.
+ */
+bool
+PaxCompactHasOverflow(Page page, uint16 rowhdrs)
+{
+	const uint8 *states = PaxCompactStates(page, rowhdrs);
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+
+	for (int r = 0; r < nrows; r++)
+		if (states[r] == PAX_STATE_OVERFLOW)
+			return true;
+	return false;
+}
+
 /* ----------------------------------------------------------------
  * Header pages: the headers of a compact page's overflowing rows
  * ----------------------------------------------------------------
@@ -1148,7 +1187,7 @@ PaxIsHeaderPage(Page page)
 
 /*
  * PaxHeaderPageRead pins and locks (mode) the header page of a compact
- * page, verified; its row headers are PaxHeaderPageSlot's.
+ * page, verified; its row headers are PaxHeaderPageRow's.
  */
 Buffer
 PaxHeaderPageRead(Relation rel, Page page, uint16 rowhdrs, int mode)
@@ -1232,8 +1271,8 @@ PaxCompactToRowForm(Relation rel, Page page, const PaxPageLayout *layout,
 	int			capacity = layout->capacity;
 	int			nrows = hdr->pp_nrows;
 	uint16		rowhdrs = layout->rowhdrs;
-	int			old_area = PaxCompactRowsSize(capacity);
-	int			new_area = capacity * PAX_ROWHDR_SIZE;
+	int			old_area = PaxRowAreaSize(true, capacity);
+	int			new_area = PaxRowAreaSize(false, capacity);
 	int			first = rowhdrs + old_area;
 	const uint8 *states = PaxCompactStates(page, rowhdrs);
 	Buffer		hbuf = InvalidBuffer;
@@ -1252,14 +1291,10 @@ PaxCompactToRowForm(Relation rel, Page page, const PaxPageLayout *layout,
 		HeapTupleHeader dst = (HeapTupleHeader) (headers + r * PAX_ROWHDR_SIZE);
 
 		if (states[r] == PAX_STATE_UNUSED)
-		{
-			/* the UNUSED form of a row-form page (PaxRowClear) */
-			dst->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
-			dst->t_infomask2 = PAX_ROW_UNUSED;
-			dst->t_hoff = PAX_ROWHDR_SIZE;
-			continue;
-		}
-		if (states[r] == PAX_STATE_OVERFLOW)
+			PaxRowHeaderSetUnused(dst);
+		else if (states[r] == PAX_STATE_SHARED)
+			PaxCompactOwnCopy(dst, page, rowhdrs, blkno, r);
+		else if (states[r] == PAX_STATE_OVERFLOW)
 		{
 			if (!BufferIsValid(hbuf))
 				hbuf = PaxHeaderPageRead(rel, page, rowhdrs, BUFFER_LOCK_SHARE);
@@ -1267,8 +1302,6 @@ PaxCompactToRowForm(Relation rel, Page page, const PaxPageLayout *layout,
 		}
 		else
 			memcpy(dst, PaxRowHeader(page, rowhdrs, r), PAX_ROWHDR_SIZE);
-		if (ItemPointerGetOffsetNumberNoCheck(&dst->t_ctid) == PAX_CTID_SELF)
-			ItemPointerSet(&dst->t_ctid, blkno, r + 1);
 	}
 	if (BufferIsValid(hbuf))
 		UnlockReleaseBuffer(hbuf);
@@ -1304,39 +1337,24 @@ PaxCompactFreeSlot(Page page, uint16 rowhdrs)
 
 /*
  * PaxCompactOwnHeader gives row `row` of a compact page (the private copy
- * of a PaxChange, under an exclusive lock) a row header of its own when it
- * shares the page's: a free header slot (no row's state names it) gets a
- * copy of the shared header with the row's own t_ctid.  Returns the offset
- * of the row's header.  The caller makes sure a slot is free
- * (PaxCompactFreeSlot), or puts the header on the header page instead.
+ * of a PaxChange, under an exclusive lock), which shares the page's header,
+ * header slot k (free: PaxCompactFreeSlot) with its own copy of the shared
+ * header.  Returns the offset of the row's header.
  */
 int
-PaxCompactOwnHeader(Relation rel, Page page, uint16 rowhdrs,
-					BlockNumber blkno, int row, PaxChange *chg)
+PaxCompactOwnHeader(Page page, uint16 rowhdrs, BlockNumber blkno, int row,
+					int k, PaxChange *chg)
 {
 	uint8	   *states = PaxCompactStates(page, rowhdrs);
-	int			k;
-	HeapTupleHeader slot;
+	HeapTupleHeader slot = PaxCompactSlot(page, rowhdrs, k);
 
 	Assert(PaxPageIsCompact(page) && row < PaxPageGetHeader(page)->pp_nrows);
-	Assert(states[row] != PAX_STATE_OVERFLOW);
-	if (states[row] != PAX_STATE_SHARED)
-		return (char *) PaxRowHeader(page, rowhdrs, row) - (char *) page;
-	k = PaxCompactFreeSlot(page, rowhdrs);
-	if (k > 0)
-	{
-		slot = PaxCompactSlot(page, rowhdrs, k);
-		memcpy(slot, page + rowhdrs, PAX_ROWHDR_SIZE);
-		ItemPointerSet(&slot->t_ctid, blkno, row + 1);
-		states[row] = k;
-		PaxChangeRange(chg, (char *) &states[row] - (char *) page, 1);
-		PaxChangeRange(chg, (char *) slot - (char *) page, PAX_ROWHDR_SIZE);
-		return (char *) slot - (char *) page;
-	}
-	/* the caller goes to the header page when no slot is free */
-	elog(ERROR, "no free row header slot on compact page %u of relation \"%s\"",
-		 blkno, RelationGetRelationName(rel));
-	return 0;					/* keep compiler quiet */
+	Assert(states[row] == PAX_STATE_SHARED && k >= 1 && k <= PAX_COMPACT_SLOTS);
+	PaxCompactOwnCopy(slot, page, rowhdrs, blkno, row);
+	states[row] = k;
+	PaxChangeRange(chg, (char *) &states[row] - (char *) page, 1);
+	PaxChangeRange(chg, (char *) slot - (char *) page, PAX_ROWHDR_SIZE);
+	return (char *) slot - (char *) page;
 }
 
 /*
@@ -1365,11 +1383,7 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 	else
 		memset(hdr, 0, PAX_ROWHDR_SIZE);
 	if (unused && !layout->compact)
-	{
-		hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
-		hdr->t_infomask2 = PAX_ROW_UNUSED;
-		hdr->t_hoff = PAX_ROWHDR_SIZE;
-	}
+		PaxRowHeaderSetUnused(hdr);
 	for (int i = 0; i < layout->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];

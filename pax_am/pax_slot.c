@@ -117,20 +117,26 @@ PaxSlotRowHeader(TupleTableSlot *slot)
 {
 	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
 	uint16		rowhdrs = (pslot->lcache.layout)->rowhdrs;
-	Relation	rel;
 
 	if (!PaxPageIsCompact(pslot->page))
 		return PaxRowHeader(pslot->page, rowhdrs, pslot->row);
-	rel = RelationIdGetRelation(slot->tts_tableOid);
-	if (!RelationIsValid(rel))
-		elog(ERROR, "could not open relation with OID %u", slot->tts_tableOid);
 	/* (a slot's page is never locked by its reader between rows) */
 	LockBuffer(pslot->buffer, BUFFER_LOCK_SHARE);
-	memcpy(pslot->rowhdr.bytes,
-		   PaxRowHeaderOf(rel, pslot->page, rowhdrs, pslot->row),
-		   PAX_ROWHDR_SIZE);
+	if (PaxCompactStates(pslot->page, rowhdrs)[pslot->row] == PAX_STATE_OVERFLOW)
+	{
+		Relation	rel = RelationIdGetRelation(slot->tts_tableOid);
+
+		if (!RelationIsValid(rel))
+			elog(ERROR, "could not open relation with OID %u", slot->tts_tableOid);
+		memcpy(pslot->rowhdr.bytes,
+			   PaxOverflowHeaderCopy(rel, pslot->page, rowhdrs, pslot->row),
+			   PAX_ROWHDR_SIZE);
+		RelationClose(rel);
+	}
+	else
+		memcpy(pslot->rowhdr.bytes,
+			   PaxRowHeader(pslot->page, rowhdrs, pslot->row), PAX_ROWHDR_SIZE);
 	LockBuffer(pslot->buffer, BUFFER_LOCK_UNLOCK);
-	RelationClose(rel);
 	return &pslot->rowhdr.hdr;
 }
 

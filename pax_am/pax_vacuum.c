@@ -397,14 +397,10 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		PaxPageReinit(vs->rel, page);
 	else if (layout->compact && PaxCompactToRowForm(vs->rel, page, layout, blkno))
 		;						/* its header page (hblk) is free now */
-	else
-	{
-		for (int r = 0; hblk != 0 && r < PaxPageGetHeader(page)->pp_nrows; r++)
-			if (PaxCompactStates(page, layout->rowhdrs)[r] == PAX_STATE_OVERFLOW)
-				hblk = 0;		/* still in use */
-		if (hblk != 0)
-			PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
-	}
+	else if (hblk != 0 && PaxCompactHasOverflow(page, layout->rowhdrs))
+		hblk = 0;				/* still in use */
+	else if (hblk != 0)
+		PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
 	all_visible = PaxPageRowsAllVisible(vs->rel, page, layout->rowhdrs,
 										buffer, blkno, vs->oldest_xmin,
 										&cutoff, &all_frozen);
@@ -914,8 +910,7 @@ PaxVacLayoutXid(PaxVacState *vs, PaxVacPage *vp)
  * PostgreSQL 15.
  */
 static BlockNumber PaxVacShareHeaders(PaxVacState *vs, PaxVacPage *vp,
-									  Page copy, PaxChange *chg,
-									  int *noverflow);
+									  Page copy, PaxChange *chg);
 static void PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk);
 static void PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp);
 static bool PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp,
@@ -952,7 +947,7 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 			PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
 	}
 	if (vp->nshare > 0)
-		hblk = PaxVacShareHeaders(vs, vp, copy, &chg, &noverflow);
+		hblk = PaxVacShareHeaders(vs, vp, copy, &chg);
 	if (vp->all_visible && vp->nrows > 0)
 		PageSetAllVisible(copy);
 	PaxChangeRange(&chg, 0, SizeOfPageHeaderData);
@@ -968,57 +963,39 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
  * header again (PAX_STATE_SHARED), freeing their header slots, when that
  * does not unfreeze them: their xmin is frozen only if the shared one is
  * (freezing the shared header, by its rows' plans, came first).  Rows
- * whose plan froze their own header this time keep it.  Returns the
- * header page the page no longer needs (its name cleared on the copy), or
- * 0; *noverflow drops by the rows that left it.
+ * whose plan froze or invalidated their own header this time keep it (so
+ * the rows PaxVacApplyOverflow changes stay on the header page).  Returns
+ * the header page the page no longer needs (its name cleared on the copy),
+ * or 0.
  */
 static BlockNumber
 PaxVacShareHeaders(PaxVacState *vs, PaxVacPage *vp, Page copy,
-				   PaxChange *chg, int *noverflow)
+				   PaxChange *chg)
 {
 	uint16		rowhdrs = vp->rowhdrs;
 	uint8	   *states = PaxCompactStates(copy, rowhdrs);
 	HeapTupleHeader shared = (HeapTupleHeader) (copy + rowhdrs);
 	BlockNumber hblk = PaxCompactHeaderPage(copy, rowhdrs);
-	bool		overflow_left = false;
 
 	for (int r = 0; r < vp->nrows; r++)
 	{
-		if (vp->share[r] && vp->actions[r] == PAX_VAC_NONE &&
-			states[r] <= PAX_COMPACT_SLOTS)
-		{
-			HeapTupleHeader own = PaxRowHeader(copy, rowhdrs, r);
+		HeapTupleHeader own;
 
-			if (HeapTupleHeaderXminFrozen(own) &&
-				!HeapTupleHeaderXminFrozen(shared))
-				continue;
+		if (!vp->share[r] || vp->actions[r] != PAX_VAC_NONE)
+			continue;
+		own = PaxRowHeaderOf(vs->rel, copy, rowhdrs, r);
+		if (HeapTupleHeaderXminFrozen(own) && !HeapTupleHeaderXminFrozen(shared))
+			continue;
+		if (states[r] <= PAX_COMPACT_SLOTS)
+		{
+			/* the slot is free again (an entry on the header page stays, unread) */
 			memset(own, 0, PAX_ROWHDR_SIZE);
 			PaxChangeRange(chg, (char *) own - (char *) copy, PAX_ROWHDR_SIZE);
-		}
-		else if (vp->share[r] && vp->actions[r] == PAX_VAC_NONE &&
-				 states[r] == PAX_STATE_OVERFLOW)
-		{
-			/* its header on the header page stays, unread */
-			if (!HeapTupleHeaderXminFrozen(shared) &&
-				HeapTupleHeaderXminFrozen(PaxRowHeaderOf(vs->rel, copy, rowhdrs, r)))
-			{
-				overflow_left = true;
-				continue;
-			}
-		}
-		else
-		{
-			overflow_left |= states[r] == PAX_STATE_OVERFLOW;
-			continue;
 		}
 		states[r] = PAX_STATE_SHARED;
 		PaxChangeRange(chg, rowhdrs + PAX_COMPACT_STATES + r, 1);
 	}
-	*noverflow = 0;
-	for (int r = 0; r < vp->nrows; r++)
-		if (states[r] == PAX_STATE_OVERFLOW && vp->actions[r] != PAX_VAC_NONE)
-			(*noverflow)++;
-	if (hblk == 0 || overflow_left)
+	if (hblk == 0 || PaxCompactHasOverflow(copy, rowhdrs))
 		return 0;
 	PaxCompactHeaderPage(copy, rowhdrs) = 0;
 	PaxChangeRange(chg, rowhdrs + PAX_COMPACT_HDRPAGE, sizeof(BlockNumber));

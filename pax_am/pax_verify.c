@@ -971,12 +971,11 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 
 	for (ctx->row = 0; ctx->row < hdr->pp_nrows; ctx->row++)
 	{
-		HeapTupleHeader tup = PaxRowHeaderOf(ctx->rel, page, ctx->layout->rowhdrs,
-											 ctx->row);
-
 		if (PaxRowUnused(page, ctx->layout->rowhdrs, ctx->row))
 			continue;
-		PaxVerifyRowHeader(ctx, page, tup);
+		PaxVerifyRowHeader(ctx, page,
+						   PaxRowHeaderOf(ctx->rel, page, ctx->layout->rowhdrs,
+										  ctx->row));
 		PaxVerifyValues(ctx, page, ctx->row);
 	}
 	ctx->row = -1;
