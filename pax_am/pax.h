@@ -152,7 +152,8 @@ typedef PaxPageHeaderData *PaxPageHeader;
  * a column stored at its full width, else the width in bytes (1, 2 or 4,
  * less than attlen) of each row's value minus the column's base on the
  * page: an int64 in the base array that follows the zone maps, one per
- * encoded column in column order.  Set when the page is initialised and
+ * encoded column in column order (a prefix-encoded column's slot there is
+ * its prefix area: PaxBaseBytes).  Set when the page is initialised and
  * never changed: a row whose value falls outside base .. base + 2^(8 width)
  * - 1 goes to another page.  Only integer-like pass-by-value types of 2, 4
  * or 8 bytes are encoded (PaxEncodeEligible); the value read back is the
@@ -279,6 +280,41 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PaxDictCapacity(w)		(((w) & 0x3F) * 8)
 #define PaxDictIsPacked(w)		(((w) & PAX_DICT_PACKED) != 0)
 #define PaxDictCodeBits(cap)	pg_ceil_log2_32(cap)
+
+/*
+ * Prefix encoding of a varlena column (attlen -1): its width byte is
+ * PAX_PREFIX_FLAG | w (w = 1 .. PAX_PREFIX_MAX_UNITS), and its slot in the
+ * base array is a prefix area of 8 w bytes (instead of an int64): a length
+ * byte p (below 8 w), then the p bytes the data of every value of the
+ * column on the page starts with.  Its minipage is a plain varlena
+ * column's (a value offset a row); the value area holds each row's value
+ * without those bytes, as a short varlena of the rest of its data (an
+ * empty rest: the 1-byte header alone).  Only values stored as short
+ * varlenas (at most VARATT_SHORT_MAX bytes, header included; not TOAST
+ * pointers) are held: a value is read back as that short varlena, the
+ * prefix and the rest built into a decode cell of PAX_DECODE_CELL bytes
+ * (PaxPrefixDecode).  Chosen for the pages of a batch whose rows share a
+ * prefix (PaxChoosePrefix); a row whose value does not start with it goes
+ * to another page.
+ */
+#define PAX_PREFIX_FLAG			0x10
+#define PAX_PREFIX_MAX_UNITS	8
+#define PaxPrefixWidthOk(w) \
+	(((w) & 0xF0) == PAX_PREFIX_FLAG && ((w) & 0x0F) >= 1 && \
+	 ((w) & 0x0F) <= PAX_PREFIX_MAX_UNITS)
+#define PaxPrefixAreaSize(w)	(((w) & 0x0F) * 8)
+#define PAX_PREFIX_AREA_MAX		(PAX_PREFIX_MAX_UNITS * 8)
+#define PAX_DECODE_CELL			(VARATT_SHORT_MAX + 1)
+#define PaxIsPrefixWidth(att, w) \
+	((att)->attlen == -1 && PaxPrefixWidthOk(w))
+
+/*
+ * PaxBaseBytes is the size of an encoded column's slot in the base array,
+ * from its width byte: its prefix area, or an int64 (0: not encoded).
+ */
+#define PaxBaseBytes(w) \
+	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
+	 (int) sizeof(int64))
 
 /*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
@@ -507,6 +543,10 @@ typedef struct PaxColumnLayout
 								 * dictionary, 0 if none */
 	uint16		dictcap;		/* its entries */
 	uint16		dictused;		/* offset of its count of entries in use */
+	uint16		prefix;			/* offset of a prefix-encoded column's
+								 * prefix area (its base array slot), 0 if
+								 * none */
+	uint16		prefixmax;		/* the longest prefix that area holds */
 } PaxColumnLayout;
 
 /*
@@ -524,6 +564,8 @@ typedef struct PaxPageLayout
 	uint16		rowhdrs;		/* offset of the row headers (a compact
 								 * page's row area) */
 	bool		compact;		/* PAX_PAGE_COMPACT */
+	bool		hasprefix;		/* some column is prefix-encoded: reading
+								 * it takes decode cells */
 	uint16		lower;			/* end of the fixed part: pd_lower */
 	int			nzones;
 	PaxColumnLayout cols[FLEXIBLE_ARRAY_MEMBER];
@@ -589,8 +631,13 @@ typedef struct PaxPageShape
 	bits8	   *zone;
 	uint8	   *widths;			/* natts encoded widths (0: full), or NULL */
 	int64	   *bases;			/* natts bases (for init), or NULL */
+	uint8	   *prefixes;		/* natts prefix areas of PAX_PREFIX_AREA_MAX
+								 * bytes each (a length byte, the bytes) of
+								 * prefix-encoded columns (for init), or
+								 * NULL */
 	bool		compact;		/* compact rows (PAX_PAGE_COMPACT) */
 } PaxPageShape;
+
 
 /*
  * PaxRowInit: what a new row version starts with besides xmin and cmin
@@ -745,6 +792,9 @@ typedef struct PaxTupleTableSlot
 	int			row;			/* row index on the page */
 	PaxLayoutCache lcache;		/* layout of page */
 	char	   *data;			/* materialised by-ref values, or NULL */
+	char	   *cells;			/* decode cells of prefix-encoded columns
+								 * (PaxPageFillValues), allocated on first
+								 * use, or NULL */
 	const int16 *needed;		/* the (zero-based) columns read from the
 								 * page, ascending, or NULL for all; the
 								 * others read as NULL (see pax_colskip.c) */
@@ -807,16 +857,10 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row,
 							  int from, int to,
 							  const int16 *needed, int nneeded,
-							  Datum *values, bool *isnull);
+							  Datum *values, bool *isnull, char *cells);
+extern char *PaxDecodeCellsAlloc(int natts);
+extern char *PaxDecodeCell(int attno);
 
-/*
- * PaxPageShortValue gives the value of row `row` in the minipage of a
- * varlena column laid out on the page (col->data != 0) when it is a short
- * (1-byte header) varlena inside the value area, the usual form of small
- * values: the fast path of the typed loops.  NULL for anything else (a
- * NULL, a 4-byte header, a TOAST pointer, bytes PaxPageGetValue reports as
- * corrupted): the caller then reads it with PaxPageGetValue.
- */
 /* PaxDictCode reads row `row`'s code of a dictionary-encoded column. */
 static inline uint32
 PaxDictCode(Page page, const PaxColumnLayout *col, int row)
@@ -865,8 +909,40 @@ PaxDictUsed(Page page, const PaxColumnLayout *col)
 	return used;
 }
 
+/*
+ * PaxPrefixShort builds the value of a prefix-encoded column whose rest is
+ * the short varlena p (inside the page) into cell: the short varlena of
+ * the column's prefix and the rest's data (pax.h, "Prefix encoding").  NULL
+ * when the page's bytes cannot be such a value (a prefix longer than its
+ * area, a value longer than a short varlena): corrupted.
+ */
 static inline const char *
-PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
+PaxPrefixShort(Page page, const PaxColumnLayout *col, const char *p,
+			   char *cell)
+{
+	uint8		plen = *(const uint8 *) (page + col->prefix);
+	int			rest = VARSIZE_1B(p) - VARHDRSZ_SHORT;
+
+	if (plen > col->prefixmax || VARHDRSZ_SHORT + plen + rest > VARATT_SHORT_MAX)
+		return NULL;
+	SET_VARSIZE_SHORT(cell, VARHDRSZ_SHORT + plen + rest);
+	memcpy(cell + VARHDRSZ_SHORT, page + col->prefix + 1, plen);
+	memcpy(cell + VARHDRSZ_SHORT + plen, p + VARHDRSZ_SHORT, rest);
+	return cell;
+}
+
+/*
+ * PaxPageShortValue gives the value of row `row` in the minipage of a
+ * varlena column laid out on the page (col->data != 0) when it is a short
+ * (1-byte header) varlena inside the value area, the usual form of small
+ * values: the fast path of the typed loops.  A prefix-encoded column's
+ * value is built in cell (PAX_DECODE_CELL bytes; none: NULL is returned
+ * for it).  NULL for anything else (a NULL, a 4-byte header, a TOAST
+ * pointer, bytes PaxPageGetValue reports as corrupted): the caller then
+ * reads it with PaxPageGetValue.
+ */
+static inline const char *
+PaxPageShortValue(Page page, const PaxColumnLayout *col, int row, char *cell)
 {
 	uint16		off = PaxVarOffset(page, col, row);
 	uint16		special = ((PageHeader) page)->pd_special;
@@ -876,7 +952,37 @@ PaxPageShortValue(Page page, const PaxColumnLayout *col, int row)
 		(col->nullmap != 0 && PaxBitIsSet((const bits8 *) page + col->nullmap, row)) ||
 		!VARATT_IS_1B(p) || VARATT_IS_1B_E(p) || off + VARSIZE_1B(p) > special)
 		return NULL;
+	if (unlikely(col->prefix != 0))
+		return cell != NULL ? PaxPrefixShort(page, col, p, cell) : NULL;
 	return p;
+}
+
+/*
+ * PaxShortData gives the data of a non-null varlena value (after its
+ * header) and their length when the value area stores it as a short
+ * varlena (PaxVarStorage: already short, or converted), the values a
+ * prefix-encoded column holds; false for any other value.
+ */
+static inline bool
+PaxShortData(Form_pg_attribute att, Datum value, const char **data, int *len)
+{
+	const char *v = DatumGetPointer(value);
+
+	if (att->attlen != -1 || VARATT_IS_EXTERNAL(v))
+		return false;
+	if (VARATT_IS_SHORT(v))
+	{
+		*data = VARDATA_SHORT(v);
+		*len = VARSIZE_SHORT(v) - VARHDRSZ_SHORT;
+		return true;
+	}
+	if (att->attstorage != TYPSTORAGE_PLAIN && VARATT_CAN_MAKE_SHORT(v))
+	{
+		*data = VARDATA(v);
+		*len = VARSIZE(v) - VARHDRSZ;
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -1080,7 +1186,8 @@ extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
 						Form_pg_attribute att, Datum value);
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
-								 int perpage, double pack, PaxPageShape *shape);
+								 int perpage, double pack, bool eager,
+								 PaxPageShape *shape);
 extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, bool all_only,
 								 PaxRelCache *hints);

@@ -1222,7 +1222,8 @@ PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
 	uint64		v = 0;
 
 	if (gc->attlen == -1 && a < layout->natts && layout->cols[a].data != 0)
-		p = PaxPageShortValue(page, &layout->cols[a], row);
+		p = PaxPageShortValue(page, &layout->cols[a], row,
+							  layout->cols[a].prefix ? PaxDecodeCell(a) : NULL);
 	if (p != NULL)
 	{
 		state->values[a] = PointerGetDatum(p);
@@ -1417,7 +1418,8 @@ PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc)
 
 			for (int r = 0; r < nsel; r++)
 			{
-				const char *p = col ? PaxPageShortValue(page, col, sel[r]) : NULL;
+				const char *p = col ? PaxPageShortValue(page, col, sel[r],
+														col->prefix ? PaxDecodeCell(a) : NULL) : NULL;
 				bool		isnull;
 				Datum		d;
 

@@ -190,6 +190,9 @@ typedef struct PaxScanState
 	uint16		allvis[PAX_MAX_CAPACITY];
 	int			nallvis;
 	int			allvis_pos;
+	char	   *cells;			/* decode cells of the scan slot's
+								 * prefix-encoded columns, allocated on
+								 * first use, or NULL */
 } PaxScanState;
 
 /*

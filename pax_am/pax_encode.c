@@ -23,6 +23,9 @@
 
 #include "pax.h"
 
+/* Rows a page's batch must have for a column to be prefix-encoded. */
+#define PAX_PREFIX_MIN_ROWS		4
+
 /* Distinct values a dictionary-encoded column may start with, at most. */
 #define PAX_DICT_MAX_DISTINCT	64
 
@@ -636,6 +639,66 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
 }
 
 /*
+ * PaxChoosePrefix decides whether varlena column i of a page built from a
+ * batch is prefix-encoded (pax.h, "Prefix encoding"): when all its non-null
+ * values among the rows looked ahead at (at least PAX_PREFIX_MIN_ROWS) are
+ * stored as short varlenas and their data share a first byte or more, and
+ * the bytes so saved exceed the prefix area.  The prefix is the longest
+ * they share (up to what PAX_PREFIX_MAX_UNITS units hold).  Returns the
+ * value-area bytes it saves over the rows, 0 if the column is not encoded.
+ */
+static double
+PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
+				PaxPageShape *shape)
+{
+	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+	const char *first = NULL;
+	int			plen = 0;
+	int			n = 0;
+	int			units;
+	uint8	   *area;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		const char *data;
+		int			len;
+		int			k = 0;
+
+		if (rows[r].isnull[i])
+			continue;
+		if (!PaxShortData(att, rows[r].values[i], &data, &len))
+			return 0;
+		n++;
+		if (first == NULL)
+		{
+			first = data;
+			plen = Min(len, PAX_PREFIX_AREA_MAX - 1);
+			continue;
+		}
+		while (k < plen && k < len && data[k] == first[k])
+			k++;
+		plen = k;
+		if (plen == 0)
+			return 0;
+	}
+	units = (plen + 1 + 7) / 8;
+	if (n < PAX_PREFIX_MIN_ROWS || (double) plen * n <= PaxPrefixAreaSize(units))
+		return 0;
+	if (shape->widths == NULL)
+	{
+		shape->widths = palloc0(tupdesc->natts);
+		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
+	}
+	if (shape->prefixes == NULL)
+		shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
+	shape->widths[i] = PAX_PREFIX_FLAG | units;
+	area = &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
+	area[0] = plen;
+	memcpy(area + 1, first, plen);
+	return (double) plen * n;
+}
+
+/*
  * PaxEncodeRange chooses the width and base of an encoded column whose
  * values so far span lo .. hi, with room for `extra` more (at least), a
  * quarter of the room left below lo; false if the span needs the type's
@@ -721,8 +784,7 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
  * rows over the rows at hand: room for rising values), takes at most seven
  * eighths of the bits of its byte width (or of the type's, where no byte
  * width is narrower) is bit-packed instead, from the least value.  With a
- * few
- * rows (one at a time), it comes from the hints, the ranges of the rows
+ * few rows (one at a time), it comes from the hints, the ranges of the rows
  * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
  * page spanned much less than all rows placed and the new row lies past
  * them, the values rise (a serial key, a timestamp of insertion; the page
@@ -733,11 +795,17 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
  * rise.
  * (Falling values get no range of their own: an UPDATE of every row starts
  * again from the first, and then rises.)
+ *
+ * Variable-length columns get a dictionary (from the rows at hand, or for
+ * rows one at a time from the hints) when they have few distinct values;
+ * else, unless `eager` (rows inserted one at a time), a prefix when the
+ * rows at hand share one (PaxChoosePrefix).  Returns the value-area bytes
+ * a row saves.
  */
 double
 PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				   const PaxRelCache *hints, int perpage, double pack,
-				   PaxPageShape *shape)
+				   bool eager, PaxPageShape *shape)
 {
 	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
 	double		saved = 0;
@@ -766,6 +834,9 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			else if (hints != NULL && i < PAX_HINT_ATTS)
 				saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
 												   i, shape);
+			/* the rows of a batch, not in a dictionary: a shared prefix? */
+			if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
+				saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);
 			continue;
 		}
 		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))

@@ -664,7 +664,9 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		for (int k = 0; k < n; k++)
 		{
 			int			r = sel[k];
-			const char *p = pred->numkey ? PaxPageShortValue(page, col, r) : NULL;
+			const char *p = pred->numkey ?
+				PaxPageShortValue(page, col, r,
+								  col->prefix ? PaxDecodeCell(pred->attno) : NULL) : NULL;
 			int			cmp;
 			bool		ok;
 

@@ -98,6 +98,8 @@ PaxShapeFree(PaxPageShape *shape)
 		pfree(shape->widths);
 	if (shape->bases)
 		pfree(shape->bases);
+	if (shape->prefixes)
+		pfree(shape->prefixes);
 }
 
 /*
@@ -136,14 +138,46 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 }
 
 /*
+ * PaxPrefixPlace is PaxValuePlace for a column of a page whose values start
+ * with `prefix` (a length byte, the bytes: pax.h, "Prefix encoding"): it
+ * places the rest of the value's data as a short varlena, writing into dest
+ * when not NULL; -1 also when the value is not stored short or does not
+ * start with the prefix.
+ */
+static inline int
+PaxPrefixPlace(Form_pg_attribute att, const uint8 *prefix, Datum value,
+			   int upper, int lower, char *dest, uint16 *offp)
+{
+	const char *data;
+	int			len;
+	int			size;
+
+	if (!PaxShortData(att, value, &data, &len) || len < prefix[0] ||
+		memcmp(data, prefix + 1, prefix[0]) != 0)
+		return -1;
+	size = VARHDRSZ_SHORT + len - prefix[0];
+	upper -= size;
+	if (upper < lower)
+		return -1;
+	if (dest == NULL)
+		return upper;
+	SET_VARSIZE_SHORT(dest + upper, size);
+	memcpy(dest + upper + VARHDRSZ_SHORT, data + prefix[0], len - prefix[0]);
+	*offp = (uint16) upper;
+	return upper;
+}
+
+/*
  * PaxRowPlace places a row's variable-length values in the value area below
  * `upper`, never below `lower`, as PaxValuePlace places each, and returns
  * the new upper, or -1 when they do not fit.  On a page with
  * dictionary-encoded columns (page and layout given), a value already in
  * its column's dictionary takes no room and its row gets its code; another
- * needs a free dictionary entry.  With write, the values, offsets, codes
- * and entries go on the page (row slot rowidx); without, the page is only
- * read.  Adapted from heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
+ * needs a free dictionary entry; a value of a prefix-encoded column takes
+ * the room of its rest, and does not fit unless it starts with the prefix
+ * (PaxPrefixPlace).  With write, the values, offsets, codes and entries go
+ * on the page (row slot rowidx); without, the page is only read.  Adapted
+ * from heap_fill_tuple() in heaptuple.c, PostgreSQL 15.
  */
 static int
 PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
@@ -209,6 +243,15 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 			}
 			if (write)
 				PaxDictCodeSet(page, col, rowidx, code);
+			continue;
+		}
+		if (col != NULL && col->prefix != 0)
+		{
+			/* (a value without the page's prefix does not fit) */
+			upper = PaxPrefixPlace(att, (const uint8 *) page + col->prefix,
+								   row->values[i], upper, lower,
+								   write ? page : NULL,
+								   &((uint16 *) (page + col->data))[rowidx]);
 			continue;
 		}
 		upper = PaxValuePlace(att, row->values[i], upper, lower,
@@ -282,11 +325,17 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 		}
 		for (int k = 0; k < n; k++)
 		{
+			uint16	   *offp = &((uint16 *) (buf.data + col->data))[rowidx[k]];
+
 			if (rows[k].isnull[i])
 				continue;
-			upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
-								  buf.data,
-								  &((uint16 *) (buf.data + col->data))[rowidx[k]]);
+			if (col->prefix != 0)
+				upper = PaxPrefixPlace(att, (const uint8 *) page + col->prefix,
+									   rows[k].values[i], upper, lower,
+									   buf.data, offp);
+			else
+				upper = PaxValuePlace(att, rows[k].values[i], upper, lower,
+									  buf.data, offp);
 			if (upper < 0)
 				return;			/* keep the rows' order */
 		}
@@ -368,6 +417,7 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 	shape.zone = palloc0(maplen);
 	shape.widths = NULL;
 	shape.bases = NULL;
+	shape.prefixes = NULL;
 	shape.compact = false;
 	for (int i = 0; i < tupdesc->natts; i++)
 		if (row->isnull[i] || TupleDescAttr(tupdesc, i)->attisdropped)
@@ -1056,6 +1106,9 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
 	pfree(widths);
 	pfree(shape->bases);
 	shape->bases = NULL;
+	if (shape->prefixes)
+		pfree(shape->prefixes);
+	shape->prefixes = NULL;
 	return false;
 }
 
@@ -1094,6 +1147,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	shape->zone = palloc0(maplen);
 	shape->widths = NULL;
 	shape->bases = NULL;
+	shape->prefixes = NULL;
 	shape->compact = compact;
 
 	for (int i = 0; i < natts; i++)
@@ -1121,7 +1175,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	}
 	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints,
 							   nrows > 0 ? PaxRowsPerPageGuess(tupdesc, &rows[0]) : 0,
-							   pack, shape);
+							   pack, eager, shape);
 	if (shape->widths &&
 		PaxKeepUsefulEncodings(tupdesc, shape, Max(var_avg - saved, 0), var_avg))
 		var_avg = Max(var_avg - saved, 0);

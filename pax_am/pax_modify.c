@@ -743,7 +743,8 @@ PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
 
 /*
  * PaxTargetValues reads the target row's values into arrays allocated in
- * the current memory context.  Values are read with the page pinned (they
+ * the current memory context (and those of prefix-encoded columns into
+ * decode cells allocated there).  Values are read with the page pinned (they
  * never move while the row exists).
  */
 static void
@@ -760,7 +761,8 @@ PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
 	*values = palloc(tupdesc->natts * sizeof(Datum));
 	*isnull = palloc(tupdesc->natts * sizeof(bool));
 	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL, 0,
-					  *values, *isnull);
+					  *values, *isnull,
+					  layout->hasprefix ? PaxDecodeCellsAlloc(tupdesc->natts) : NULL);
 	PaxLayoutCacheFree(&cache);
 }
 

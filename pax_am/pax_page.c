@@ -58,6 +58,7 @@
 #include "storage/procarray.h"
 #include "utils/date.h"
 #include "utils/float.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -74,7 +75,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 {
 	uint32		off;
 	int			nzones = 0;
-	int			nenc = 0;
+	uint32		basebytes = 0;
 	int			capacity = shape->capacity;
 	uint32		bases;
 
@@ -95,17 +96,18 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		}
 		else if (layout)
 			layout->cols[i].zone = -1;
-		if (shape->widths && shape->widths[i] != 0)
-			nenc++;
+		if (shape->widths)
+			basebytes += PaxBaseBytes(shape->widths[i]);
 	}
 	off += nzones * sizeof(PaxZone);
 	bases = off;
-	off += nenc * sizeof(int64);
+	off += basebytes;
 	if (layout)
 	{
 		layout->bases = bases;
 		layout->rowhdrs = off;
 		layout->compact = shape->compact;
+		layout->hasprefix = false;
 	}
 	off += PaxRowAreaSize(shape->compact, capacity);
 
@@ -126,8 +128,24 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->dict = 0;
 			col->dictcap = 0;
 			col->dictused = 0;
+			col->prefix = 0;
+			col->prefixmax = 0;
 			col->bits = 0;
 			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+		}
+		if (width != 0 && PaxPrefixWidthOk(width))
+		{
+			/* a prefix-encoded varlena column: its prefix area, a base slot */
+			if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
+				return BLCKSZ + 1;
+			if (col)
+			{
+				col->prefix = bases;
+				col->prefixmax = PaxPrefixAreaSize(width) - 1;
+				layout->hasprefix = true;
+			}
+			bases += PaxPrefixAreaSize(width);
+			width = 0;			/* its minipage: a plain varlena column's */
 		}
 		if (width != 0 && att->attlen < 0)
 		{
@@ -261,7 +279,6 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	if (shape->widths)
 	{
 		uint32		bases;
-		int			k = 0;
 
 		hdr->pp_flags |= PAX_PAGE_ENCODED;
 		memcpy(PaxPageGetWidths(page), shape->widths, shape->natts);
@@ -272,9 +289,17 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 			if (PaxBitIsSet(shape->zone, i))
 				bases += sizeof(PaxZone);
 		for (int i = 0; i < shape->natts; i++)
-			if (shape->widths[i] != 0)
-				memcpy(page + bases + (k++) * sizeof(int64), &shape->bases[i],
-					   sizeof(int64));
+		{
+			int			w = shape->widths[i];
+
+			/* an int64 base, or a prefix area (PaxBaseBytes) */
+			if (PaxPrefixWidthOk(w))
+				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
+					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
+			else if (w != 0)
+				memcpy(page + bases, &shape->bases[i], sizeof(int64));
+			bases += PaxBaseBytes(w);
+		}
 	}
 	((PageHeader) page)->pd_lower = lower;
 
@@ -481,11 +506,11 @@ PaxRowHeadersAt(Page page)
 	if (PaxPageIsEncoded(page))
 	{
 		const uint8 *widths = PaxPageGetWidths(page);
-		int			nenc = 0;
+		uint32		basebytes = 0;
 
 		for (int i = 0; i < hdr->pp_natts; i++)
-			nenc += widths[i] != 0;
-		off = MAXALIGN(off + hdr->pp_natts) + nenc * sizeof(int64);
+			basebytes += PaxBaseBytes(widths[i]);
+		off = MAXALIGN(off + hdr->pp_natts) + basebytes;
 	}
 	else
 		off = MAXALIGN(off);
@@ -726,6 +751,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	shape.zone = maps + 2 * maplen;
 	shape.widths = widths;
 	shape.bases = NULL;
+	shape.prefixes = NULL;
 	shape.compact = compact;
 	e->valid = false;			/* until the layout is whole */
 	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
@@ -756,10 +782,49 @@ PaxValueCorrupted(Page page, int attnum, int row)
 }
 
 /*
- * PaxFetch reads column i of a row laid out on the page (i < natts).
+ * PaxPrefixDecode builds the value of row `row` of prefix-encoded column i,
+ * whose rest is p (a varlena inside the page), into cell (PaxPrefixShort),
+ * reporting a rest that is not a short varlena, or bytes that cannot make
+ * a value, as corrupted.
+ */
+static Datum
+PaxPrefixDecode(Page page, const PaxColumnLayout *col, const char *p,
+				char *cell, int i, int row)
+{
+	if (!VARATT_IS_1B(p) || VARATT_IS_1B_E(p) ||
+		PaxPrefixShort(page, col, p, cell) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid prefix-encoded value in pax page: column %d, row %d",
+						i + 1, row + 1)));
+	return PointerGetDatum(cell);
+}
+
+/*
+ * PaxDecodeCell is the shared decode cell of column attno (zero-based) of
+ * any relation: where PaxPageGetValue builds the column's values, each
+ * valid until the next one.  The cells are allocated on first use.
+ */
+char *
+PaxDecodeCell(int attno)
+{
+	static char *cells = NULL;
+
+	Assert(attno >= 0 && attno < MaxTupleAttributeNumber);
+	if (cells == NULL)
+		cells = MemoryContextAlloc(TopMemoryContext,
+								   (Size) MaxTupleAttributeNumber * PAX_DECODE_CELL);
+	return cells + (Size) attno * PAX_DECODE_CELL;
+}
+
+/*
+ * PaxFetch reads column i of a row laid out on the page (i < natts).  A
+ * value of a prefix-encoded column is built in cell i of cells (the shared
+ * ones when NULL).
  */
 static inline Datum
-PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
+PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull,
+		 char *cells)
 {
 	const PaxColumnLayout *col = &layout->cols[i];
 
@@ -784,6 +849,11 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
 		{
 			if (off + VARSIZE_ANY(p) > special)
 				PaxValueCorrupted(page, i, row);
+			if (unlikely(col->prefix != 0))
+				return PaxPrefixDecode(page, col, p,
+									   cells ? cells + (Size) i * PAX_DECODE_CELL :
+									   PaxDecodeCell(i),
+									   i, row);
 		}
 		else if (memchr(p, '\0', special - off) == NULL)
 			PaxValueCorrupted(page, i, row);
@@ -793,33 +863,49 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull)
 
 /*
  * PaxPageGetValue reads one column (zero-based, laid out on the page) of a
- * row.  By-reference values point into the page.  The caller holds a pin.
+ * row.  By-reference values point into the page, but that of a
+ * prefix-encoded column, which is valid until the next read of the same
+ * column number by PaxPageGetValue.  The caller holds a pin.
  */
 Datum
 PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
 				bool *isnull)
 {
 	Assert(attno < layout->natts);
-	return PaxFetch(page, layout, row, attno, isnull);
+	return PaxFetch(page, layout, row, attno, isnull, NULL);
+}
+
+/*
+ * PaxDecodeCellsAlloc allocates, in the current memory context, decode
+ * cells for natts columns (PaxPageFillValues).
+ */
+char *
+PaxDecodeCellsAlloc(int natts)
+{
+	return palloc((Size) Max(natts, 1) * PAX_DECODE_CELL);
 }
 
 /*
  * PaxPageFillValues reads columns [from, to) (zero-based) of a row into
  * values/isnull: all of them, or where needed is not NULL the nneeded
  * columns it lists (ascending), the others reading as NULL.  By-reference
- * values point into the page.  Columns the page does not have (added after
- * it was initialised) read as their "missing" default; dropped columns read
- * as NULL.  The caller holds a pin.
+ * values point into the page, but those of prefix-encoded columns, built
+ * in the caller's decode cells (PaxDecodeCellsAlloc; NULL when the layout
+ * has no such columns), valid until the next row is read into them.
+ * Columns the page does not have (added after it was initialised) read as
+ * their "missing" default; dropped columns read as NULL.  The caller holds
+ * a pin.
  */
 void
 PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 				  int row, int from, int to,
 				  const int16 *needed, int nneeded,
-				  Datum *values, bool *isnull)
+				  Datum *values, bool *isnull, char *cells)
 {
 	int			stop = Min(to, layout->natts);
 	int			i;
 
+	Assert(cells != NULL || !layout->hasprefix);
 	if (needed != NULL)
 	{
 		memset(isnull + from, true, (to - from) * sizeof(bool));
@@ -832,7 +918,7 @@ PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 			if (i >= to)
 				break;
 			if (i < stop)
-				values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
+				values[i] = PaxFetch(page, layout, row, i, &isnull[i], cells);
 			else
 				values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);
 		}
@@ -840,7 +926,7 @@ PaxPageFillValues(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 	}
 
 	for (i = from; i < stop; i++)
-		values[i] = PaxFetch(page, layout, row, i, &isnull[i]);
+		values[i] = PaxFetch(page, layout, row, i, &isnull[i], cells);
 	/* columns added after the page was initialised */
 	for (; i < to; i++)
 		values[i] = getmissingattr(tupdesc, i + 1, &isnull[i]);

@@ -30,6 +30,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
@@ -271,11 +272,22 @@ PaxRewritePage(PaxRewriteState *rs, BlockNumber blkno, PaxLayoutCache *cache,
 		if (sort)
 			tuplesort_putheaptuple(sort, PaxRowAsHeapTuple(rs->slot, hdr));
 		else
-			PaxRewritePrepare(rs->new_rel, rs->slot, hdr, &rows[nkeep++]);
+		{
+			PaxRow	   *row = &rows[nkeep++];
+
+			PaxRewritePrepare(rs->new_rel, rs->slot, hdr, row);
+			/* a prefix-encoded column's value lies in the slot's cells */
+			for (int i = 0; layout->hasprefix && i < layout->natts; i++)
+				if (layout->cols[i].prefix != 0 && !row->isnull[i])
+					row->values[i] = datumCopy(row->values[i], false, -1);
+		}
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 
-	/* values still point into the old page, which stays pinned */
+	/*
+	 * Values still point into the old page, which stays pinned (those of
+	 * prefix-encoded columns: into copies)
+	 */
 	if (nkeep > 0)
 		PaxInsertRows(rs->new_rel, rows, nkeep, InvalidCommandId, 0, NULL,
 					  InvalidTransactionId);

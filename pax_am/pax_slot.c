@@ -48,6 +48,7 @@ tts_pax_init(TupleTableSlot *slot)
 	pslot->page = NULL;
 	pslot->row = -1;
 	pslot->data = NULL;
+	pslot->cells = NULL;
 	pslot->needed = NULL;
 	pslot->nneeded = 0;
 	pslot->hashdr = false;
@@ -61,6 +62,9 @@ tts_pax_release(TupleTableSlot *slot)
 	PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
 
 	PaxLayoutCacheFree(&pslot->lcache);
+	if (pslot->cells)
+		pfree(pslot->cells);
+	pslot->cells = NULL;
 }
 
 static void
@@ -97,11 +101,15 @@ tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
 	if (!BufferIsValid(pslot->buffer))
 		elog(ERROR, "pax slot without a page has fewer attributes than asked for");
 
+	if (pslot->lcache.layout->hasprefix && pslot->cells == NULL)
+		pslot->cells = MemoryContextAlloc(slot->tts_mcxt,
+										  (Size) Max(slot->tts_tupleDescriptor->natts, 1) *
+										  PAX_DECODE_CELL);
 	PaxPageFillValues(slot->tts_tupleDescriptor, pslot->page,
 					  pslot->lcache.layout, pslot->row,
 					  slot->tts_nvalid, natts,
 					  pslot->needed, pslot->nneeded,
-					  slot->tts_values, slot->tts_isnull);
+					  slot->tts_values, slot->tts_isnull, pslot->cells);
 	slot->tts_nvalid = natts;
 }
 

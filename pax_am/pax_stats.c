@@ -299,9 +299,11 @@ pax_page_columns(PG_FUNCTION_ARGS)
 					continue;	/* a slot VACUUM reclaimed */
 				value = PaxPageGetValue(page, layout, r, i, &isnull);
 
+				/* (a prefix-encoded value's rest: without the prefix) */
 				if (!isnull)
 					varbytes += col->attlen == -1 ?
-						VARSIZE_ANY(DatumGetPointer(value)) :
+						VARSIZE_ANY(DatumGetPointer(value)) -
+						(col->prefix ? (uint8) page[col->prefix] : 0) :
 						strlen(DatumGetCString(value)) + 1;
 			}
 		}
@@ -333,6 +335,11 @@ pax_page_columns(PG_FUNCTION_ARGS)
 														 "frame of reference",
 														 col->bits));
 				nulls[9] = true;
+			}
+			else if (col->prefix)
+			{
+				values[8] = CStringGetTextDatum("prefix");
+				values[9] = Int32GetDatum(col->width);
 			}
 			else
 			{

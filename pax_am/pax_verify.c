@@ -461,6 +461,7 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	shape.zone = maps + 2 * maplen;
 	shape.widths = NULL;
 	shape.bases = NULL;
+	shape.prefixes = NULL;
 	shape.compact = PaxPageIsCompact(page);
 	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
 						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
@@ -475,6 +476,13 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 
 			if (width == 0)
 				continue;
+			if (PaxIsPrefixWidth(att, width))
+			{
+				if (PaxBitIsSet(shape.absent, i))
+					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
+								 i + 1);
+				continue;
+			}
 			if (att->attlen < 0)
 			{
 				if (!PaxDictWidthOk(width) || PaxBitIsSet(shape.absent, i))
@@ -539,6 +547,12 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
+		if (col->prefix != 0 && (uint8) page[col->prefix] > col->prefixmax)
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "prefix of %u bytes is longer than its area holds (%u)",
+							(uint8) page[col->prefix], col->prefixmax);
+		}
 		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
 			continue;
 		ctx->attnum = i;
@@ -779,6 +793,32 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
  */
 
 /*
+ * PaxVerifyPrefixRest checks the rest of a prefix-encoded column's value at
+ * `off` (inside the value area): a short varlena, not a TOAST pointer,
+ * within the page, that with the prefix makes a short varlena (pax.h,
+ * "Prefix encoding").
+ */
+static void
+PaxVerifyPrefixRest(PaxVerifyContext *ctx, Page page,
+					const PaxColumnLayout *col, uint16 off)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	const char *p = page + off;
+	uint8		plen = (uint8) page[col->prefix];
+
+	if (!VARATT_IS_1B(p) || VARATT_IS_1B_E(p))
+		PaxVerifyReport(ctx, "value at offset %u of a prefix-encoded column is not a short varlena",
+						off);
+	else if (VARSIZE_1B(p) > special - off)
+		PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+						off, (unsigned) VARSIZE_1B(p), special);
+	else if (plen <= col->prefixmax &&	/* else reported for the page */
+			 VARSIZE_1B(p) + plen > VARATT_SHORT_MAX)
+		PaxVerifyReport(ctx, "value at offset %u with length %u and its prefix of %u bytes is longer than a short varlena",
+						off, (unsigned) VARSIZE_1B(p), plen);
+}
+
+/*
  * PaxVerifyVarlena checks a variable-length value at `off` (inside the
  * value area) of a column of the given attlen and attalign.  Adapted from
  * check_tuple_attribute() in contrib/amcheck/verify_heapam.c, PostgreSQL 15.
@@ -929,6 +969,8 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 			else if (off < phdr->pd_upper || off >= phdr->pd_special)
 				PaxVerifyReport(ctx, "value offset %u is outside the value area %u .. %u",
 								off, phdr->pd_upper, phdr->pd_special);
+			else if (col->prefix != 0)
+				PaxVerifyPrefixRest(ctx, page, col, off);
 			else
 				PaxVerifyVarlena(ctx, page, off, att);
 		}

@@ -237,16 +237,25 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM e'), '2000|2001000
 	'e restored: reads back');
 $node->stop;
 
+# copied_table($name, $columns, $program): a table loaded by COPY from the
+# program's output, checkpointed; returns its file
+sub copied_table
+{
+	my ($name, $columns, $program) = @_;
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE $name ($columns) USING pax;
+		COPY $name FROM PROGRAM '$program';
+		CHECKPOINT;
+	});
+	return $node->data_dir . '/'
+	  . $node->safe_psql('postgres', qq{SELECT pg_relation_filepath('$name')});
+}
+
 # a bit-packed page (COPY's pages, a range of 2^20): an invalid bit count,
 # and one row's bits turned to ones (its value leaves the zone map)
 $node->start;
-$node->safe_psql('postgres', q{
-	CREATE TABLE p (a int) USING pax;
-	COPY p FROM PROGRAM 'seq 1 5000 | awk ''{print ($1 * 7919) % 1000003}''';
-	CHECKPOINT;
-});
-my $pfile = $node->data_dir . '/'
-  . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('p')});
+my $pfile = copied_table('p', 'a int',
+	q{seq 1 5000 | awk ''{print ($1 * 7919) % 1000003}''});
 my ($pbits, $pbytes) = split /\|/, $node->safe_psql('postgres', q{
 	SELECT substring(encoding from ', (\d+) bits$'), minipage_bytes
 	  FROM pax_page_columns('p', 0) WHERE attname = 'a'});
@@ -276,6 +285,48 @@ restore_file($node, $pfile, $porig);
 is(verify_rows('p'), '', 'p restored: nothing found');
 is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p'), $psum,
 	'p restored: reads back');
+$node->stop;
+
+# a prefix-encoded column (COPY's pages of values that share their first
+# bytes: pax.h, "Prefix encoding"): a prefix longer than its area, and a
+# value's rest that is not a short varlena, are reported; queries that read
+# the values fail with data_corrupted
+$node->start;
+my $xfile = copied_table('x', 't text',
+	q{seq 1000 3000 | sed ''s/^/prefixed value /''});
+is($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('x', 0)}), 'prefix',
+	'x: t prefix-encoded');
+is(verify_rows('x'), '', 'x: healthy table: nothing found');
+my $xupper = $node->safe_psql('postgres',
+	q{SELECT upper FROM pax_page_stats('x') WHERE blkno = 0});
+my $xsum = $node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM x');
+$node->stop;
+my $xorig = slurp_file($xfile);
+$node->start;
+
+# the prefix's length byte (the base array's first slot: offset 40 for one
+# column) beyond its area
+overwrite_blocks($node, $xfile, 0, 40, pack('C', 255));
+like(verify_rows('x'), qr/^0\|\|1\|prefix of 255 bytes is longer than its area holds \(\d+\)$/,
+	'prefix length: one row for the page');
+my ($xret, $xstdout, $xstderr) = $node->psql('postgres', 'SELECT max(t) FROM x');
+like($xstderr, qr/invalid prefix-encoded value in pax page: column 1, row \d+/,
+	'prefix length: a scan fails with data_corrupted');
+restore_file($node, $xfile, $xorig);
+
+# the lowest value's header turned into a 4-byte header's first byte
+overwrite_blocks($node, $xfile, 0, $xupper, pack('C', 0));
+like(verify_rows('x'),
+	qr/^0\|\d+\|1\|value at offset $xupper of a prefix-encoded column is not a short varlena$/,
+	'prefix rest: one row naming it');
+($xret, $xstdout, $xstderr) = $node->psql('postgres', 'SELECT max(t) FROM x');
+like($xstderr, qr/invalid (prefix-encoded value|value offset) in pax page: column 1, row \d+/,
+	'prefix rest: a scan fails with data_corrupted');
+restore_file($node, $xfile, $xorig);
+is(verify_rows('x'), '', 'x restored: nothing found');
+is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM x'), $xsum,
+	'x restored: reads back');
 $node->stop;
 
 # with data checksums, a changed byte the pax checks cannot see (a text
