@@ -260,6 +260,23 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 }
 
 /*
+ * Frame of reference with a common factor: a width byte of
+ * PAX_FACTOR_FLAG | (b - 1) (b = 1 .. 32, fewer than 8 attlen bits) stores
+ * each row's value v as (v - base) / factor in b bits, bit-packed as with
+ * PAX_PACKED_FLAG; the column's slot in the base array is 16 bytes, the
+ * int64 base then the int64 factor (at least 2), and the value read back
+ * is base + offset * factor (modulo 2^64, as the plain offsets are).  A
+ * row whose value minus the base is not a multiple of the factor, or too
+ * large, goes to another page.  Chosen for bulk-built pages whose values
+ * share a factor (timestamps on whole minutes, amounts in thousands:
+ * PaxChooseEncodings); the typed loops read such a column's values decoded
+ * (PaxColumnFixedData), not its offsets.
+ */
+#define PAX_FACTOR_FLAG			0x20
+#define PaxFactorWidthOk(w)		(((w) & 0xE0) == PAX_FACTOR_FLAG)
+#define PaxFactorBits(w)		(((w) & 0x1F) + 1)
+
+/*
  * Dictionary encoding of a variable-length (varlena or cstring) column:
  * its width byte is PAX_DICT_FLAG | k, for a dictionary of 8 k entries
  * (k = 1 .. 32).  Its minipage holds, after the null bitmap, the
@@ -310,11 +327,12 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 
 /*
  * PaxBaseBytes is the size of an encoded column's slot in the base array,
- * from its width byte: its prefix area, or an int64 (0: not encoded).
+ * from its width byte: its prefix area, a base and a factor, or an int64
+ * (0: not encoded).
  */
 #define PaxBaseBytes(w) \
 	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
-	 (int) sizeof(int64))
+	 PaxFactorWidthOk(w) ? 2 * (int) sizeof(int64) : (int) sizeof(int64))
 
 /*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
@@ -539,6 +557,8 @@ typedef struct PaxColumnLayout
 								 * PAX_VAROFF_SIZE, or an encoded width; 0
 								 * for a bit-packed column */
 	uint8		bits;			/* a bit-packed column's bits a row, else 0 */
+	bool		factored;		/* its offsets are multiples of the factor
+								 * after its base (PAX_FACTOR_FLAG) */
 	uint16		dict;			/* offset of a dictionary-encoded column's
 								 * dictionary, 0 if none */
 	uint16		dictcap;		/* its entries */
@@ -631,6 +651,8 @@ typedef struct PaxPageShape
 	bits8	   *zone;
 	uint8	   *widths;			/* natts encoded widths (0: full), or NULL */
 	int64	   *bases;			/* natts bases (for init), or NULL */
+	int64	   *factors;		/* natts factors of factored columns (for
+								 * init), or NULL */
 	uint8	   *prefixes;		/* natts prefix areas of PAX_PREFIX_AREA_MAX
 								 * bytes each (a length byte, the bytes) of
 								 * prefix-encoded columns (for init), or
@@ -1100,6 +1122,16 @@ PaxColumnBase(Page page, const PaxColumnLayout *col)
 	return base;
 }
 
+/* PaxColumnFactor is the factor of a factored column on its page. */
+static inline int64
+PaxColumnFactor(Page page, const PaxColumnLayout *col)
+{
+	int64		factor;
+
+	memcpy(&factor, page + col->base + sizeof(int64), sizeof(int64));
+	return factor;
+}
+
 /*
  * PaxFixedValue reads the value of row `row` of a fixed-width column laid
  * out on the page (col->data != 0), encoded or not, as fetch_att would.
@@ -1110,9 +1142,15 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	const char *data = page + col->data;
 
 	if (col->base != 0)
+	{
+		uint64		delta = PaxEncodedDelta(col, data, row);
+
+		if (unlikely(col->factored))
+			delta *= (uint64) PaxColumnFactor(page, col);
 		return PaxEncodedDatum((int64) ((uint64) PaxColumnBase(page, col) +
-										PaxEncodedDelta(col, data, row)),
+										delta),
 							   col->attlen);
+	}
 	data += row * col->attlen;
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
 }

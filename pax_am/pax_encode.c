@@ -101,7 +101,8 @@ PaxEncodeEligible(Form_pg_attribute att)
 /*
  * PaxEncodedFits tells whether a non-null value can be stored in an encoded
  * column of the page: whether it lies within the column's base and its
- * base plus the largest offset its width holds.
+ * base plus the largest offset its width holds (for a factored column,
+ * times the factor, and a multiple of the factor from the base).
  */
 bool
 PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
@@ -111,6 +112,14 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 	Assert(col->base != 0);
 	delta = (uint64) PaxEncodedInt(value, col->attlen) -
 		(uint64) PaxColumnBase(page, col);
+	if (col->factored)
+	{
+		uint64		factor = (uint64) PaxColumnFactor(page, col);
+
+		if (factor == 0 || delta % factor != 0)
+			return false;
+		delta /= factor;
+	}
 	/* below the base, the subtraction wraps to a large offset */
 	return delta <= PaxEncodedMaxDelta(col);
 }
@@ -128,6 +137,8 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 	char	   *data = page + col->data;
 
 	Assert(PaxEncodedFits(page, col, value));
+	if (col->factored)
+		delta /= (uint64) PaxColumnFactor(page, col);
 	if (col->bits != 0)
 	{
 		PaxPackedPut(data, col->bits, row, (uint32) delta);
@@ -388,6 +399,25 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 	if (col->base == 0)
 		return data;
 	base = PaxColumnBase(page, col);
+	if (col->factored)
+	{
+		/* base + offset * factor, a row at a time */
+		uint64		factor = (uint64) PaxColumnFactor(page, col);
+
+		for (int r = 0; r < nrows; r++)
+		{
+			int64		v = (int64) ((uint64) base +
+									 PaxPackedGet(data, col->bits, r) * factor);
+
+			if (col->attlen == 2)
+				((int16 *) scratch)[r] = (int16) v;
+			else if (col->attlen == 4)
+				((int32 *) scratch)[r] = (int32) v;
+			else
+				((int64 *) scratch)[r] = v;
+		}
+		return scratch;
+	}
 
 #define PAX_DECODE(dtype, stype) \
 	do { \
@@ -772,6 +802,42 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 }
 
 /*
+ * PaxRowsGcd is the greatest common divisor of the differences from lo of
+ * column i's non-null values among rows[0..nrows) (attlen bytes, none
+ * below lo): 0 when they all equal lo.
+ */
+static uint64
+PaxRowsGcd(const PaxRow *rows, int nrows, int i, int attlen, int64 lo)
+{
+	uint64		g = 0;
+
+	for (int r = 0; r < nrows && g != 1; r++)
+	{
+		uint64		d;
+
+		if (rows[r].isnull[i])
+			continue;
+		d = (uint64) PaxEncodedInt(rows[r].values[i], attlen) - (uint64) lo;
+		while (d != 0)
+		{
+			uint64		t = g % d;
+
+			g = d;
+			d = t;
+		}
+	}
+	return g;
+}
+
+/* PaxBitsFor is the bits that hold 0 .. need - 1 (64 beyond 2^32). */
+static inline int
+PaxBitsFor(double need)
+{
+	return need < 2 ? 1 : need >= (double) PG_UINT32_MAX ? 64 :
+		pg_leftmost_one_pos64((uint64) need - 1) + 1;
+}
+
+/*
  * PaxChooseEncodings chooses which columns of a new page are stored with
  * frame of reference encoding, at which width and from which base: the
  * eligible columns (PaxEncodeEligible) whose values span little enough to
@@ -783,7 +849,9 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
  * (pax.bitpack_minipages), a column whose range, times pack (the page's
  * rows over the rows at hand: room for rising values), takes at most seven
  * eighths of the bits of its byte width (or of the type's, where no byte
- * width is narrower) is bit-packed instead, from the least value.  With a
+ * width is narrower) is bit-packed instead, from the least value; when
+ * the values' differences from it share a factor (PaxRowsGcd) that makes
+ * fewer bits hold the range, divided by it (PAX_FACTOR_FLAG).  With a
  * few rows (one at a time), it comes from the hints, the ranges of the rows
  * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
  * page spanned much less than all rows placed and the new row lies past
@@ -817,6 +885,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxEncodeHint *h;
+		uint64		factor = 0;
 		bool		set = false;
 		int64		lo = 0,
 					hi = 0;
@@ -857,13 +926,36 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			unpacked = bytes ? width : att->attlen;
 			/* bits for the range (times pack) and a sixteenth more, from lo */
 			need = (double) span * pack + span / 16 + 1;
-			bits = need < 2 ? 1 : need >= (double) PG_UINT32_MAX ? 64 :
-				pg_leftmost_one_pos64((uint64) need - 1) + 1;
+			bits = PaxBitsFor(need);
 			/* the last page's bits when a little more (fewer page shapes) */
 			if (hints != NULL && i < PAX_HINT_ATTS &&
 				hints->hints[i].packbits > bits &&
 				hints->hints[i].packbits - bits <= PAX_PACK_STICKY_BITS)
 				bits = hints->hints[i].packbits;
+			if (pack >= 1 && pax_bitpack_minipages &&
+				(factor = PaxRowsGcd(rows, nrows, i, att->attlen, lo)) > 1)
+			{
+				/*
+				 * The values' common factor: fewer bits for the same rows?
+				 * (Room for more rows only as pack asks: later values
+				 * between the multiples would not fit anyway.)
+				 */
+				uint64		fspan = span / factor;
+				double		fneed = (double) fspan * pack + 1;
+				int			fbits = fneed <= (double) ((uint64) 1 << 32) ?
+					pg_leftmost_one_pos64((uint64) fneed - 1) + 1 : 64;
+
+				if (fbits < Min(bits, 8 * att->attlen) &&
+					fbits <= PAX_PACKED_MAX_BITS &&
+					fbits * PAX_PACK_MAX_SHARE_DEN <=
+					8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
+				{
+					width = PAX_FACTOR_FLAG | (fbits - 1);
+					base = lo;
+					goto chosen;
+				}
+			}
+			factor = 0;
 			if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
 				bits * PAX_PACK_MAX_SHARE_DEN <=
 				8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
@@ -910,6 +1002,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 					continue;
 			}
 		}
+chosen:
 		if (shape->widths == NULL)
 		{
 			shape->widths = palloc0(tupdesc->natts);
@@ -917,6 +1010,12 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		}
 		shape->widths[i] = width;
 		shape->bases[i] = base;
+		if (factor > 1)
+		{
+			if (shape->factors == NULL)
+				shape->factors = palloc0(tupdesc->natts * sizeof(int64));
+			shape->factors[i] = (int64) factor;
+		}
 	}
 	return saved / nrows + saved_per_row;
 }

@@ -562,14 +562,15 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	}
 
 	/* the tight loops */
-	if (pred->kind == PAX_PRED_CMP && col->base != 0 &&
+	if (pred->kind == PAX_PRED_CMP && col->base != 0 && !col->factored &&
 		pred->vclass == PAX_VC_INT &&
 		!pg_sub_s64_overflow(pred->ival, PaxColumnBase(page, col), &c))
 	{
 		/*
 		 * Encoded: value = base + offset, so "value op ival" is "offset op
 		 * ival - base", compared on the stored offsets, unsigned.  (Not for
-		 * unsigned types, whose order the signed base does not keep.)
+		 * unsigned types, whose order the signed base does not keep, nor for
+		 * factored columns, compared decoded below.)
 		 */
 		int			width;
 		const char *offs;
@@ -937,7 +938,7 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 	}
 	if (lo > hi)
 		return 0;
-	if (col->base != 0 && lower->vclass == PAX_VC_INT)
+	if (col->base != 0 && !col->factored && lower->vclass == PAX_VC_INT)
 	{
 		int64		base = PaxColumnBase(page, col);
 		int64		dlo,

@@ -100,6 +100,8 @@ PaxShapeFree(PaxPageShape *shape)
 		pfree(shape->bases);
 	if (shape->prefixes)
 		pfree(shape->prefixes);
+	if (shape->factors)
+		pfree(shape->factors);
 }
 
 /*
@@ -417,6 +419,7 @@ PaxRowFitsEmptyPage(TupleDesc tupdesc, const PaxRow *row)
 	shape.zone = palloc0(maplen);
 	shape.widths = NULL;
 	shape.bases = NULL;
+	shape.factors = NULL;
 	shape.prefixes = NULL;
 	shape.compact = false;
 	for (int i = 0; i < tupdesc->natts; i++)
@@ -629,7 +632,8 @@ PaxSingleInsertLayouts(Relation rel)
  * of a bulk insert rather than found again for every row among all the
  * columns: those whose minipage has no null bitmap (no NULLs), those
  * absent from the page (only NULLs), and the encoded ones (values within
- * base .. base + maxdelta, as PaxEncodedFits tells).
+ * base .. base + maxdelta, times the factor of a factored column, as
+ * PaxEncodedFits tells).
  */
 typedef struct PaxFitList
 {
@@ -642,6 +646,7 @@ typedef struct PaxFitList
 	int16	   *attlen;			/* of each encoded column */
 	int64	   *base;
 	uint64	   *maxdelta;
+	uint64	   *factor;			/* 1 unless the column is factored */
 } PaxFitList;
 
 /* PaxFitListInit allocates a fit list for natts columns. */
@@ -655,6 +660,7 @@ PaxFitListInit(PaxFitList *fl, int natts)
 	fl->attlen = palloc(natts * sizeof(int16));
 	fl->base = palloc(natts * sizeof(int64));
 	fl->maxdelta = palloc(natts * sizeof(uint64));
+	fl->factor = palloc(natts * sizeof(uint64));
 }
 
 /* PaxFitListFree frees a fit list's arrays. */
@@ -667,6 +673,7 @@ PaxFitListFree(PaxFitList *fl)
 	pfree(fl->attlen);
 	pfree(fl->base);
 	pfree(fl->maxdelta);
+	pfree(fl->factor);
 }
 
 /* PaxFitListBuild gathers the fit list of a page laid out in layout. */
@@ -693,6 +700,8 @@ PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
 			fl->attlen[k] = col->attlen;
 			fl->base[k] = PaxColumnBase(page, col);
 			fl->maxdelta[k] = PaxEncodedMaxDelta(col);
+			fl->factor[k] = col->factored ?
+				(uint64) PaxColumnFactor(page, col) : 1;
 		}
 	}
 }
@@ -722,11 +731,20 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 		for (int k = 0; k < fl->nencoded; k++)
 		{
 			int			i = fl->encoded[k];
+			uint64		delta;
 
+			if (row->isnull[i])
+				continue;
 			/* below the base, the subtraction wraps to a large offset */
-			if (!row->isnull[i] &&
-				(uint64) PaxEncodedInt(row->values[i], fl->attlen[k]) -
-				(uint64) fl->base[k] > fl->maxdelta[k])
+			delta = (uint64) PaxEncodedInt(row->values[i], fl->attlen[k]) -
+				(uint64) fl->base[k];
+			if (unlikely(fl->factor[k] != 1))
+			{
+				if (fl->factor[k] == 0 || delta % fl->factor[k] != 0)
+					return false;
+				delta /= fl->factor[k];
+			}
+			if (delta > fl->maxdelta[k])
 				return false;
 		}
 	}
@@ -1109,6 +1127,9 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
 	if (shape->prefixes)
 		pfree(shape->prefixes);
 	shape->prefixes = NULL;
+	if (shape->factors)
+		pfree(shape->factors);
+	shape->factors = NULL;
 	return false;
 }
 
@@ -1147,6 +1168,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	shape->zone = palloc0(maplen);
 	shape->widths = NULL;
 	shape->bases = NULL;
+	shape->factors = NULL;
 	shape->prefixes = NULL;
 	shape->compact = compact;
 
@@ -1289,6 +1311,7 @@ PaxShapeIsPacked(const PaxPageShape *shape)
 {
 	for (int i = 0; shape->widths != NULL && i < shape->natts; i++)
 		if (PaxPackedWidthOk(shape->widths[i]) ||
+			PaxFactorWidthOk(shape->widths[i]) ||
 			(PaxDictWidthOk(shape->widths[i]) &&
 			 PaxDictIsPacked(shape->widths[i])))
 			return true;

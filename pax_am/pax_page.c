@@ -131,6 +131,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->prefix = 0;
 			col->prefixmax = 0;
 			col->bits = 0;
+			col->factored = false;
 			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
 		}
 		if (width != 0 && PaxPrefixWidthOk(width))
@@ -184,13 +185,16 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			 * an encoded column: of an integer-like width, or bit-packed in
 			 * fewer bits than the type's, laid out
 			 */
+			int			bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) :
+				PaxFactorWidthOk(width) ? PaxFactorBits(width) : 0;
+
 			if (!att->attbyval ||
 				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
 				PaxBitIsSet(shape->absent, i))
 				return BLCKSZ + 1;
-			if (PaxPackedWidthOk(width))
+			if (bits != 0)
 			{
-				if (PaxPackedBits(width) >= 8 * att->attlen)
+				if (bits >= 8 * att->attlen)
 					return BLCKSZ + 1;
 			}
 			else if (!PAX_ENCODED_WIDTH_OK(width) || width >= att->attlen)
@@ -198,10 +202,11 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			if (col)
 			{
 				col->base = bases;
-				col->width = PaxPackedWidthOk(width) ? 0 : width;
-				col->bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) : 0;
+				col->width = bits != 0 ? 0 : width;
+				col->bits = bits;
+				col->factored = PaxFactorWidthOk(width);
 			}
-			bases += sizeof(int64);
+			bases += PaxBaseBytes(width);
 		}
 		if (PaxBitIsSet(shape->absent, i))
 			continue;
@@ -211,11 +216,12 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->nullmap = off;
 			off += BITMAPLEN(capacity);
 		}
-		if (PaxPackedWidthOk(width))
+		if (PaxPackedWidthOk(width) || PaxFactorWidthOk(width))
 		{
 			if (col)
 				col->data = off;
-			off += PaxPackedBytes(capacity, PaxPackedBits(width));
+			off += PaxPackedBytes(capacity, PaxPackedWidthOk(width) ?
+								  PaxPackedBits(width) : PaxFactorBits(width));
 		}
 		else if (width != 0)
 		{
@@ -292,12 +298,15 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 		{
 			int			w = shape->widths[i];
 
-			/* an int64 base, or a prefix area (PaxBaseBytes) */
+			/* an int64 base (and factor), or a prefix area (PaxBaseBytes) */
 			if (PaxPrefixWidthOk(w))
 				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
 					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
 			else if (w != 0)
 				memcpy(page + bases, &shape->bases[i], sizeof(int64));
+			if (PaxFactorWidthOk(w))
+				memcpy(page + bases + sizeof(int64), &shape->factors[i],
+					   sizeof(int64));
 			bases += PaxBaseBytes(w);
 		}
 	}
@@ -751,6 +760,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	shape.zone = maps + 2 * maplen;
 	shape.widths = widths;
 	shape.bases = NULL;
+	shape.factors = NULL;
 	shape.prefixes = NULL;
 	shape.compact = compact;
 	e->valid = false;			/* until the layout is whole */

@@ -330,7 +330,11 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			if (col->bits != 0)
 			{
 				/* no whole bytes a value: the minipage's size says it */
-				values[8] = CStringGetTextDatum(psprintf("%s, %d bits",
+				values[8] = CStringGetTextDatum(col->factored ?
+												psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
+														 PaxColumnFactor(page, col),
+														 col->bits) :
+												psprintf("%s, %d bits",
 														 col->dict ? "dictionary" :
 														 "frame of reference",
 														 col->bits));

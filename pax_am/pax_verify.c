@@ -461,6 +461,7 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	shape.zone = maps + 2 * maplen;
 	shape.widths = NULL;
 	shape.bases = NULL;
+	shape.factors = NULL;
 	shape.prefixes = NULL;
 	shape.compact = PaxPageIsCompact(page);
 	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
@@ -490,12 +491,16 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 								 i + 1, width);
 				continue;
 			}
-			if (PaxPackedWidthOk(width) && !PaxBitIsSet(shape.absent, i))
+			if ((PaxPackedWidthOk(width) || PaxFactorWidthOk(width)) &&
+				!PaxBitIsSet(shape.absent, i))
 			{
-				if (!att->attbyval || PaxPackedBits(width) >= 8 * att->attlen ||
+				int			bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) :
+					PaxFactorBits(width);
+
+				if (!att->attbyval || bits >= 8 * att->attlen ||
 					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
 					PAGE_PROBLEM("column %d is bit-packed in %d bits, which does not suit its length %d",
-								 i + 1, PaxPackedBits(width), att->attlen);
+								 i + 1, bits, att->attlen);
 			}
 			else
 			{
@@ -547,6 +552,12 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
+		if (col->factored && PaxColumnFactor(page, col) < 2)
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a factored column is below 2",
+							PaxColumnFactor(page, col));
+		}
 		if (col->prefix != 0 && (uint8) page[col->prefix] > col->prefixmax)
 		{
 			ctx->attnum = i;

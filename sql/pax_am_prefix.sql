@@ -16,6 +16,8 @@ RESET client_min_messages;
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set pax_same :abs_srcdir '/sql/include/pax_same.sql'
 \i :pax_same
+\set pax_same_answers :abs_srcdir '/sql/include/pax_same_answers.sql'
+\i :pax_same_answers
 
 -- the encodings of a table's pages, per column
 CREATE FUNCTION pfx_encodings(t regclass) RETURNS TABLE (attname name, encoding text, pages bigint)
@@ -25,13 +27,8 @@ LANGUAGE sql AS $$
      GROUP BY 1, 2 ORDER BY 1, 2
 $$;
 
--- the results of the same queries on a table, as text
-CREATE FUNCTION pfx_queries(t text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-    q text;
-    r text;
-BEGIN
-    FOREACH q IN ARRAY ARRAY[
+-- the same queries on each table (pax_same_answers: %s is the table)
+CREATE FUNCTION pfx_queries() RETURNS text[] LANGUAGE sql AS $q$ SELECT ARRAY[
         'SELECT count(*) FROM %s WHERE t = ''key_12345''',
         'SELECT count(*), min(id), max(id) FROM %s WHERE t BETWEEN ''key_1234'' AND ''key_2''',
         'SELECT count(*) FROM %s WHERE t LIKE ''key_123%%''',
@@ -49,11 +46,7 @@ BEGIN
         'SELECT md5(string_agg(js::text || by::text || ar::text, '','' ORDER BY id)) FROM %s',
         'SELECT count(*) FROM %s WHERE js ->> ''k'' = ''v-42''',
         'SELECT sum(length(t) + length(vc) + octet_length(by)) FROM %s WHERE id %% 3 = 0'
-    ] LOOP
-        EXECUTE format(q, t) INTO r;
-        RETURN NEXT r;
-    END LOOP;
-END $$;
+    ] $q$;
 
 CREATE TABLE pfx_heap (id int, t text, vc varchar(20), bp char(8), nm numeric,
                        js jsonb, by bytea, ar int[]) USING heap;
@@ -89,14 +82,9 @@ SELECT round(sum(c.value_bytes)::numeric / (SELECT sum(octet_length(t) + 1) FROM
 SELECT pg_relation_size('pfx_copy') < pg_relation_size('pfx_heap') * 0.6 AS smaller;
 
 -- the same answers through PaxScan, the plain scan and heap
-SELECT a = b AS same, a FROM
-  (SELECT row_number() OVER () n, a FROM pfx_queries('pfx_heap') a) x JOIN
-  (SELECT row_number() OVER () n, b FROM pfx_queries('pfx_copy') b) y USING (n)
- ORDER BY n;
+SELECT same, answer FROM pax_same_answers(pfx_queries(), 'pfx_heap', 'pfx_copy') ORDER BY n;
 SET pax.enable_customscan = off;
-SELECT count(*) FILTER (WHERE a = b) AS same, count(*) FROM
-  (SELECT row_number() OVER () n, a FROM pfx_queries('pfx_heap') a) x JOIN
-  (SELECT row_number() OVER () n, b FROM pfx_queries('pfx_copy') b) y USING (n);
+SELECT count(*) FILTER (WHERE same) AS same, count(*) FROM pax_same_answers(pfx_queries(), 'pfx_heap', 'pfx_copy');
 RESET pax.enable_customscan;
 -- a join filter on a prefix-encoded key
 SET enable_mergejoin = off;
@@ -173,4 +161,4 @@ RESET pax.encode_minipages;
 
 DROP TABLE pfx_heap, pfx_ins, pfx_ctas, pfx_copy, pfx_edge_heap, pfx_edge,
   pfx_long_heap, pfx_long, pfx_off;
-DROP FUNCTION pfx_encodings(regclass), pfx_queries(text);
+DROP FUNCTION pfx_encodings(regclass), pfx_queries();

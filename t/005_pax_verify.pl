@@ -287,6 +287,34 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM p'), $psum,
 	'p restored: reads back');
 $node->stop;
 
+# a factored column (COPY's pages of multiples of 1000: pax.h,
+# PAX_FACTOR_FLAG): a factor below 2 is reported, a factor changed makes
+# the values leave their zone map
+$node->start;
+my $ffile = copied_table('f', 'a int8', q{seq 1 5000 | awk ''{print $1 * 1000}''});
+like($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('f', 0)}),
+	qr/^frame of reference, factor 1000, \d+ bits$/, 'f: a factored');
+is(verify_rows('f'), '', 'f: healthy table: nothing found');
+my $fsum = $node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM f');
+$node->stop;
+my $forig = slurp_file($ffile);
+$node->start;
+
+# the factor: the second int64 of the base slot (after one zone map: 64)
+overwrite_blocks($node, $ffile, 0, 64, pack('q<', 0));
+is(verify_rows('f'), '0||1|factor 0 of a factored column is below 2',
+	'factor 0: one row for the page');
+restore_file($node, $ffile, $forig);
+overwrite_blocks($node, $ffile, 0, 64, pack('q<', 3000));
+like(verify_rows('f'), qr/^0\|\d+\|1\|value \d+ is outside the zone map \[\d+, \d+\]$/m,
+	'factor changed: values outside the zone map');
+restore_file($node, $ffile, $forig);
+is(verify_rows('f'), '', 'f restored: nothing found');
+is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM f'), $fsum,
+	'f restored: reads back');
+$node->stop;
+
 # a prefix-encoded column (COPY's pages of values that share their first
 # bytes: pax.h, "Prefix encoding"): a prefix longer than its area, and a
 # value's rest that is not a short varlena, are reported; queries that read
