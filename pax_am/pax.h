@@ -269,8 +269,9 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  * row whose value minus the base is not a multiple of the factor, or too
  * large, goes to another page.  Chosen for bulk-built pages whose values
  * share a factor (timestamps on whole minutes, amounts in thousands:
- * PaxChooseEncodings); the typed loops read such a column's values decoded
- * (PaxColumnFixedData), not its offsets.
+ * PaxChooseEncodings); the typed loops' filters read such a column's
+ * values decoded (PaxColumnFixedData), not its offsets; packed sums apply
+ * the factor once (PaxPackedColumnStats).
  */
 #define PAX_FACTOR_FLAG			0x20
 #define PaxFactorWidthOk(w)		(((w) & 0xE0) == PAX_FACTOR_FLAG)

@@ -927,7 +927,7 @@ PaxAggColumn(PaxAgg *agg, PaxAggAcc *accum, Page page,
 				for (int k = 0; k < nsel; k++)
 					count += !PaxBitIsSet(nulls, sel[k]);
 		}
-		else if (col->bits != 0 && !col->factored && nulls == NULL && nsel > 0 &&
+		else if (col->bits != 0 && nulls == NULL && nsel > 0 &&
 				 nsel == PaxPageGetHeader(page)->pp_nrows)
 		{
 			/* every row of a bit-packed column (sel ascends: 0 .. nsel-1) */

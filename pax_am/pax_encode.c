@@ -102,7 +102,10 @@ PaxEncodeEligible(Form_pg_attribute att)
  * PaxEncodedFits tells whether a non-null value can be stored in an encoded
  * column of the page: whether it lies within the column's base and its
  * base plus the largest offset its width holds (for a factored column,
- * times the factor, and a multiple of the factor from the base).
+ * times the factor, and a multiple of the factor from the base), as
+ * integers: an int8 value near the other end of the type's range is
+ * refused, whose offset modulo 2^64 would be small but out of order with
+ * the others' (the typed loops compare and sum offsets).
  */
 bool
 PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
@@ -110,6 +113,9 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 	uint64		delta;
 
 	Assert(col->base != 0);
+	/* (an int8 below the base would wrap around to a small offset) */
+	if (PaxEncodedInt(value, col->attlen) < PaxColumnBase(page, col))
+		return false;
 	delta = (uint64) PaxEncodedInt(value, col->attlen) -
 		(uint64) PaxColumnBase(page, col);
 	if (col->factored)
@@ -120,7 +126,6 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 			return false;
 		delta /= factor;
 	}
-	/* below the base, the subtraction wraps to a large offset */
 	return delta <= PaxEncodedMaxDelta(col);
 }
 
@@ -243,8 +248,9 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
  * PaxPackedColumnStats sets *sum, *lo and *hi to the sum (modulo 2^64, as
  * int64 additions in any order give it), least and greatest of the values
  * of rows 0 .. nrows-1 (nrows > 0) of a bit-packed column: the offsets
- * summed and compared as they are unpacked, the base added once (PaxScan's
- * aggregates over pages whose rows all count).
+ * summed and compared as they are unpacked, the base added once (and a
+ * factored column's factor applied once) (PaxScan's aggregates over pages
+ * whose rows all count).
  */
 void
 PaxPackedColumnStats(Page page, const PaxColumnLayout *col, int nrows,
@@ -270,6 +276,16 @@ PaxPackedColumnStats(Page page, const PaxColumnLayout *col, int nrows,
 	PAX_SWITCH_BITS(col->bits, PAX_STAT_ALL);
 #undef PAX_STAT_ALL
 #undef PAX_STAT_ONE
+	if (col->factored)
+	{
+		/* base + offset * factor: the factor applied once too */
+		uint64		factor = (uint64) PaxColumnFactor(page, col);
+
+		*sum = (int64) ((uint64) base * (uint64) nrows + soff * factor);
+		*lo = (int64) ((uint64) base + mn * factor);
+		*hi = (int64) ((uint64) base + mx * factor);
+		return;
+	}
 	*sum = (int64) ((uint64) base * (uint64) nrows + soff);
 	*lo = (int64) ((uint64) base + mn);
 	*hi = (int64) ((uint64) base + mx);

@@ -735,7 +735,9 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 
 			if (row->isnull[i])
 				continue;
-			/* below the base, the subtraction wraps to a large offset */
+			/* none below the base (PaxEncodedFits) */
+			if (PaxEncodedInt(row->values[i], fl->attlen[k]) < fl->base[k])
+				return false;
 			delta = (uint64) PaxEncodedInt(row->values[i], fl->attlen[k]) -
 				(uint64) fl->base[k];
 			if (unlikely(fl->factor[k] != 1))
