@@ -276,6 +276,10 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PAX_FACTOR_FLAG			0x20
 #define PaxFactorWidthOk(w)		(((w) & 0xE0) == PAX_FACTOR_FLAG)
 #define PaxFactorBits(w)		(((w) & 0x1F) + 1)
+/* the bits a row of a bit-packed or factored column takes, else 0 */
+#define PaxWidthPackedBits(w) \
+	(PaxPackedWidthOk(w) ? PaxPackedBits(w) : \
+	 PaxFactorWidthOk(w) ? PaxFactorBits(w) : 0)
 
 /*
  * Dictionary encoding of a variable-length (varlena or cstring) column:

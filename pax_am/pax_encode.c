@@ -582,6 +582,19 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
  */
 
 /*
+ * PaxShapeEncode gives a shape its encoded widths and bases (all columns
+ * unencoded), unless it has them.
+ */
+static void
+PaxShapeEncode(TupleDesc tupdesc, PaxPageShape *shape)
+{
+	if (shape->widths != NULL)
+		return;
+	shape->widths = palloc0(tupdesc->natts);
+	shape->bases = palloc0(tupdesc->natts * sizeof(int64));
+}
+
+/*
  * PaxSetDictionary makes column i of a shape dictionary-encoded, with room
  * for half as many entries again as the ndistinct values seen and 8 more;
  * its codes bit-packed if `packed`, when the rows seen fill the page and
@@ -597,11 +610,7 @@ PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct,
 		TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
 
 	cap = Min(cap, PAX_DICT_MAX_K * 8);
-	if (shape->widths == NULL)
-	{
-		shape->widths = palloc0(tupdesc->natts);
-		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-	}
+	PaxShapeEncode(tupdesc, shape);
 	shape->widths[i] = PAX_DICT_FLAG | (packed ? PAX_DICT_PACKED : 0) | (cap / 8);
 	shape->bases[i] = 0;		/* no entries in use yet */
 }
@@ -730,11 +739,7 @@ PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	units = (plen + 1 + 7) / 8;
 	if (n < PAX_PREFIX_MIN_ROWS || (double) plen * n <= PaxPrefixAreaSize(units))
 		return 0;
-	if (shape->widths == NULL)
-	{
-		shape->widths = palloc0(tupdesc->natts);
-		shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-	}
+	PaxShapeEncode(tupdesc, shape);
 	if (shape->prefixes == NULL)
 		shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
 	shape->widths[i] = PAX_PREFIX_FLAG | units;
@@ -952,14 +957,17 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				(factor = PaxRowsGcd(rows, nrows, i, att->attlen, lo)) > 1)
 			{
 				/*
-				 * The values' common factor: fewer bits for the same rows?
-				 * (Room for more rows only as pack asks: later values
-				 * between the multiples would not fit anyway.)
+				 * The values' common factor: fewer bits for the same rows,
+				 * with the same room as packing keeps?  (A range that needs
+				 * all 32 bits without the room gets them: no value of it
+				 * is left out.)
 				 */
 				uint64		fspan = span / factor;
-				double		fneed = (double) fspan * pack + 1;
-				int			fbits = fneed <= (double) ((uint64) 1 << 32) ?
-					pg_leftmost_one_pos64((uint64) fneed - 1) + 1 : 64;
+				int			fbits = PaxBitsFor((double) fspan * pack + fspan / 16 + 1);
+
+				if (fbits > PAX_PACKED_MAX_BITS && pack == 1 &&
+					fspan <= PG_UINT32_MAX)
+					fbits = PAX_PACKED_MAX_BITS;
 
 				if (fbits < Min(bits, 8 * att->attlen) &&
 					fbits <= PAX_PACKED_MAX_BITS &&
@@ -1019,11 +1027,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			}
 		}
 chosen:
-		if (shape->widths == NULL)
-		{
-			shape->widths = palloc0(tupdesc->natts);
-			shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-		}
+		PaxShapeEncode(tupdesc, shape);
 		shape->widths[i] = width;
 		shape->bases[i] = base;
 		if (factor > 1)

@@ -116,6 +116,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		PaxColumnLayout *col = layout ? &layout->cols[i] : NULL;
 		int			width = shape->widths ? shape->widths[i] : 0;
+		int			packbits;	/* bits a row of a bit-packed column */
 
 		if (col)
 		{
@@ -148,6 +149,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			bases += PaxPrefixAreaSize(width);
 			width = 0;			/* its minipage: a plain varlena column's */
 		}
+		packbits = PaxWidthPackedBits(width);
 		if (width != 0 && att->attlen < 0)
 		{
 			/* a dictionary-encoded variable-length column, laid out */
@@ -185,16 +187,13 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			 * an encoded column: of an integer-like width, or bit-packed in
 			 * fewer bits than the type's, laid out
 			 */
-			int			bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) :
-				PaxFactorWidthOk(width) ? PaxFactorBits(width) : 0;
-
 			if (!att->attbyval ||
 				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
 				PaxBitIsSet(shape->absent, i))
 				return BLCKSZ + 1;
-			if (bits != 0)
+			if (packbits != 0)
 			{
-				if (bits >= 8 * att->attlen)
+				if (packbits >= 8 * att->attlen)
 					return BLCKSZ + 1;
 			}
 			else if (!PAX_ENCODED_WIDTH_OK(width) || width >= att->attlen)
@@ -202,8 +201,8 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			if (col)
 			{
 				col->base = bases;
-				col->width = bits != 0 ? 0 : width;
-				col->bits = bits;
+				col->width = packbits != 0 ? 0 : width;
+				col->bits = packbits;
 				col->factored = PaxFactorWidthOk(width);
 			}
 			bases += PaxBaseBytes(width);
@@ -216,12 +215,11 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->nullmap = off;
 			off += BITMAPLEN(capacity);
 		}
-		if (PaxPackedWidthOk(width) || PaxFactorWidthOk(width))
+		if (packbits != 0)
 		{
 			if (col)
 				col->data = off;
-			off += PaxPackedBytes(capacity, PaxPackedWidthOk(width) ?
-								  PaxPackedBits(width) : PaxFactorBits(width));
+			off += PaxPackedBytes(capacity, packbits);
 		}
 		else if (width != 0)
 		{

@@ -491,11 +491,9 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 								 i + 1, width);
 				continue;
 			}
-			if ((PaxPackedWidthOk(width) || PaxFactorWidthOk(width)) &&
-				!PaxBitIsSet(shape.absent, i))
+			if (PaxWidthPackedBits(width) != 0 && !PaxBitIsSet(shape.absent, i))
 			{
-				int			bits = PaxPackedWidthOk(width) ? PaxPackedBits(width) :
-					PaxFactorBits(width);
+				int			bits = PaxWidthPackedBits(width);
 
 				if (!att->attbyval || bits >= 8 * att->attlen ||
 					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
