@@ -31,7 +31,7 @@
 #include "pax.h"
 
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
-#define PAX_PAGE_STATS_COLS		12
+#define PAX_PAGE_STATS_COLS		13
 #define PAX_PAGE_COLUMNS_COLS	10
 /* the functions as version 1.0 of the extension declares them */
 #define PAX_PAGE_STATS_COLS_1_0		11
@@ -71,16 +71,16 @@ PaxOpenForStats(Oid relid)
 
 /*
  * PaxCheckResultColumns checks that a layout function is declared with the
- * result columns of this version, or of version 1.0 of the extension (not
- * updated yet), whose columns are the first ones: the extra values are then
- * not returned.
+ * result columns of this version, or of an earlier version of the extension
+ * (not updated yet: 1.0 declares the fewest), whose columns are the first
+ * ones: the extra values are then not returned.
  */
 static void
 PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
 {
 	int			natts = rsinfo->setDesc->natts;
 
-	if (natts != ncols && natts != ncols_1_0)
+	if (natts > ncols || natts < ncols_1_0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("function returns %d columns, expected %d", natts, ncols),
@@ -92,14 +92,17 @@ PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
  *				  OUT blkno bigint, OUT nrows int, OUT capacity int,
  *				  OUT natts int, OUT lower int, OUT upper int,
  *				  OUT free_bytes int, OUT meta_bytes int, OUT value_bytes int,
- *				  OUT nullmaps int, OUT zonemaps int, OUT encoded int)
+ *				  OUT nullmaps int, OUT zonemaps int, OUT encoded int,
+ *				  OUT form text)
  * RETURNS SETOF record
  *
  * One row per page.  meta_bytes: page header, pax header, column directory
  * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
  * the minipage room of rows not stored yet and of UNUSED slots (reclaimed
  * by VACUUM; nrows counts them); encoded: columns stored encoded (frame
- * of reference or dictionary, pax.h).
+ * of reference, dictionary or prefix, pax.h); form: 'row' (a header a row),
+ * 'compact' (rows sharing a header, PAX_PAGE_COMPACT) or 'headers' (a
+ * compact page's header page, PAX_PAGE_HEADERS).
  */
 Datum
 pax_page_stats(PG_FUNCTION_ARGS)
@@ -149,7 +152,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		{
 			if (layout->cols[i].nullmap)
 				nnullmaps++;
-			if (layout->cols[i].base || layout->cols[i].dict)
+			if (layout->cols[i].base || layout->cols[i].dict ||
+				layout->cols[i].prefix)
 				nencoded++;
 			if (layout->cols[i].data)
 				fixed_bits_per_row += layout->cols[i].bits != 0 ?
@@ -173,6 +177,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 		values[9] = Int32GetDatum(nnullmaps);
 		values[10] = Int32GetDatum(layout->nzones);
 		values[11] = Int32GetDatum(nencoded);
+		values[12] = CStringGetTextDatum((hdr->pp_flags & PAX_PAGE_HEADERS) ? "headers" :
+										 layout->compact ? "compact" : "row");
 		UnlockReleaseBuffer(buffer);
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

@@ -13,6 +13,8 @@ SELECT attname, has_nullmap FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
 ALTER EXTENSION pax_am UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pax_am';
 SELECT count(*), sum(nrows), sum(encoded) > 0 AS encoded FROM pax_page_stats('pax_v');
+-- each page's form (1.2): a bulk load's pages are compact
+SELECT form, count(*) FROM pax_page_stats('pax_v') GROUP BY form;
 SELECT attname, encoding, value_width FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
 DROP TABLE pax_v;
 

@@ -77,6 +77,7 @@ SELECT * FROM dml('c', 'DELETE FROM {t} WHERE id BETWEEN 1 AND 5');
 SELECT * FROM cp_states('c_pax', 0);
 SELECT * FROM dml('c', 'DELETE FROM {t} WHERE id BETWEEN 6 AND 40 RETURNING *');
 SELECT * FROM cp_states('c_pax', 0);
+SELECT form, count(*) FROM pax_page_stats('c_pax') GROUP BY form ORDER BY form;
 SELECT * FROM q('SELECT * FROM c{t} WHERE id <= 50');
 SELECT * FROM q('SELECT id FROM c{t} WHERE ctid = ''(0,3)''');
 
