@@ -885,7 +885,8 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  int from, int to,
 							  const int16 *needed, int nneeded,
 							  Datum *values, bool *isnull, char *cells);
-extern char *PaxDecodeCellsAlloc(int natts);
+extern char *PaxDecodeCellsFor(char **cells, const PaxPageLayout *layout,
+							   int natts, MemoryContext mcxt);
 extern char *PaxDecodeCell(int attno);
 
 /* PaxDictCode reads row `row`'s code of a dictionary-encoded column. */
@@ -1125,6 +1126,31 @@ PaxColumnBase(Page page, const PaxColumnLayout *col)
 
 	memcpy(&base, page + col->base, sizeof(int64));
 	return base;
+}
+
+/*
+ * PaxEncodedValueFits tells whether integer v can be stored in an encoded
+ * column of base `base`, factor `factor` (1 unless factored) and largest
+ * offset maxdelta: at or above the base as integers (an int8 near the other
+ * end of the range would wrap around to a small offset, out of order with
+ * the others'), a multiple of the factor from it, and within maxdelta
+ * times the factor (PaxEncodedFits, and the fit list of pax_insert.c).
+ */
+static inline bool
+PaxEncodedValueFits(int64 v, int64 base, uint64 factor, uint64 maxdelta)
+{
+	uint64		delta;
+
+	if (v < base)
+		return false;
+	delta = (uint64) v - (uint64) base;
+	if (unlikely(factor != 1))
+	{
+		if (factor == 0 || delta % factor != 0)
+			return false;
+		delta /= factor;
+	}
+	return delta <= maxdelta;
 }
 
 /* PaxColumnFactor is the factor of a factored column on its page. */

@@ -1114,14 +1114,11 @@ PaxScanNext(ScanState *ss)
 
 		Assert(a >= 0 && a < tupdesc->natts);
 		if (len == 0)
-		{
-			if (state->layout->hasprefix && state->cells == NULL)
-				state->cells = MemoryContextAlloc(ss->ps.state->es_query_cxt,
-												  (Size) tupdesc->natts *
-												  PAX_DECODE_CELL);
 			PaxPageFillValues(tupdesc, page, state->layout, row, a, a + 1, NULL, 0,
-							  slot->tts_values, slot->tts_isnull, state->cells);
-		}
+							  slot->tts_values, slot->tts_isnull,
+							  PaxDecodeCellsFor(&state->cells, state->layout,
+												tupdesc->natts,
+												ss->ps.state->es_query_cxt));
 		else if (state->fast_nulls[k] != 0 &&
 				 PaxBitIsSet((bits8 *) page + state->fast_nulls[k], row))
 		{

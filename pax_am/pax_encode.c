@@ -101,32 +101,17 @@ PaxEncodeEligible(Form_pg_attribute att)
 /*
  * PaxEncodedFits tells whether a non-null value can be stored in an encoded
  * column of the page: whether it lies within the column's base and its
- * base plus the largest offset its width holds (for a factored column,
- * times the factor, and a multiple of the factor from the base), as
- * integers: an int8 value near the other end of the type's range is
- * refused, whose offset modulo 2^64 would be small but out of order with
- * the others' (the typed loops compare and sum offsets).
+ * base plus the largest offset its width holds, times a factored column's
+ * factor (PaxEncodedValueFits).
  */
 bool
 PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 {
-	uint64		delta;
-
 	Assert(col->base != 0);
-	/* (an int8 below the base would wrap around to a small offset) */
-	if (PaxEncodedInt(value, col->attlen) < PaxColumnBase(page, col))
-		return false;
-	delta = (uint64) PaxEncodedInt(value, col->attlen) -
-		(uint64) PaxColumnBase(page, col);
-	if (col->factored)
-	{
-		uint64		factor = (uint64) PaxColumnFactor(page, col);
-
-		if (factor == 0 || delta % factor != 0)
-			return false;
-		delta /= factor;
-	}
-	return delta <= PaxEncodedMaxDelta(col);
+	return PaxEncodedValueFits(PaxEncodedInt(value, col->attlen),
+							   PaxColumnBase(page, col),
+							   col->factored ? (uint64) PaxColumnFactor(page, col) : 1,
+							   PaxEncodedMaxDelta(col));
 }
 
 /*

@@ -87,13 +87,13 @@ PaxGetInsertHints(Relation rel)
 	return PaxGetRelCache(rel, 0);
 }
 
-/* PaxShapeFree frees the maps of a shape PaxChooseShape allocated. */
+/*
+ * PaxShapeFreeEncodings frees a shape's encodings (widths, bases, factors,
+ * prefixes): it is then unencoded.
+ */
 static void
-PaxShapeFree(PaxPageShape *shape)
+PaxShapeFreeEncodings(PaxPageShape *shape)
 {
-	pfree(shape->absent);
-	pfree(shape->nullmap);
-	pfree(shape->zone);
 	if (shape->widths)
 		pfree(shape->widths);
 	if (shape->bases)
@@ -102,6 +102,20 @@ PaxShapeFree(PaxPageShape *shape)
 		pfree(shape->prefixes);
 	if (shape->factors)
 		pfree(shape->factors);
+	shape->widths = NULL;
+	shape->bases = NULL;
+	shape->prefixes = NULL;
+	shape->factors = NULL;
+}
+
+/* PaxShapeFree frees the maps of a shape PaxChooseShape allocated. */
+static void
+PaxShapeFree(PaxPageShape *shape)
+{
+	pfree(shape->absent);
+	pfree(shape->nullmap);
+	pfree(shape->zone);
+	PaxShapeFreeEncodings(shape);
 }
 
 /*
@@ -731,22 +745,10 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 		for (int k = 0; k < fl->nencoded; k++)
 		{
 			int			i = fl->encoded[k];
-			uint64		delta;
 
-			if (row->isnull[i])
-				continue;
-			/* none below the base (PaxEncodedFits) */
-			if (PaxEncodedInt(row->values[i], fl->attlen[k]) < fl->base[k])
-				return false;
-			delta = (uint64) PaxEncodedInt(row->values[i], fl->attlen[k]) -
-				(uint64) fl->base[k];
-			if (unlikely(fl->factor[k] != 1))
-			{
-				if (fl->factor[k] == 0 || delta % fl->factor[k] != 0)
-					return false;
-				delta /= fl->factor[k];
-			}
-			if (delta > fl->maxdelta[k])
+			if (!row->isnull[i] &&
+				!PaxEncodedValueFits(PaxEncodedInt(row->values[i], fl->attlen[k]),
+									 fl->base[k], fl->factor[k], fl->maxdelta[k]))
 				return false;
 		}
 	}
@@ -1123,15 +1125,8 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
 		shape->capacity = capacity;
 		return true;
 	}
-	pfree(widths);
-	pfree(shape->bases);
-	shape->bases = NULL;
-	if (shape->prefixes)
-		pfree(shape->prefixes);
-	shape->prefixes = NULL;
-	if (shape->factors)
-		pfree(shape->factors);
-	shape->factors = NULL;
+	shape->widths = widths;
+	PaxShapeFreeEncodings(shape);
 	return false;
 }
 

@@ -754,6 +754,7 @@ PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
 	PaxLayoutCache cache;
 	PaxPageLayout *layout;
 	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	char	   *cells = NULL;
 
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 	layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
@@ -762,7 +763,8 @@ PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
 	*isnull = palloc(tupdesc->natts * sizeof(bool));
 	PaxPageFillValues(tupdesc, t->page, layout, row, 0, tupdesc->natts, NULL, 0,
 					  *values, *isnull,
-					  layout->hasprefix ? PaxDecodeCellsAlloc(tupdesc->natts) : NULL);
+					  PaxDecodeCellsFor(&cells, layout, tupdesc->natts,
+										CurrentMemoryContext));
 	PaxLayoutCacheFree(&cache);
 }
 

@@ -884,13 +884,19 @@ PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
 }
 
 /*
- * PaxDecodeCellsAlloc allocates, in the current memory context, decode
- * cells for natts columns (PaxPageFillValues).
+ * PaxDecodeCellsFor returns the decode cells PaxPageFillValues needs for a
+ * page of the given layout: *cells, allocated in mcxt for natts columns
+ * on first need; NULL when the layout has no prefix-encoded column.
  */
 char *
-PaxDecodeCellsAlloc(int natts)
+PaxDecodeCellsFor(char **cells, const PaxPageLayout *layout, int natts,
+				  MemoryContext mcxt)
 {
-	return palloc((Size) Max(natts, 1) * PAX_DECODE_CELL);
+	if (!layout->hasprefix)
+		return *cells;
+	if (*cells == NULL)
+		*cells = MemoryContextAlloc(mcxt, (Size) Max(natts, 1) * PAX_DECODE_CELL);
+	return *cells;
 }
 
 /*
@@ -898,7 +904,7 @@ PaxDecodeCellsAlloc(int natts)
  * values/isnull: all of them, or where needed is not NULL the nneeded
  * columns it lists (ascending), the others reading as NULL.  By-reference
  * values point into the page, but those of prefix-encoded columns, built
- * in the caller's decode cells (PaxDecodeCellsAlloc; NULL when the layout
+ * in the caller's decode cells (PaxDecodeCellsFor; NULL when the layout
  * has no such columns), valid until the next row is read into them.
  * Columns the page does not have (added after it was initialised) read as
  * their "missing" default; dropped columns read as NULL.  The caller holds

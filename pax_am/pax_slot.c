@@ -101,15 +101,14 @@ tts_pax_getsomeattrs(TupleTableSlot *slot, int natts)
 	if (!BufferIsValid(pslot->buffer))
 		elog(ERROR, "pax slot without a page has fewer attributes than asked for");
 
-	if (pslot->lcache.layout->hasprefix && pslot->cells == NULL)
-		pslot->cells = MemoryContextAlloc(slot->tts_mcxt,
-										  (Size) Max(slot->tts_tupleDescriptor->natts, 1) *
-										  PAX_DECODE_CELL);
 	PaxPageFillValues(slot->tts_tupleDescriptor, pslot->page,
 					  pslot->lcache.layout, pslot->row,
 					  slot->tts_nvalid, natts,
 					  pslot->needed, pslot->nneeded,
-					  slot->tts_values, slot->tts_isnull, pslot->cells);
+					  slot->tts_values, slot->tts_isnull,
+					  PaxDecodeCellsFor(&pslot->cells, pslot->lcache.layout,
+										slot->tts_tupleDescriptor->natts,
+										slot->tts_mcxt));
 	slot->tts_nvalid = natts;
 }
 
