@@ -17,6 +17,8 @@
 #ifndef PAX_H
 #define PAX_H
 
+#include <math.h>
+
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/multixact.h"
@@ -272,10 +274,22 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  * PaxChooseEncodings); the typed loops' filters read such a column's
  * values decoded (PaxColumnFixedData), not its offsets; packed sums apply
  * the factor once (PaxPackedColumnStats).
+ *
+ * On a float4 or float8 column (PaxScaleEligible) the same width byte and
+ * slot mean a decimal-scaled column: the slot's second int64 is a divisor
+ * d = 10^s (s = 0 .. PAX_SCALE_MAX), each row holds k - base for the
+ * integer k with k / d (computed as a double, then cast to the type) the
+ * value's exact bits (PaxScaledKey), and the value read back is
+ * (base + offset) / d (PaxScaledDatum).  Only values that read back bit
+ * for bit are stored so (not -0, NaN or infinities, nor k beyond 2^53); a
+ * row with any other value goes to another page.  Chosen for bulk-built
+ * pages whose values all have at most s decimals (prices, measurements
+ * stored as float); filters and join filters read such a column decoded.
  */
 #define PAX_FACTOR_FLAG			0x20
 #define PaxFactorWidthOk(w)		(((w) & 0xE0) == PAX_FACTOR_FLAG)
 #define PaxFactorBits(w)		(((w) & 0x1F) + 1)
+#define PAX_SCALE_MAX			15
 /* the bits a row of a bit-packed or factored column takes, else 0 */
 #define PaxWidthPackedBits(w) \
 	(PaxPackedWidthOk(w) ? PaxPackedBits(w) : \
@@ -564,6 +578,9 @@ typedef struct PaxColumnLayout
 	uint8		bits;			/* a bit-packed column's bits a row, else 0 */
 	bool		factored;		/* its offsets are multiples of the factor
 								 * after its base (PAX_FACTOR_FLAG) */
+	bool		scaled;			/* a float column stored as decimal-scaled
+								 * integers (PAX_FACTOR_FLAG on float4 and
+								 * float8): not factored */
 	uint16		dict;			/* offset of a dictionary-encoded column's
 								 * dictionary, 0 if none */
 	uint16		dictcap;		/* its entries */
@@ -1153,7 +1170,10 @@ PaxEncodedValueFits(int64 v, int64 base, uint64 factor, uint64 maxdelta)
 	return delta <= maxdelta;
 }
 
-/* PaxColumnFactor is the factor of a factored column on its page. */
+/*
+ * PaxColumnFactor is the factor of a factored column on its page (a scaled
+ * column's divisor).
+ */
 static inline int64
 PaxColumnFactor(Page page, const PaxColumnLayout *col)
 {
@@ -1161,6 +1181,89 @@ PaxColumnFactor(Page page, const PaxColumnLayout *col)
 
 	memcpy(&factor, page + col->base + sizeof(int64), sizeof(int64));
 	return factor;
+}
+
+/*
+ * PaxColumnDivisor is the divisor of a decimal-scaled column on its page,
+ * 0 for any other (PaxEncodedKey).
+ */
+static inline int64
+PaxColumnDivisor(Page page, const PaxColumnLayout *col)
+{
+	return col->scaled ? PaxColumnFactor(page, col) : 0;
+}
+
+/* PaxIsScaleDivisor tells whether d is 10^s for s = 0 .. PAX_SCALE_MAX. */
+static inline bool
+PaxIsScaleDivisor(int64 d)
+{
+	for (int s = 0; s <= PAX_SCALE_MAX && d >= 1; s++, d /= 10)
+		if (d == 1)
+			return true;
+		else if (d % 10 != 0)
+			return false;
+	return false;
+}
+
+/*
+ * PaxScaledDatum is the value of a decimal-scaled float column (attlen 4 or
+ * 8) whose row holds the integer k, divisor d: k / d as a double (exact
+ * for d a power of ten up to 10^22), for float4 then rounded to it.
+ */
+static inline Datum
+PaxScaledDatum(int64 k, int64 d, int attlen)
+{
+	double		v = (double) k / (double) d;
+
+	return attlen == 4 ? Float4GetDatum((float4) v) : Float8GetDatum(v);
+}
+
+/*
+ * PaxScaledKey sets *k to the integer a float value (attlen 4 or 8) stands
+ * for in a decimal-scaled column of divisor d, and tells whether the value
+ * reads back from it bit for bit (PaxScaledDatum): never for NaN, the
+ * infinities, -0 or a k beyond 2^53.
+ */
+static inline bool
+PaxScaledKey(Datum value, int attlen, int64 d, int64 *k)
+{
+	double		v = attlen == 4 ? (double) DatumGetFloat4(value) :
+		DatumGetFloat8(value);
+	double		x = v * (double) d;
+
+	if (!(x > -9007199254740992.0 && x < 9007199254740992.0))
+		return false;			/* beyond 2^53, or NaN */
+	*k = (int64) rint(x);
+	if (attlen == 4)
+	{
+		float4		a = DatumGetFloat4(value);
+		float4		b = DatumGetFloat4(PaxScaledDatum(*k, d, 4));
+
+		return memcmp(&a, &b, sizeof(float4)) == 0;
+	}
+	else
+	{
+		float8		a = DatumGetFloat8(value);
+		float8		b = DatumGetFloat8(PaxScaledDatum(*k, d, 8));
+
+		return memcmp(&a, &b, sizeof(float8)) == 0;
+	}
+}
+
+/*
+ * PaxEncodedKey sets *k to the integer a non-null value of an encoded
+ * column stands for (PaxEncodedInt, or for a scaled column PaxScaledKey),
+ * and tells whether there is one.
+ */
+static inline bool
+PaxEncodedKey(Datum value, int attlen, int64 divisor, int64 *k)
+{
+	if (likely(divisor == 0))
+	{
+		*k = PaxEncodedInt(value, attlen);
+		return true;
+	}
+	return PaxScaledKey(value, attlen, divisor, k);
 }
 
 /*
@@ -1176,6 +1279,10 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	{
 		uint64		delta = PaxEncodedDelta(col, data, row);
 
+		if (unlikely(col->scaled))
+			return PaxScaledDatum((int64) ((uint64) PaxColumnBase(page, col) +
+										   delta),
+								  PaxColumnFactor(page, col), col->attlen);
 		if (unlikely(col->factored))
 			delta *= (uint64) PaxColumnFactor(page, col);
 		return PaxEncodedDatum((int64) ((uint64) PaxColumnBase(page, col) +
@@ -1248,6 +1355,7 @@ extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
 extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
 									  int nrows, char *scratch);
 extern bool PaxEncodeEligible(Form_pg_attribute att);
+extern bool PaxScaleEligible(Form_pg_attribute att);
 extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
 extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
 							Datum value);

@@ -99,19 +99,35 @@ PaxEncodeEligible(Form_pg_attribute att)
 }
 
 /*
+ * PaxScaleEligible tells whether a column may be stored decimal-scaled
+ * (PAX_FACTOR_FLAG on a float column): float4, and float8 where it is
+ * passed by value.
+ */
+bool
+PaxScaleEligible(Form_pg_attribute att)
+{
+	return !att->attisdropped && att->attbyval &&
+		((att->atttypid == FLOAT8OID && att->attlen == 8) ||
+		 (att->atttypid == FLOAT4OID && att->attlen == 4));
+}
+
+/*
  * PaxEncodedFits tells whether a non-null value can be stored in an encoded
  * column of the page: whether it lies within the column's base and its
  * base plus the largest offset its width holds, times a factored column's
- * factor (PaxEncodedValueFits).
+ * factor (PaxEncodedValueFits); for a decimal-scaled column, its integer
+ * (PaxScaledKey) does.
  */
 bool
 PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 {
+	int64		k;
+
 	Assert(col->base != 0);
-	return PaxEncodedValueFits(PaxEncodedInt(value, col->attlen),
-							   PaxColumnBase(page, col),
-							   col->factored ? (uint64) PaxColumnFactor(page, col) : 1,
-							   PaxEncodedMaxDelta(col));
+	return PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k) &&
+		PaxEncodedValueFits(k, PaxColumnBase(page, col),
+							col->factored ? (uint64) PaxColumnFactor(page, col) : 1,
+							PaxEncodedMaxDelta(col));
 }
 
 /*
@@ -122,11 +138,13 @@ PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
 void
 PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 {
-	uint64		delta = (uint64) PaxEncodedInt(value, col->attlen) -
-		(uint64) PaxColumnBase(page, col);
+	int64		k = 0;
+	uint64		delta;
 	char	   *data = page + col->data;
 
 	Assert(PaxEncodedFits(page, col, value));
+	(void) PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k);
+	delta = (uint64) k - (uint64) PaxColumnBase(page, col);
 	if (col->factored)
 		delta /= (uint64) PaxColumnFactor(page, col);
 	if (col->bits != 0)
@@ -257,7 +275,7 @@ PaxPackedColumnStats(Page page, const PaxColumnLayout *col, int nrows,
 	} while (0)
 #define PAX_STAT_ALL(b) PAX_EACH_PACKED(b, nrows, PAX_STAT_ONE)
 
-	Assert(col->bits != 0 && col->base != 0 && nrows > 0);
+	Assert(col->bits != 0 && col->base != 0 && !col->scaled && nrows > 0);
 	PAX_SWITCH_BITS(col->bits, PAX_STAT_ALL);
 #undef PAX_STAT_ALL
 #undef PAX_STAT_ONE
@@ -400,6 +418,24 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 	if (col->base == 0)
 		return data;
 	base = PaxColumnBase(page, col);
+	if (col->scaled)
+	{
+		/* (base + offset) / divisor, as a double, a row at a time */
+		int64		d = PaxColumnFactor(page, col);
+
+		for (int r = 0; r < nrows; r++)
+		{
+			Datum		v = PaxScaledDatum((int64) ((uint64) base +
+													PaxPackedGet(data, col->bits, r)),
+										   d, col->attlen);
+
+			if (col->attlen == 4)
+				((float4 *) scratch)[r] = DatumGetFloat4(v);
+			else
+				((float8 *) scratch)[r] = DatumGetFloat8(v);
+		}
+		return scratch;
+	}
 	if (col->factored)
 	{
 		/* base + offset * factor, a row at a time */
@@ -835,6 +871,51 @@ PaxRowsGcd(const PaxRow *rows, int nrows, int i, int attlen, int64 lo)
 	return g;
 }
 
+/*
+ * PaxRowsScale finds the least divisor d = 10^s (s = 0 .. PAX_SCALE_MAX)
+ * by which every non-null value of float column i (attlen bytes) among
+ * rows[0..nrows) is an integer that reads back bit for bit (PaxScaledKey),
+ * and sets *lo and *hi to the least and greatest of those integers:
+ * d, or 0 when there is none (or no value).  A value exact at 10^s is
+ * exact at 10^(s+1) too (the same real number, rounded once), so the
+ * divisor only rises as the rows are read, and a second pass checks them
+ * all at the last one.
+ */
+static int64
+PaxRowsScale(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
+			 int64 *hi)
+{
+	int64		d = 1;
+	int			s = 0;
+	int			n = 0;
+	int64		k;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		if (rows[r].isnull[i])
+			continue;
+		while (!PaxScaledKey(rows[r].values[i], attlen, d, &k))
+		{
+			if (++s > PAX_SCALE_MAX)
+				return 0;
+			d *= 10;
+		}
+	}
+	*lo = PG_INT64_MAX;
+	*hi = PG_INT64_MIN;
+	for (int r = 0; r < nrows; r++)
+	{
+		if (rows[r].isnull[i])
+			continue;
+		if (!PaxScaledKey(rows[r].values[i], attlen, d, &k))
+			return 0;
+		*lo = Min(*lo, k);
+		*hi = Max(*hi, k);
+		n++;
+	}
+	return n > 0 ? d : 0;
+}
+
 /* PaxBitsFor is the bits that hold 0 .. need - 1 (64 beyond 2^32). */
 static inline int
 PaxBitsFor(double need)
@@ -857,7 +938,9 @@ PaxBitsFor(double need)
  * eighths of the bits of its byte width (or of the type's, where no byte
  * width is narrower) is bit-packed instead, from the least value; when
  * the values' differences from it share a factor (PaxRowsGcd) that makes
- * fewer bits hold the range, divided by it (PAX_FACTOR_FLAG).  With a
+ * fewer bits hold the range, divided by it (PAX_FACTOR_FLAG); a float
+ * column whose values all have at most PAX_SCALE_MAX decimals is stored
+ * decimal-scaled (PaxRowsScale), bit-packed the same way.  With a
  * few rows (one at a time), it comes from the hints, the ranges of the rows
  * this backend placed (PaxEncodeHintsUpdate): when the rows of the last
  * page spanned much less than all rows placed and the new row lies past
@@ -892,6 +975,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxEncodeHint *h;
 		uint64		factor = 0;
+		bool		scaled = false;
 		bool		set = false;
 		int64		lo = 0,
 					hi = 0;
@@ -913,6 +997,33 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
 				saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);
 			continue;
+		}
+		if (PaxScaleEligible(att))
+		{
+			/* a float column: decimal-scaled, bit-packed, when it saves */
+			uint64		span;
+			int			bits;
+
+			if (!bulk || pack < 1 || !pax_bitpack_minipages ||
+				PaxBitIsSet(shape->absent, i) ||
+				(factor = PaxRowsScale(rows, nrows, i, att->attlen, &lo,
+									   &hi)) == 0)
+				continue;
+			span = (uint64) hi - (uint64) lo;
+			if (span > PG_UINT32_MAX)
+				continue;
+			bits = PaxBitsFor((double) span * pack + span / 16 + 1);
+			/* (all 32 bits for a range that needs them without the room) */
+			if (bits > PAX_PACKED_MAX_BITS && pack == 1)
+				bits = PAX_PACKED_MAX_BITS;
+			if (bits > PAX_PACKED_MAX_BITS ||
+				bits * PAX_PACK_MAX_SHARE_DEN >
+				8 * att->attlen * PAX_PACK_MAX_SHARE_NUM)
+				continue;
+			width = PAX_FACTOR_FLAG | (bits - 1);
+			base = lo;
+			scaled = true;
+			goto chosen;
 		}
 		if (!PaxEncodeEligible(att) || PaxBitIsSet(shape->absent, i))
 			continue;
@@ -1018,7 +1129,7 @@ chosen:
 		PaxShapeEncode(tupdesc, shape);
 		shape->widths[i] = width;
 		shape->bases[i] = base;
-		if (factor > 1)
+		if (factor > 1 || scaled)
 		{
 			if (shape->factors == NULL)
 				shape->factors = palloc0(tupdesc->natts * sizeof(int64));

@@ -563,6 +563,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 
 	/* the tight loops */
 	if (pred->kind == PAX_PRED_CMP && col->base != 0 && !col->factored &&
+		!col->scaled &&
 		pred->vclass == PAX_VC_INT &&
 		!pg_sub_s64_overflow(pred->ival, PaxColumnBase(page, col), &c))
 	{
@@ -593,10 +594,14 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
 	{
 		double		c = pred->fval;
+		const char *data = PaxColumnFixedData(page, col,
+											  PaxPageGetHeader(page)->pp_nrows,
+											  PaxDecodeScratch);
 
+		/* (a decimal-scaled column's values decoded) */
 		if (col->attlen == 8)
 		{
-			const float8 *vals = (const float8 *) (page + col->data);
+			const float8 *vals = (const float8 *) data;
 
 			for (int k = 0; k < n; k++)
 				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
@@ -604,7 +609,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		}
 		else
 		{
-			const float4 *vals = (const float4 *) (page + col->data);
+			const float4 *vals = (const float4 *) data;
 
 			for (int k = 0; k < n; k++)
 				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
@@ -938,7 +943,8 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 	}
 	if (lo > hi)
 		return 0;
-	if (col->base != 0 && !col->factored && lower->vclass == PAX_VC_INT)
+	if (col->base != 0 && !col->factored && !col->scaled &&
+		lower->vclass == PAX_VC_INT)
 	{
 		int64		base = PaxColumnBase(page, col);
 		int64		dlo,

@@ -646,8 +646,8 @@ PaxSingleInsertLayouts(Relation rel)
  * of a bulk insert rather than found again for every row among all the
  * columns: those whose minipage has no null bitmap (no NULLs), those
  * absent from the page (only NULLs), and the encoded ones (values within
- * base .. base + maxdelta, times the factor of a factored column, as
- * PaxEncodedFits tells).
+ * base .. base + maxdelta, times the factor of a factored column, of a
+ * scaled column as integers, as PaxEncodedFits tells).
  */
 typedef struct PaxFitList
 {
@@ -661,6 +661,7 @@ typedef struct PaxFitList
 	int64	   *base;
 	uint64	   *maxdelta;
 	uint64	   *factor;			/* 1 unless the column is factored */
+	int64	   *divisor;		/* a scaled column's, else 0 */
 } PaxFitList;
 
 /* PaxFitListInit allocates a fit list for natts columns. */
@@ -675,6 +676,7 @@ PaxFitListInit(PaxFitList *fl, int natts)
 	fl->base = palloc(natts * sizeof(int64));
 	fl->maxdelta = palloc(natts * sizeof(uint64));
 	fl->factor = palloc(natts * sizeof(uint64));
+	fl->divisor = palloc(natts * sizeof(int64));
 }
 
 /* PaxFitListFree frees a fit list's arrays. */
@@ -688,6 +690,7 @@ PaxFitListFree(PaxFitList *fl)
 	pfree(fl->base);
 	pfree(fl->maxdelta);
 	pfree(fl->factor);
+	pfree(fl->divisor);
 }
 
 /* PaxFitListBuild gathers the fit list of a page laid out in layout. */
@@ -716,6 +719,7 @@ PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
 			fl->maxdelta[k] = PaxEncodedMaxDelta(col);
 			fl->factor[k] = col->factored ?
 				(uint64) PaxColumnFactor(page, col) : 1;
+			fl->divisor[k] = PaxColumnDivisor(page, col);
 		}
 	}
 }
@@ -745,10 +749,12 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 		for (int k = 0; k < fl->nencoded; k++)
 		{
 			int			i = fl->encoded[k];
+			int64		v;
 
 			if (!row->isnull[i] &&
-				!PaxEncodedValueFits(PaxEncodedInt(row->values[i], fl->attlen[k]),
-									 fl->base[k], fl->factor[k], fl->maxdelta[k]))
+				(!PaxEncodedKey(row->values[i], fl->attlen[k], fl->divisor[k], &v) ||
+				 !PaxEncodedValueFits(v, fl->base[k], fl->factor[k],
+									  fl->maxdelta[k])))
 				return false;
 		}
 	}

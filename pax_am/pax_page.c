@@ -133,6 +133,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->prefixmax = 0;
 			col->bits = 0;
 			col->factored = false;
+			col->scaled = false;
 			col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
 		}
 		if (width != 0 && PaxPrefixWidthOk(width))
@@ -189,7 +190,8 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			 */
 			if (!att->attbyval ||
 				(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
-				PaxBitIsSet(shape->absent, i))
+				PaxBitIsSet(shape->absent, i) ||
+				(PaxScaleEligible(att) && !PaxFactorWidthOk(width)))
 				return BLCKSZ + 1;
 			if (packbits != 0)
 			{
@@ -203,7 +205,9 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->base = bases;
 				col->width = packbits != 0 ? 0 : width;
 				col->bits = packbits;
-				col->factored = PaxFactorWidthOk(width);
+				/* a float column's factor is a decimal scale */
+				col->scaled = PaxFactorWidthOk(width) && PaxScaleEligible(att);
+				col->factored = PaxFactorWidthOk(width) && !col->scaled;
 			}
 			bases += PaxBaseBytes(width);
 		}

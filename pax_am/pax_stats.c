@@ -336,7 +336,11 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			if (col->bits != 0)
 			{
 				/* no whole bytes a value: the minipage's size says it */
-				values[8] = CStringGetTextDatum(col->factored ?
+				values[8] = CStringGetTextDatum(col->scaled ?
+												psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
+														 PaxColumnFactor(page, col),
+														 col->bits) :
+												col->factored ?
 												psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
 														 PaxColumnFactor(page, col),
 														 col->bits) :

@@ -510,7 +510,8 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 					PAGE_PROBLEM("column %d has encoded width %d, which does not suit its length %d",
 								 i + 1, width, att->attlen);
 			}
-			if (!att->attisdropped && !PaxEncodeEligible(att))
+			if (!att->attisdropped && !PaxEncodeEligible(att) &&
+				!(PaxScaleEligible(att) && PaxFactorWidthOk(width)))
 				PAGE_PROBLEM("column %d of type %s is encoded",
 							 i + 1, format_type_be(att->atttypid));
 		}
@@ -550,11 +551,18 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (col->factored && PaxColumnFactor(page, col) < 2)
+		/* (a dropped float column's scale looks like a factor: unchecked) */
+		if (col->factored && !col->dropped && PaxColumnFactor(page, col) < 2)
 		{
 			ctx->attnum = i;
 			PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a factored column is below 2",
 							PaxColumnFactor(page, col));
+		}
+		if (col->scaled && !PaxIsScaleDivisor(PaxColumnFactor(page, col)))
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "divisor " INT64_FORMAT " of a decimal-scaled column is not a power of ten up to 10^%d",
+							PaxColumnFactor(page, col), PAX_SCALE_MAX);
 		}
 		if (col->prefix != 0 && (uint8) page[col->prefix] > col->prefixmax)
 		{
