@@ -775,6 +775,11 @@ typedef struct PaxEncodeHint
 	uint32		vhash[PAX_HINT_DISTINCT];	/* hashes of the distinct ones */
 	uint8		packbits;		/* bits the last bulk-built page packed the
 								 * column in, 0 if none */
+	uint8		lastwidth;		/* the last bulk-built page shaped from a
+								 * page's worth of rows: the column's
+								 * bit-packed or factored width, 0 if none */
+	int64		lastbase;		/* its base */
+	int64		lastfactor;		/* its factor or divisor, 0 if none */
 } PaxEncodeHint;
 
 typedef struct PaxRelCache
@@ -1536,7 +1541,8 @@ extern void PaxBulkInit(void);
 /*
  * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
  * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
- * functions, set by PaxBulkInit, that keep a row and place the kept ones.
+ * functions, set by PaxBulkInit, that keep a row, place the kept ones, and
+ * take a batch of COPY's (whose last rows they may keep).
  * The access paths reach pax_bulk.c, a layer above them, only through
  * these (pax_am/README, "Dependency direction").
  */
@@ -1544,9 +1550,13 @@ typedef bool (*PaxBulkKeepFunc) (Relation rel, TupleTableSlot *slot,
 								 CommandId cid, int options,
 								 struct BulkInsertStateData *bistate);
 typedef void (*PaxBulkPlaceFunc) (Relation rel);
+typedef bool (*PaxBulkMultiFunc) (Relation rel, TupleTableSlot **slots,
+								  int nslots, CommandId cid, int options,
+								  struct BulkInsertStateData *bistate);
 extern Oid	pax_bulk_relid;
 extern PaxBulkKeepFunc PaxBulkKeepHook;
 extern PaxBulkPlaceFunc PaxBulkPlaceHook;
+extern PaxBulkMultiFunc PaxBulkMultiHook;
 
 /*
  * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,
@@ -1571,14 +1581,14 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 extern void pax_finish_bulk_insert(Relation relation, int options);
 extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 						  HeapTuple oldtup, PaxRow *row);
-extern void PaxMultiInsert(Relation relation, TupleTableSlot **slots,
+extern int	PaxMultiInsert(Relation relation, TupleTableSlot **slots,
 						   int ntuples, CommandId cid, int options,
 						   struct BulkInsertStateData *bistate,
-						   TransactionId xid);
-extern void PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
+						   TransactionId xid, bool keep_tail);
+extern int	PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 						  CommandId cid, int options,
 						  struct BulkInsertStateData *bistate,
-						  TransactionId xid);
+						  TransactionId xid, bool keep_tail);
 extern void PaxPageReinit(Relation rel, Page page);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,

@@ -122,6 +122,8 @@ typedef struct PaxBulkBatch
 
 static PaxBulkBatch *pax_bulk = NULL;
 
+static Size PaxBulkRowBytes(TupleTableSlot *slot);
+
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
 static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
@@ -138,14 +140,43 @@ PaxBulkForget(void)
 }
 
 /*
- * PaxBulkPlace places the kept rows in rel, the batch's relation, with
- * bistate (NULL when the caller's may be gone).
+ * PaxBulkKeepRest ends a placing of the batch's first n rows, of which the
+ * first `placed` went in: those are cleared, the others kept, first in
+ * the batch and in their order.
  */
 static void
-PaxBulkPlace(Relation rel, BulkInsertState bistate)
+PaxBulkKeepRest(PaxBulkBatch *b, int placed, int n)
+{
+	for (int i = 0; i < placed; i++)
+		ExecClearTuple(b->slots[i]);
+	/* rotate the rest to the front: each swap moves a cleared slot behind */
+	for (int i = placed; placed > 0 && i < n; i++)
+	{
+		TupleTableSlot *t = b->slots[i - placed];
+
+		b->slots[i - placed] = b->slots[i];
+		b->slots[i] = t;
+	}
+	b->nrows = n - placed;
+	b->bytes = 0;
+	for (int i = 0; i < b->nrows; i++)
+		b->bytes += PaxBulkRowBytes(b->slots[i]);
+	if (b->nrows > 0)
+		pax_bulk_relid = b->relid;
+}
+
+/*
+ * PaxBulkPlace places the kept rows in rel, the batch's relation, with
+ * bistate (NULL when the caller's may be gone).  With keep_tail (a full
+ * batch, more rows to come), the last rows, too few to fill a new page,
+ * stay kept, to go with the next batch (PaxInsertRows).
+ */
+static void
+PaxBulkPlace(Relation rel, BulkInsertState bistate, bool keep_tail)
 {
 	PaxBulkBatch *b = pax_bulk;
 	int			n = b->nrows;
+	int			placed = 0;
 
 	Assert(RelationGetRelid(rel) == b->relid);
 	if (b->failed)
@@ -179,7 +210,12 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 	 */
 	PG_TRY();
 	{
-		PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate, b->xid);
+		placed = PaxMultiInsert(rel, b->slots, n, b->cid, b->options, bistate,
+								b->xid, keep_tail);
+		/* (a batch that starts no page at all: placed whole) */
+		if (placed == 0)
+			placed = PaxMultiInsert(rel, b->slots, n, b->cid, b->options,
+									bistate, b->xid, false);
 	}
 	PG_CATCH();
 	{
@@ -195,8 +231,7 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	for (int i = 0; i < n; i++)
-		ExecClearTuple(b->slots[i]);
+	PaxBulkKeepRest(b, placed, n);
 }
 
 /*
@@ -218,7 +253,7 @@ PaxBulkPlaceAll(void)
 		PaxBulkForget();
 		return;
 	}
-	PaxBulkPlace(rel, NULL);
+	PaxBulkPlace(rel, NULL, false);
 	table_close(rel, NoLock);
 }
 
@@ -240,7 +275,7 @@ static void
 PaxBulkPlaceForRel(Relation rel)
 {
 	Assert(pax_bulk != NULL && pax_bulk->relid == RelationGetRelid(rel));
-	PaxBulkPlace(rel, NULL);
+	PaxBulkPlace(rel, NULL, false);
 }
 
 /*
@@ -445,6 +480,122 @@ PaxBulkRowBytes(TupleTableSlot *slot)
 }
 
 /*
+ * PaxBulkStart starts a batch of kept rows for rel, of the current
+ * subtransaction, command cid and options.
+ */
+static PaxBulkBatch *
+PaxBulkStart(Relation rel, CommandId cid, int options)
+{
+	MemoryContext cxt = AllocSetContextCreate(TopTransactionContext,
+											  "pax kept rows",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+	PaxBulkBatch *b = palloc0(sizeof(PaxBulkBatch));
+
+	b->cxt = cxt;
+	b->relid = RelationGetRelid(rel);
+	b->subid = GetCurrentSubTransactionId();
+	b->xid = GetCurrentTransactionId();
+	b->cid = cid;
+	b->options = options;
+	b->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
+	MemoryContextSwitchTo(oldcxt);
+	pax_bulk = b;
+	return b;
+}
+
+/*
+ * PaxBulkCopyIn copies the slot's row, with its values, into slot k of the
+ * batch (made on first use, in the batch's memory).  The slot's TID is set
+ * invalid: the row is not in rel yet.
+ */
+static void
+PaxBulkCopyIn(PaxBulkBatch *b, int k, Relation rel, TupleTableSlot *slot)
+{
+	if (b->slots[k] == NULL)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(b->cxt);
+
+		b->slots[k] = MakeSingleTupleTableSlot(b->tupdesc, &TTSOpsVirtual);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	ExecCopySlot(b->slots[k], slot);
+	ItemPointerSetInvalid(&slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * PaxBulkMulti places a batch of COPY's rows (pax_multi_insert) after the
+ * rows kept from its last batch, keeping the last ones, too few to fill a
+ * new page, for the next (the end of COPY places them: its
+ * table_finish_bulk_insert, or the ProcessUtility hook): every page of
+ * the load is then shaped from a page's worth of rows.  COPY's batches
+ * (1,000 rows or 64 kB) otherwise each end in a page shaped from their
+ * last rows, which the next batch's rows seldom fit (SSB lineorder: a
+ * page in four).  Only where rows may be kept at all (PaxBulkTableKeeps),
+ * else false: the caller places them.
+ */
+static bool
+PaxBulkMulti(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
+			 int options, BulkInsertState bistate)
+{
+	PaxBulkBatch *b = pax_bulk;
+	TupleTableSlot **all;
+	int			m;
+	int			placed;
+	int			rest;
+
+	if (!pax_batch_bulk_inserts || bistate == NULL || nslots == 0 ||
+		!PaxBulkTableKeeps(rel, options) ||
+		IsBootstrapProcessingMode() || IsParallelWorker())
+		return false;
+	/* one batch at a time, of one relation, command and subtransaction */
+	if (b != NULL &&
+		(b->relid != RelationGetRelid(rel) ||
+		 b->subid != GetCurrentSubTransactionId() ||
+		 b->cid != cid || b->options != options ||
+		 b->tupdesc->natts != RelationGetDescr(rel)->natts))
+	{
+		PaxBulkPlaceAll();
+		PaxBulkForget();
+		b = NULL;
+	}
+	if (b == NULL)
+		b = PaxBulkStart(rel, cid, options);
+	if (b->failed)
+		PaxBulkPlace(rel, bistate, false);	/* reports the failure */
+
+	/* the kept rows first, then these; nothing kept while they go in */
+	m = b->nrows;
+	all = palloc((m + nslots) * sizeof(TupleTableSlot *));
+	memcpy(all, b->slots, m * sizeof(TupleTableSlot *));
+	memcpy(all + m, slots, nslots * sizeof(TupleTableSlot *));
+	b->nrows = 0;
+	b->bytes = 0;
+	pax_bulk_relid = InvalidOid;
+	/* counted now, as heap counts a row inserted before a later error */
+	pgstat_count_heap_insert(rel, nslots);
+	placed = PaxMultiInsert(rel, all, m + nslots, cid, options, bistate,
+							b->xid, true);
+	rest = m + nslots - placed;
+	if (rest > PAX_BULK_MAX_ROWS)
+		elog(ERROR, "pax kept %d rows of a batch, more than %d", rest,
+			 PAX_BULK_MAX_ROWS);
+
+	/* the kept rows that went in cleared, the others first; then COPY's */
+	PaxBulkKeepRest(b, Min(placed, m), m);
+	for (int k = Max(placed, m); k < m + nslots; k++)
+	{
+		PaxBulkCopyIn(b, b->nrows++, rel, all[k]);
+		b->bytes += PaxBulkRowBytes(all[k]);
+	}
+	if (b->nrows > 0)
+		pax_bulk_relid = b->relid;
+	pfree(all);
+	return true;
+}
+
+/*
  * PaxBulkKeep keeps the slot's row for rel, to be placed with the rows
  * after it, where pax_tuple_insert may (see above); true if it did.  The
  * slot's TID is set invalid.
@@ -456,7 +607,6 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	PaxBulkBatch *b = pax_bulk;
 	SubTransactionId subid = GetCurrentSubTransactionId();
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	TupleTableSlot *kept;
 	Size		rowbytes;
 
 	if (!pax_batch_bulk_inserts || !PaxBulkTableKeeps(rel, options) ||
@@ -476,7 +626,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	if (rowbytes > PAX_BULK_MAX_ROW_BYTES)
 	{
 		if (b != NULL && b->relid == RelationGetRelid(rel))
-			PaxBulkPlace(rel, bistate);
+			PaxBulkPlace(rel, bistate, false);
 		return false;
 	}
 
@@ -497,51 +647,22 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 			return false;
 	}
 	if (b == NULL)
-	{
-		MemoryContext cxt = AllocSetContextCreate(TopTransactionContext,
-												  "pax kept rows",
-												  ALLOCSET_DEFAULT_SIZES);
-		MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+		b = PaxBulkStart(rel, cid, options);
 
-		b = palloc0(sizeof(PaxBulkBatch));
-		b->cxt = cxt;
-		b->relid = RelationGetRelid(rel);
-		b->subid = subid;
-		b->xid = GetCurrentTransactionId();
-		b->cid = cid;
-		b->options = options;
-		b->tupdesc = CreateTupleDescCopy(tupdesc);
-		MemoryContextSwitchTo(oldcxt);
-		pax_bulk = b;
-	}
-
-	/* the row, copied with its values into the batch's memory */
-	if (b->slots[b->nrows] == NULL)
-	{
-		MemoryContext oldcxt = MemoryContextSwitchTo(b->cxt);
-
-		b->slots[b->nrows] = MakeSingleTupleTableSlot(b->tupdesc,
-													  &TTSOpsVirtual);
-		MemoryContextSwitchTo(oldcxt);
-	}
 	/* as heap_insert, for each row: a conflict with a reader of the table */
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
 
-	kept = b->slots[b->nrows];
-	ExecCopySlot(kept, slot);
+	PaxBulkCopyIn(b, b->nrows, rel, slot);
 	b->bytes += rowbytes;
 	b->nrows++;
 	pax_bulk_relid = b->relid;
 	/* counted now, as heap counts a row inserted before a later error */
 	pgstat_count_heap_insert(rel, 1);
 
-	ItemPointerSetInvalid(&slot->tts_tid);
-	slot->tts_tableOid = RelationGetRelid(rel);
-
 	if (b->nrows == PAX_BULK_MAX_ROWS || b->bytes >= PAX_BULK_MAX_BYTES)
 	{
 		b->filled = true;
-		PaxBulkPlace(rel, bistate);
+		PaxBulkPlace(rel, bistate, true);
 	}
 	return true;
 }
@@ -696,6 +817,7 @@ PaxBulkInit(void)
 {
 	PaxBulkKeepHook = PaxBulkKeep;
 	PaxBulkPlaceHook = PaxBulkPlaceForRel;
+	PaxBulkMultiHook = PaxBulkMulti;
 	RegisterXactCallback(PaxBulkXactCallback, NULL);
 	RegisterSubXactCallback(PaxBulkSubXactCallback, NULL);
 	prev_ExecutorStart = ExecutorStart_hook;

@@ -916,6 +916,42 @@ PaxRowsScale(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 	return n > 0 ? d : 0;
 }
 
+/*
+ * PaxRowsFitLast tells whether the non-null values of fixed-width column i
+ * among rows[0..nrows) all fit the bit-packed or factored encoding the
+ * last page shaped from a page's worth of rows gave the column (its hint's
+ * lastwidth, lastbase and lastfactor; a float column's, decimal-scaled):
+ * the encoding of the page that starts at a batch's end, whose few rows
+ * tell too little of the ranges the next batch's rows need.
+ */
+static bool
+PaxRowsFitLast(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
+			   const PaxEncodeHint *h)
+{
+	int			bits = PaxWidthPackedBits(h->lastwidth);
+	bool		scaled = PaxScaleEligible(att);
+	int64		divisor = scaled ? h->lastfactor : 0;
+	uint64		factor = !scaled && PaxFactorWidthOk(h->lastwidth) ?
+		(uint64) h->lastfactor : 1;
+	int64		k;
+
+	if (bits == 0 ||
+		(scaled && !(PaxFactorWidthOk(h->lastwidth) &&
+					 PaxIsScaleDivisor(h->lastfactor))) ||
+		(!scaled && PaxFactorWidthOk(h->lastwidth) && h->lastfactor < 2))
+		return false;
+	for (int r = 0; r < nrows; r++)
+	{
+		if (rows[r].isnull[i])
+			continue;
+		if (!PaxEncodedKey(rows[r].values[i], att->attlen, divisor, &k) ||
+			!PaxEncodedValueFits(k, h->lastbase, factor,
+								 ((uint64) 1 << bits) - 1))
+			return false;
+	}
+	return true;
+}
+
 /* PaxBitsFor is the bits that hold 0 .. need - 1 (64 beyond 2^32). */
 static inline int
 PaxBitsFor(double need)
@@ -997,6 +1033,18 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
 				saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);
 			continue;
+		}
+		if (bulk && pack != 1 && pax_bitpack_minipages && hints != NULL &&
+			i < PAX_HINT_ATTS && !PaxBitIsSet(shape->absent, i) &&
+			(PaxEncodeEligible(att) || PaxScaleEligible(att)) &&
+			PaxRowsFitLast(att, rows, nrows, i, &hints->hints[i]))
+		{
+			/* a batch's end: the last full page's encoding, when it fits */
+			width = hints->hints[i].lastwidth;
+			base = hints->hints[i].lastbase;
+			factor = (uint64) hints->hints[i].lastfactor;
+			scaled = PaxScaleEligible(att);
+			goto chosen;
 		}
 		if (PaxScaleEligible(att))
 		{

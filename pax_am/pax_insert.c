@@ -59,6 +59,7 @@ bool		pax_compact_rows = true;
 Oid			pax_bulk_relid = InvalidOid;
 PaxBulkKeepFunc PaxBulkKeepHook = NULL;
 PaxBulkPlaceFunc PaxBulkPlaceHook = NULL;
+PaxBulkMultiFunc PaxBulkMultiHook = NULL;
 
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0
@@ -1386,6 +1387,18 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 			 i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
 			if (PaxPackedWidthOk(shape->widths[i]))
 				hints->hints[i].packbits = PaxPackedBits(shape->widths[i]);
+		/* a page's worth of rows: its packed encodings, for a batch's end */
+		for (int i = 0; pack >= 1 && i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
+		{
+			PaxEncodeHint *h = &hints->hints[i];
+			uint8		w = shape->widths ? shape->widths[i] : 0;
+
+			h->lastwidth = PaxWidthPackedBits(w) != 0 &&
+				TupleDescAttr(tupdesc, i)->attlen > 0 ? w : 0;
+			h->lastbase = h->lastwidth != 0 ? shape->bases[i] : 0;
+			h->lastfactor = PaxFactorWidthOk(h->lastwidth) ?
+				shape->factors[i] : 0;
+		}
 	}
 
 	/* a row larger than the average may need a smaller capacity */
@@ -1449,9 +1462,10 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
  * from heap_multi_insert() in
  * heapam.c, PostgreSQL 15 (a page per record, as there).
  */
-void
+int
 PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
-			  int options, BulkInsertState bistate, TransactionId xid)
+			  int options, BulkInsertState bistate, TransactionId xid,
+			  bool keep_tail)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxRelCache *hints = PaxGetInsertHints(rel);
@@ -1521,6 +1535,10 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			UnlockReleaseBuffer(buffer);
 			buffer = InvalidBuffer;
 		}
+		/* too few rows left to fill a new page: the caller keeps them */
+		if (!BufferIsValid(buffer) && keep_tail &&
+			nrows - next < hints->bulk_capacity)
+			break;
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -1587,6 +1605,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		PaxLayoutCacheFree(cache);
 		PaxFitListFree(&fits);
 	}
+	return next;
 }
 
 /*
@@ -1627,7 +1646,7 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
 	PaxInsertRows(relation, &row, 1, cid, options, bistate,
-				  InvalidTransactionId);
+				  InvalidTransactionId, false);
 	pgstat_count_heap_insert(relation, 1);
 }
 
@@ -1654,7 +1673,8 @@ PaxInsertVersion(Relation relation, TupleTableSlot *slot, CommandId cid,
 	if (newtup)
 		*newtup = heap_form_tuple(RelationGetDescr(relation), row.values,
 								  row.isnull);
-	PaxInsertRows(relation, &row, 1, cid, options, NULL, InvalidTransactionId);
+	PaxInsertRows(relation, &row, 1, cid, options, NULL, InvalidTransactionId,
+				  false);
 }
 
 /*
@@ -1665,25 +1685,33 @@ void
 pax_multi_insert(Relation relation, TupleTableSlot **slots, int ntuples,
 				 CommandId cid, int options, BulkInsertState bistate)
 {
+	/* the rows of a batch that would start a page go with the next one */
+	if (PaxBulkMultiHook && PaxBulkMultiHook(relation, slots, ntuples, cid,
+											 options, bistate))
+		return;
 	PaxMultiInsert(relation, slots, ntuples, cid, options, bistate,
-				   InvalidTransactionId);
+				   InvalidTransactionId, false);
 }
 
 /*
  * PaxMultiInsert is pax_multi_insert for rows of transaction xid (one of
  * ours), InvalidTransactionId for the current one.  Rows of a given xid
  * (pax_bulk.c's kept rows) are counted in the statistics by the caller.
+ * With keep_tail, the last rows, too few to fill a new page, are left out
+ * (PaxInsertRows); returns the number of rows inserted, the first ones.
  */
-void
+int
 PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
 			   CommandId cid, int options, BulkInsertState bistate,
-			   TransactionId xid)
+			   TransactionId xid, bool keep_tail)
 {
 	MemoryContext cxt;
 	MemoryContext oldcxt;
 	PaxRow	   *rows;
+	int			placed;
 
-	PaxBulkPlaceFor(relation);
+	if (!keep_tail)
+		PaxBulkPlaceFor(relation);
 	PaxLogicalCheckWrite(relation);
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax multi_insert",
 								ALLOCSET_DEFAULT_SIZES);
@@ -1694,12 +1722,14 @@ PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
 
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);
 
-	PaxInsertRows(relation, rows, ntuples, cid, options, bistate, xid);
+	placed = PaxInsertRows(relation, rows, ntuples, cid, options, bistate, xid,
+						   keep_tail);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextDelete(cxt);
 	/* kept rows were counted when kept, as heap counts each row inserted */
 	if (!TransactionIdIsValid(xid))
 		pgstat_count_heap_insert(relation, ntuples);
+	return placed;
 }
 
 /*

@@ -124,7 +124,7 @@ PaxRewriteFlush(PaxRewrite *rw)
 {
 	if (rw->nrows > 0)
 		PaxInsertRows(rw->rel, rw->rows, rw->nrows, InvalidCommandId, 0, NULL,
-					  InvalidTransactionId);
+					  InvalidTransactionId, false);
 	MemoryContextReset(rw->cxt);
 	rw->rows = MemoryContextAlloc(rw->cxt, PAX_REWRITE_BATCH_ROWS * sizeof(PaxRow));
 	rw->nrows = 0;
@@ -290,7 +290,7 @@ PaxRewritePage(PaxRewriteState *rs, BlockNumber blkno, PaxLayoutCache *cache,
 	 */
 	if (nkeep > 0)
 		PaxInsertRows(rs->new_rel, rows, nkeep, InvalidCommandId, 0, NULL,
-					  InvalidTransactionId);
+					  InvalidTransactionId, false);
 	ExecClearTuple(rs->slot);
 	ReleaseBuffer(buffer);
 }

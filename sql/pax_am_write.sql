@@ -43,6 +43,22 @@ COPY cp FROM stdin;
 \N	\N	\N
 \.
 SELECT * FROM cp WHERE id IS NULL OR id > 20000 ORDER BY id;
+-- COPY keeps each batch's last rows, too few to fill a page, for its next
+-- batch (PaxBulkMulti): all are in when COPY ends, in its transaction, and
+-- go with a subtransaction rolled back
+BEGIN;
+COPY cp FROM PROGRAM 'seq 30001 32500 | awk ''{print $1 "\tkept " $1 "\t" $1/8}''';
+SELECT count(*), sum(id), sum(f) FROM cp WHERE id > 30000;
+SAVEPOINT s;
+COPY cp FROM PROGRAM 'seq 40001 42300 | awk ''{print $1 "\tgone\t0"}''';
+SELECT count(*) FROM cp WHERE id > 40000;
+ROLLBACK TO SAVEPOINT s;
+COPY cp FROM PROGRAM 'seq 50001 50100 | awk ''{print $1 "\tlast\t1"}''';
+COMMIT;
+SELECT count(*), sum(id) FROM cp WHERE id > 30000 AND id < 40000;
+SELECT count(*) FILTER (WHERE id > 40000 AND id < 50000) AS gone,
+       count(*) FILTER (WHERE id > 50000) AS last FROM cp;
+SELECT count(*) AS problems FROM pax_verify('cp');
 -- COPY lays each page's variable-length values out column by column
 -- (PaxPageGroupValues): short and 4-byte-aligned plain values, long ones,
 -- NULLs, several COPY batches on one page; read back as heap reads them
