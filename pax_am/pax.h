@@ -341,6 +341,29 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PaxPrefixAreaSize(w)	(((w) & 0x0F) * 8)
 #define PAX_PREFIX_AREA_MAX		(PAX_PREFIX_MAX_UNITS * 8)
 #define PAX_DECODE_CELL			(VARATT_SHORT_MAX + 1)
+/*
+ * Prefix encoding with fixed-width rests: a varlena column's width byte of
+ * PAX_FIXREST_BASE + R (R = 1 .. PAX_FIXREST_MAX) stores each row's rest
+ * (the data of its value after the prefix, which may be empty) in R bytes
+ * of its minipage, zero-padded: a rest's length is R less its trailing zero
+ * bytes, so no rest ends with a zero byte (text never holds one).  Its
+ * slot in the base array is a prefix area of PAX_FIXREST_AREA bytes (a
+ * length byte, then up to 15 bytes every value starts with).  No value
+ * offsets, no value area: a row's value is the short varlena of the
+ * prefix and its rest, built into a decode cell as a prefix-encoded
+ * column's (PaxFixRestShort), so only values stored short are held.
+ * Chosen instead of plain prefix encoding for the pages of a batch whose
+ * rests are short (PaxChoosePrefix): a value of a few bytes then takes
+ * those bytes, not a 2-byte offset, a header and its bytes.  A row whose
+ * rest is longer, ends with a zero byte, or lacks the prefix goes to
+ * another page.
+ */
+#define PAX_FIXREST_BASE		0x60
+#define PAX_FIXREST_MAX			31
+#define PAX_FIXREST_AREA		16
+#define PaxFixRestWidthOk(w) \
+	((w) > PAX_FIXREST_BASE && (w) <= PAX_FIXREST_BASE + PAX_FIXREST_MAX)
+#define PaxFixRestBytes(w)		((w) - PAX_FIXREST_BASE)
 #define PaxIsPrefixWidth(att, w) \
 	((att)->attlen == -1 && PaxPrefixWidthOk(w))
 
@@ -351,6 +374,7 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  */
 #define PaxBaseBytes(w) \
 	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
+	 PaxFixRestWidthOk(w) ? PAX_FIXREST_AREA : \
 	 PaxFactorWidthOk(w) ? 2 * (int) sizeof(int64) : (int) sizeof(int64))
 
 /*
@@ -589,6 +613,9 @@ typedef struct PaxColumnLayout
 								 * prefix area (its base array slot), 0 if
 								 * none */
 	uint16		prefixmax;		/* the longest prefix that area holds */
+	uint8		restwidth;		/* a prefix-encoded column's bytes a row
+								 * of fixed-width rests (its width), 0 if
+								 * its rests are varlenas behind offsets */
 } PaxColumnLayout;
 
 /*
@@ -982,6 +1009,29 @@ PaxPrefixShort(Page page, const PaxColumnLayout *col, const char *p,
 }
 
 /*
+ * PaxFixRestShort builds the value of row `row` of a prefix-encoded column
+ * of fixed-width rests into cell: the short varlena of the prefix and the
+ * row's rest (its bytes up to the zero padding).  NULL when the prefix is
+ * longer than its area: corrupted.
+ */
+static inline const char *
+PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
+{
+	uint8		plen = *(const uint8 *) (page + col->prefix);
+	const char *rest = page + col->data + row * col->restwidth;
+	int			len = col->restwidth;
+
+	if (plen > col->prefixmax)
+		return NULL;
+	while (len > 0 && rest[len - 1] == 0)
+		len--;
+	SET_VARSIZE_SHORT(cell, VARHDRSZ_SHORT + plen + len);
+	memcpy(cell + VARHDRSZ_SHORT, page + col->prefix + 1, plen);
+	memcpy(cell + VARHDRSZ_SHORT + plen, rest, len);
+	return cell;
+}
+
+/*
  * PaxPageShortValue gives the value of row `row` in the minipage of a
  * varlena column laid out on the page (col->data != 0) when it is a short
  * (1-byte header) varlena inside the value area, the usual form of small
@@ -994,9 +1044,16 @@ PaxPrefixShort(Page page, const PaxColumnLayout *col, const char *p,
 static inline const char *
 PaxPageShortValue(Page page, const PaxColumnLayout *col, int row, char *cell)
 {
-	uint16		off = PaxVarOffset(page, col, row);
+	uint16		off;
 	uint16		special = ((PageHeader) page)->pd_special;
-	const char *p = page + off;
+	const char *p;
+
+	if (unlikely(col->restwidth != 0))
+		return cell == NULL || (col->nullmap != 0 &&
+								PaxBitIsSet((const bits8 *) page + col->nullmap, row)) ?
+			NULL : PaxFixRestShort(page, col, row, cell);
+	off = PaxVarOffset(page, col, row);
+	p = page + off;
 
 	if (off < ((PageHeader) page)->pd_upper || off >= special ||
 		(col->nullmap != 0 && PaxBitIsSet((const bits8 *) page + col->nullmap, row)) ||

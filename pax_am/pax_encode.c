@@ -718,10 +718,15 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
  * PaxChoosePrefix decides whether varlena column i of a page built from a
  * batch is prefix-encoded (pax.h, "Prefix encoding"): when all its non-null
  * values among the rows looked ahead at (at least PAX_PREFIX_MIN_ROWS) are
- * stored as short varlenas and their data share a first byte or more, and
- * the bytes so saved exceed the prefix area.  The prefix is the longest
- * they share (up to what PAX_PREFIX_MAX_UNITS units hold).  Returns the
- * value-area bytes it saves over the rows, 0 if the column is not encoded.
+ * stored as short varlenas.  With rests (the data after the shared
+ * prefix, up to 15 bytes of it, maybe none) of at most PAX_FIXREST_MAX
+ * bytes, none ending with a zero byte, and fewer bytes a row at the
+ * longest rest's width than a plain prefix column's offset, header and
+ * rest: fixed-width rests (pax.h, "Prefix encoding with fixed-width
+ * rests").  Else, when their data share a first byte or more and the bytes
+ * so saved exceed the prefix area: the longest prefix they share (up to
+ * what PAX_PREFIX_MAX_UNITS units hold).  Returns the value-area bytes it
+ * saves over the rows, 0 if the column is not encoded.
  */
 static double
 PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
@@ -731,7 +736,12 @@ PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	const char *first = NULL;
 	int			plen = 0;
 	int			n = 0;
+	int			maxlen = 0;
+	double		sumlen = 0;
+	bool		zeroend = false;
 	int			units;
+	int			fplen;
+	int			rest;
 	uint8	   *area;
 
 	for (int r = 0; r < nrows; r++)
@@ -745,6 +755,9 @@ PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		if (!PaxShortData(att, rows[r].values[i], &data, &len))
 			return 0;
 		n++;
+		sumlen += len;
+		maxlen = Max(maxlen, len);
+		zeroend |= len > 0 && data[len - 1] == 0;
 		if (first == NULL)
 		{
 			first = data;
@@ -754,11 +767,30 @@ PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 		while (k < plen && k < len && data[k] == first[k])
 			k++;
 		plen = k;
-		if (plen == 0)
-			return 0;
 	}
+	if (n < PAX_PREFIX_MIN_ROWS)
+		return 0;
+
+	/* short rests: R bytes a row instead of an offset, a header and a rest */
+	fplen = Min(plen, PAX_FIXREST_AREA - 1);
+	rest = Max(maxlen - fplen, 1);
+	if (!zeroend && rest <= PAX_FIXREST_MAX &&
+		(double) n * (PAX_VAROFF_SIZE + VARHDRSZ_SHORT - rest) +
+		sumlen - (double) n * fplen > PAX_FIXREST_AREA)
+	{
+		PaxShapeEncode(tupdesc, shape);
+		if (shape->prefixes == NULL)
+			shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
+		shape->widths[i] = PAX_FIXREST_BASE + rest;
+		area = &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
+		area[0] = fplen;
+		memcpy(area + 1, first, fplen);
+		/* the values leave the value area (the minipage's growth: its layout) */
+		return sumlen + (double) n * VARHDRSZ_SHORT;
+	}
+
 	units = (plen + 1 + 7) / 8;
-	if (n < PAX_PREFIX_MIN_ROWS || (double) plen * n <= PaxPrefixAreaSize(units))
+	if (plen == 0 || (double) plen * n <= PaxPrefixAreaSize(units))
 		return 0;
 	PaxShapeEncode(tupdesc, shape);
 	if (shape->prefixes == NULL)

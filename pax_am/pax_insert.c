@@ -185,6 +185,35 @@ PaxPrefixPlace(Form_pg_attribute att, const uint8 *prefix, Datum value,
 }
 
 /*
+ * PaxFixRestPlace tells whether a value fits a prefix-encoded column of
+ * rests of `width` bytes (pax.h, "Prefix encoding with fixed-width rests")
+ * whose prefix is `prefix` (a length byte, the bytes): stored short,
+ * starting with the prefix, with a rest of at most width bytes that does
+ * not end with a zero byte.  With dest, the rest goes there, zero-padded.
+ */
+static inline bool
+PaxFixRestPlace(Form_pg_attribute att, const uint8 *prefix, int width,
+				Datum value, char *dest)
+{
+	const char *data;
+	int			len;
+	int			rest;
+
+	if (!PaxShortData(att, value, &data, &len) || len < prefix[0] ||
+		memcmp(data, prefix + 1, prefix[0]) != 0)
+		return false;
+	rest = len - prefix[0];
+	if (rest > width || (rest > 0 && data[len - 1] == 0))
+		return false;
+	if (dest != NULL)
+	{
+		memcpy(dest, data + prefix[0], rest);
+		memset(dest + rest, 0, width - rest);
+	}
+	return true;
+}
+
+/*
  * PaxRowPlace places a row's variable-length values in the value area below
  * `upper`, never below `lower`, as PaxValuePlace places each, and returns
  * the new upper, or -1 when they do not fit.  On a page with
@@ -262,6 +291,16 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 				PaxDictCodeSet(page, col, rowidx, code);
 			continue;
 		}
+		if (col != NULL && col->restwidth != 0)
+		{
+			/* a fixed-width rest: no room in the value area */
+			if (!PaxFixRestPlace(att, (const uint8 *) page + col->prefix,
+								 col->restwidth, row->values[i],
+								 write ? page + col->data +
+								 rowidx * col->restwidth : NULL))
+				upper = -1;
+			continue;
+		}
 		if (col != NULL && col->prefix != 0)
 		{
 			/* (a value without the page's prefix does not fit) */
@@ -316,7 +355,7 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (att->attlen > 0 || col->data == 0)
+		if (att->attlen > 0 || col->data == 0 || col->restwidth != 0)
 			continue;
 		if (col->dict != 0)
 		{
@@ -364,7 +403,7 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (col->attlen > 0 || col->data == 0)
+		if (col->attlen > 0 || col->data == 0 || col->restwidth != 0)
 			continue;
 		if (col->dict != 0)
 		{
@@ -911,6 +950,8 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			PaxBitSet(hasnull, i);
 			if (col->dict != 0)
 				PaxDictCodeSet(page, col, r, 0);
+			else if (col->restwidth != 0)
+				memset(page + col->data + r * col->restwidth, 0, col->restwidth);
 			else if (col->attlen < 0)
 				((uint16 *) (page + col->data))[r] = 0;
 			continue;

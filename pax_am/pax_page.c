@@ -131,6 +131,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->dictused = 0;
 			col->prefix = 0;
 			col->prefixmax = 0;
+			col->restwidth = 0;
 			col->bits = 0;
 			col->factored = false;
 			col->scaled = false;
@@ -149,6 +150,33 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			}
 			bases += PaxPrefixAreaSize(width);
 			width = 0;			/* its minipage: a plain varlena column's */
+		}
+		if (width != 0 && PaxFixRestWidthOk(width))
+		{
+			/* fixed-width rests: a prefix area, then R bytes a row */
+			int			rest = PaxFixRestBytes(width);
+
+			if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
+				return BLCKSZ + 1;
+			if (col)
+			{
+				col->prefix = bases;
+				col->prefixmax = PAX_FIXREST_AREA - 1;
+				col->restwidth = rest;
+				col->width = rest;
+				layout->hasprefix = true;
+			}
+			bases += PAX_FIXREST_AREA;
+			if (PaxBitIsSet(shape->nullmap, i))
+			{
+				if (col)
+					col->nullmap = off;
+				off += BITMAPLEN(capacity);
+			}
+			if (col)
+				col->data = off;
+			off += capacity * rest;
+			continue;
 		}
 		packbits = PaxWidthPackedBits(width);
 		if (width != 0 && att->attlen < 0)
@@ -301,7 +329,7 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 			int			w = shape->widths[i];
 
 			/* an int64 base (and factor), or a prefix area (PaxBaseBytes) */
-			if (PaxPrefixWidthOk(w))
+			if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
 				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
 					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
 			else if (w != 0)
@@ -813,6 +841,23 @@ PaxPrefixDecode(Page page, const PaxColumnLayout *col, const char *p,
 }
 
 /*
+ * PaxFixRestDecode builds the value of row `row` of prefix-encoded column i
+ * of fixed-width rests into cell (PaxFixRestShort), reporting a prefix
+ * longer than its area as corrupted.
+ */
+static Datum
+PaxFixRestDecode(Page page, const PaxColumnLayout *col, char *cell, int i,
+				 int row)
+{
+	if (PaxFixRestShort(page, col, row, cell) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid prefix-encoded value in pax page: column %d, row %d",
+						i + 1, row + 1)));
+	return PointerGetDatum(cell);
+}
+
+/*
  * PaxDecodeCell is the shared decode cell of column attno (zero-based) of
  * any relation: where PaxPageGetValue builds the column's values, each
  * valid until the next one.  The cells are allocated on first use.
@@ -849,6 +894,11 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull,
 	*isnull = false;
 	if (col->attlen > 0)
 		return PaxFixedValue(page, col, row);
+	else if (unlikely(col->restwidth != 0))
+		return PaxFixRestDecode(page, col,
+								cells ? cells + (Size) i * PAX_DECODE_CELL :
+								PaxDecodeCell(i),
+								i, row);
 	else
 	{
 		uint16		off = PaxVarOffset(page, col, row);
@@ -1496,7 +1546,7 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 			continue;
 		if (col->bits != 0)
 			PaxPackedPut(page + col->data, col->bits, r, 0);
-		else if (col->attlen > 0 || col->dict != 0)
+		else if (col->attlen > 0 || col->dict != 0 || col->restwidth != 0)
 			memset(page + col->data + r * col->width, 0, col->width);
 		else
 			((uint16 *) (page + col->data))[r] = 0;
@@ -1670,8 +1720,8 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				continue;
 			}
 
-			if (col->dict != 0)
-				continue;		/* its dictionary's entries move below */
+			if (col->dict != 0 || col->restwidth != 0)
+				continue;		/* entries move below; rests stay */
 			if (!PaxReclaimMove(page, scratch.data, att,
 								&((uint16 *) (page + col->data))[r],
 								old_upper, &upper, blkno, i, r))

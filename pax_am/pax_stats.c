@@ -294,7 +294,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 				varbytes += Max(size, 0);
 			}
 		}
-		else if (col->data && col->attlen < 0)
+		else if (col->data && col->attlen < 0 && col->restwidth == 0)
 		{
 			for (int r = 0; r < hdr->pp_nrows; r++)
 			{
@@ -352,7 +352,9 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			}
 			else if (col->prefix)
 			{
-				values[8] = CStringGetTextDatum("prefix");
+				values[8] = CStringGetTextDatum(col->restwidth ?
+												"prefix, fixed-width rests" :
+												"prefix");
 				values[9] = Int32GetDatum(col->width);
 			}
 			else

@@ -477,7 +477,8 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 
 			if (width == 0)
 				continue;
-			if (PaxIsPrefixWidth(att, width))
+			if (PaxIsPrefixWidth(att, width) ||
+				(att->attlen == -1 && PaxFixRestWidthOk(width)))
 			{
 				if (PaxBitIsSet(shape.absent, i))
 					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
@@ -975,7 +976,7 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 			if (ctx->zone_ok[i])
 				PaxVerifyZone(ctx, page, i, PaxFixedValue(page, col, row));
 		}
-		else
+		else if (col->restwidth == 0)	/* (any rest's bytes make a value) */
 		{
 			uint16		off = PaxVarOffset(page, col, row);
 			uint32		code = col->dict ? PaxDictCode(page, col, row) : 0;

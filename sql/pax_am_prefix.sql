@@ -72,11 +72,18 @@ COPY pfx_copy FROM '/tmp/pax_am_prefix.copy';
 SELECT pax_same('pfx_heap', 'pfx_copy');
 
 -- the varlena columns whose values share first bytes are prefix-encoded
--- (bp: a few distinct values, a dictionary; id: frame of reference)
+-- (bp: a few distinct values, a dictionary; id: frame of reference), with
+-- fixed-width rests where the rests are short and never end with a zero
+-- byte (t, vc, js; by on pages where no rest ends with one)
 SELECT attname, encoding FROM pfx_encodings('pfx_copy')
- WHERE encoding = 'prefix' GROUP BY 1, 2 ORDER BY 1;
--- a prefix-encoded value takes the bytes of its rest only
-SELECT round(sum(c.value_bytes)::numeric / (SELECT sum(octet_length(t) + 1) FROM pfx_copy), 2) AS rest_share
+ WHERE encoding LIKE 'prefix%' GROUP BY 1, 2 ORDER BY 1;
+-- a prefix-encoded value takes the bytes of its rest only: a short varlena
+-- behind an offset (nm), or a fixed-width rest, no header, no offset (t)
+SELECT round(sum(c.value_bytes)::numeric / (SELECT sum(pg_column_size(nm)) FROM pfx_copy), 2) AS nm_rest_share
+  FROM pax_page_stats('pfx_copy') s, pax_page_columns('pfx_copy', s.blkno) c
+ WHERE c.attname = 'nm';
+SELECT round(sum(c.minipage_bytes)::numeric / (SELECT sum(octet_length(t) + 1 + 2) FROM pfx_copy), 2) AS t_rest_share,
+       sum(c.value_bytes) AS t_value_bytes
   FROM pax_page_stats('pfx_copy') s, pax_page_columns('pfx_copy', s.blkno) c
  WHERE c.attname = 't';
 SELECT pg_relation_size('pfx_copy') < pg_relation_size('pfx_heap') * 0.6 AS smaller;
@@ -94,16 +101,19 @@ SELECT count(*), sum(p.id) FROM pfx_heap p JOIN (SELECT 'key_' || g AS k FROM ge
 RESET enable_mergejoin;
 RESET enable_nestloop;
 
--- values equal to the prefix (an empty rest) and empty strings
-CREATE TABLE pfx_edge_heap (id int, t text) USING heap;
-INSERT INTO pfx_edge_heap SELECT i, CASE WHEN i % 3 = 0 THEN 'abc' ELSE 'abc' || i END
+-- values equal to the prefix (an empty rest) and empty strings, in
+-- fixed-width rests (t) and behind offsets (u: rests too long for them)
+CREATE TABLE pfx_edge_heap (id int, t text, u text) USING heap;
+INSERT INTO pfx_edge_heap SELECT i, CASE WHEN i % 3 = 0 THEN 'abc' ELSE 'abc' || i END,
+       'abc' || repeat('y', 40) || CASE WHEN i % 3 = 0 THEN '' ELSE repeat('z', i % 40) || i END
   FROM generate_series(1, 300) i;
-INSERT INTO pfx_edge_heap SELECT i, '' FROM generate_series(301, 310) i;
+INSERT INTO pfx_edge_heap SELECT i, '', 'abc' || repeat('y', 40) FROM generate_series(301, 310) i;
 CREATE TABLE pfx_edge (LIKE pfx_edge_heap) USING pax;
 INSERT INTO pfx_edge SELECT * FROM pfx_edge_heap ORDER BY id;
 SELECT pax_same('pfx_edge_heap', 'pfx_edge');
-SELECT * FROM pfx_encodings('pfx_edge') WHERE attname = 't';
-SELECT count(*), count(*) FILTER (WHERE t = 'abc'), count(*) FILTER (WHERE t = '') FROM pfx_edge;
+SELECT * FROM pfx_encodings('pfx_edge') WHERE attname IN ('t', 'u');
+SELECT count(*), count(*) FILTER (WHERE t = 'abc'), count(*) FILTER (WHERE t = ''),
+       count(*) FILTER (WHERE u = 'abc' || repeat('y', 40)) FROM pfx_edge;
 
 -- a single row whose value lacks the prefix goes to another page; one
 -- that has it may join a page of the batch
@@ -125,7 +135,7 @@ INSERT INTO pfx_long_heap SELECT i, 'toast_' || (SELECT string_agg(md5(g::text |
 CREATE TABLE pfx_long (LIKE pfx_long_heap) USING pax;
 INSERT INTO pfx_long SELECT * FROM pfx_long_heap ORDER BY id;
 SELECT pax_same('pfx_long_heap', 'pfx_long');
-SELECT count(*) FROM pfx_encodings('pfx_long') WHERE encoding = 'prefix';
+SELECT count(*) FROM pfx_encodings('pfx_long') WHERE encoding LIKE 'prefix%';
 
 -- DELETE, UPDATE, VACUUM (which moves the rests), indexes, rewrites
 CREATE INDEX pfx_copy_t ON pfx_copy (t);
@@ -148,7 +158,7 @@ VACUUM FULL pfx_copy;
 SELECT pax_same('pfx_heap', 'pfx_copy');
 CLUSTER pfx_copy USING pfx_copy_t;
 SELECT pax_same('pfx_heap', 'pfx_copy');
-SELECT count(*) > 0 AS prefix_after_rewrite FROM pfx_encodings('pfx_copy') WHERE encoding = 'prefix';
+SELECT count(*) > 0 AS prefix_after_rewrite FROM pfx_encodings('pfx_copy') WHERE encoding LIKE 'prefix%';
 ALTER TABLE pfx_copy ALTER COLUMN vc TYPE text;
 SELECT pax_same('pfx_heap', 'pfx_copy');
 SELECT count(*) FROM pax_verify('pfx_copy');
@@ -156,7 +166,7 @@ SELECT count(*) FROM pax_verify('pfx_copy');
 -- off with pax.encode_minipages
 SET pax.encode_minipages = off;
 CREATE TABLE pfx_off USING pax AS SELECT * FROM pfx_heap;
-SELECT count(*) FROM pfx_encodings('pfx_off') WHERE encoding = 'prefix';
+SELECT count(*) FROM pfx_encodings('pfx_off') WHERE encoding LIKE 'prefix%';
 RESET pax.encode_minipages;
 
 DROP TABLE pfx_heap, pfx_ins, pfx_ctas, pfx_copy, pfx_edge_heap, pfx_edge,

@@ -315,13 +315,26 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM f'), $fsum,
 	'f restored: reads back');
 $node->stop;
 
+# a decimal-scaled float column (the factor width byte on float8): a
+# divisor that is not a power of ten is reported
+$node->start;
+my $dfile = copied_table('d', 'a float8', q{seq 1 5000 | awk ''{print $1 / 100}''});
+like($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('d', 0)}),
+	qr/^decimal-scaled, divisor 100, \d+ bits$/, 'd: a decimal-scaled');
+is(verify_rows('d'), '', 'd: healthy table: nothing found');
+overwrite_blocks($node, $dfile, 0, 64, pack('q<', 7));
+like(verify_rows('d'), qr/^0\|\|1\|divisor 7 of a decimal-scaled column is not a power of ten up to 10\^15$/m,
+	'divisor 7: reported');
+$node->stop;
+
 # a prefix-encoded column (COPY's pages of values that share their first
 # bytes: pax.h, "Prefix encoding"): a prefix longer than its area, and a
 # value's rest that is not a short varlena, are reported; queries that read
 # the values fail with data_corrupted
 $node->start;
 my $xfile = copied_table('x', 't text',
-	q{seq 1000 3000 | sed ''s/^/prefixed value /''});
+	q{seq 1000 3000 | sed ''s/^/prefixed value /; s/$/ and a rest too long for fixed rests/''});
 is($node->safe_psql('postgres',
 	q{SELECT encoding FROM pax_page_columns('x', 0)}), 'prefix',
 	'x: t prefix-encoded');
@@ -355,6 +368,29 @@ restore_file($node, $xfile, $xorig);
 is(verify_rows('x'), '', 'x restored: nothing found');
 is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM x'), $xsum,
 	'x restored: reads back');
+$node->stop;
+
+# fixed-width rests (pax.h, "Prefix encoding with fixed-width rests"): any
+# rest's bytes make a value, so a prefix longer than its area is what is
+# corrupted: reported, and queries that read the values fail
+$node->start;
+my $yfile = copied_table('y', 't text', q{seq 1000 3000 | sed ''s/^/v/''});
+is($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('y', 0)}), 'prefix, fixed-width rests',
+	'y: t prefix-encoded, fixed-width rests');
+my $ysum = $node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM y');
+$node->stop;
+my $yorig = slurp_file($yfile);
+$node->start;
+overwrite_blocks($node, $yfile, 0, 40, pack('C', 16));
+like(verify_rows('y'), qr/^0\|\|1\|prefix of 16 bytes is longer than its area holds \(15\)$/,
+	'fixed rests, prefix length: one row for the page');
+my ($yret, $ystdout, $ystderr) = $node->psql('postgres', 'SELECT max(t) FROM y');
+like($ystderr, qr/invalid prefix-encoded value in pax page: column 1, row \d+/,
+	'fixed rests, prefix length: a scan fails with data_corrupted');
+restore_file($node, $yfile, $yorig);
+is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM y'), $ysum,
+	'y restored: reads back');
 $node->stop;
 
 # with data checksums, a changed byte the pax checks cannot see (a text
