@@ -1378,6 +1378,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 	int			regrow = 0;
 	double		pack = eager ? 0 : 1;
+	PaxRow		first;
 
 	/* a bulk insert's pages are alike: start from the last one's capacity */
 	if (!eager && hints->bulk_capacity > 0)
@@ -1442,8 +1443,23 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		}
 	}
 
-	/* a row larger than the average may need a smaller capacity */
-	while (PaxRowPlace(tupdesc, &rows[0], PAX_SPECIAL_START,
+	/*
+	 * A row larger than the average may need a smaller capacity.  (Its
+	 * values of columns with fixed-width rests take none of the value
+	 * area: their minipages, in the layout's size, hold them.)
+	 */
+	first = rows[0];
+	for (int i = 0; shape->widths != NULL && i < tupdesc->natts; i++)
+		if (PaxFixRestWidthOk(shape->widths[i]) && !first.isnull[i])
+		{
+			if (first.isnull == rows[0].isnull)
+			{
+				first.isnull = palloc(tupdesc->natts * sizeof(bool));
+				memcpy(first.isnull, rows[0].isnull, tupdesc->natts * sizeof(bool));
+			}
+			first.isnull[i] = true;
+		}
+	while (PaxRowPlace(tupdesc, &first, PAX_SPECIAL_START,
 					   PaxLayoutSize(tupdesc, shape, NULL),
 					   NULL, NULL, 0, false) < 0)
 	{
@@ -1455,6 +1471,8 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 					 errhint("Values of columns with storage PLAIN are never moved to the TOAST table.")));
 		shape->capacity /= 2;
 	}
+	if (first.isnull != rows[0].isnull)
+		pfree(first.isnull);
 }
 
 /*
