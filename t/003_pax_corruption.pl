@@ -16,7 +16,8 @@ $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION pax_am;
 	CREATE TABLE c (a int, t text) USING pax;
-	INSERT INTO c SELECT i, 'text ' || i FROM generate_series(1, 2000) i;
+	-- (values too long for fixed-width rests: the offsets of the value area)
+	INSERT INTO c SELECT i, 'text ' || i || repeat('.', 40) FROM generate_series(1, 2000) i;
 	CREATE INDEX c_a ON c (a);
 	CHECKPOINT;
 });
@@ -111,7 +112,7 @@ for my $natts (1, 3, 5, 300)
 	restore($orig);
 }
 
-is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999',
+is($node->safe_psql('postgres', 'SELECT count(*), max(t) FROM c'), '2000|text 999' . ('.' x 40),
 	'restored page reads back');
 $node->stop;
 done_testing();
