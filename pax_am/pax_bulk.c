@@ -480,6 +480,31 @@ PaxBulkRowBytes(TupleTableSlot *slot)
 }
 
 /*
+ * PaxBulkMayKeep tells whether this backend may keep rel's new rows now:
+ * batching is on, the table may keep rows (PaxBulkTableKeeps), and this
+ * is neither bootstrap nor a parallel worker.
+ */
+static bool
+PaxBulkMayKeep(Relation rel, int options)
+{
+	return pax_batch_bulk_inserts && !IsBootstrapProcessingMode() &&
+		!IsParallelWorker() && PaxBulkTableKeeps(rel, options);
+}
+
+/*
+ * PaxBulkIsFor tells whether batch b keeps rows of rel inserted by this
+ * subtransaction, command cid and options: one batch at a time.
+ */
+static bool
+PaxBulkIsFor(const PaxBulkBatch *b, Relation rel, CommandId cid, int options)
+{
+	return b->relid == RelationGetRelid(rel) &&
+		b->subid == GetCurrentSubTransactionId() &&
+		b->cid == cid && b->options == options &&
+		b->tupdesc->natts == RelationGetDescr(rel)->natts;
+}
+
+/*
  * PaxBulkStart starts a batch of kept rows for rel, of the current
  * subtransaction, command cid and options.
  */
@@ -545,16 +570,9 @@ PaxBulkMulti(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
 	int			placed;
 	int			rest;
 
-	if (!pax_batch_bulk_inserts || bistate == NULL || nslots == 0 ||
-		!PaxBulkTableKeeps(rel, options) ||
-		IsBootstrapProcessingMode() || IsParallelWorker())
+	if (bistate == NULL || nslots == 0 || !PaxBulkMayKeep(rel, options))
 		return false;
-	/* one batch at a time, of one relation, command and subtransaction */
-	if (b != NULL &&
-		(b->relid != RelationGetRelid(rel) ||
-		 b->subid != GetCurrentSubTransactionId() ||
-		 b->cid != cid || b->options != options ||
-		 b->tupdesc->natts != RelationGetDescr(rel)->natts))
+	if (b != NULL && !PaxBulkIsFor(b, rel, cid, options))
 	{
 		PaxBulkPlaceAll();
 		PaxBulkForget();
@@ -606,11 +624,9 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 {
 	PaxBulkBatch *b = pax_bulk;
 	SubTransactionId subid = GetCurrentSubTransactionId();
-	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Size		rowbytes;
 
-	if (!pax_batch_bulk_inserts || !PaxBulkTableKeeps(rel, options) ||
-		IsBootstrapProcessingMode() || IsParallelWorker())
+	if (!PaxBulkMayKeep(rel, options))
 		return false;
 	if (bistate != NULL ?
 		rel->rd_createSubid == InvalidSubTransactionId :
@@ -630,11 +646,7 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 		return false;
 	}
 
-	/* one batch at a time, of one relation, command and subtransaction */
-	if (b != NULL &&
-		(b->relid != RelationGetRelid(rel) || b->subid != subid ||
-		 b->cid != cid || b->options != options ||
-		 b->tupdesc->natts != tupdesc->natts))
+	if (b != NULL && !PaxBulkIsFor(b, rel, cid, options))
 	{
 		bool		rowwise = bistate == NULL &&
 			b->relid != RelationGetRelid(rel) &&

@@ -993,6 +993,22 @@ PaxBitsFor(double need)
 }
 
 /*
+ * PaxRoomyBits is the bits a range of `span` takes bit-packed with its room
+ * (times pack, and a sixteenth more), as PaxChooseEncodings packs: for a
+ * page's own rows (pack 1), all 32 bits where those hold the range but not
+ * the room, no value of the range left out.
+ */
+static inline int
+PaxRoomyBits(uint64 span, double pack)
+{
+	int			bits = PaxBitsFor((double) span * pack + span / 16 + 1);
+
+	if (bits > PAX_PACKED_MAX_BITS && pack == 1 && span <= PG_UINT32_MAX)
+		bits = PAX_PACKED_MAX_BITS;
+	return bits;
+}
+
+/*
  * PaxChooseEncodings chooses which columns of a new page are stored with
  * frame of reference encoding, at which width and from which base: the
  * eligible columns (PaxEncodeEligible) whose values span little enough to
@@ -1090,12 +1106,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 									   &hi)) == 0)
 				continue;
 			span = (uint64) hi - (uint64) lo;
-			if (span > PG_UINT32_MAX)
-				continue;
-			bits = PaxBitsFor((double) span * pack + span / 16 + 1);
-			/* (all 32 bits for a range that needs them without the room) */
-			if (bits > PAX_PACKED_MAX_BITS && pack == 1)
-				bits = PAX_PACKED_MAX_BITS;
+			bits = PaxRoomyBits(span, pack);
 			if (bits > PAX_PACKED_MAX_BITS ||
 				bits * PAX_PACK_MAX_SHARE_DEN >
 				8 * att->attlen * PAX_PACK_MAX_SHARE_NUM)
@@ -1141,12 +1152,7 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				 * range that needs all 32 bits without the room gets them:
 				 * no value of it is left out.)
 				 */
-				uint64		fspan = span / factor;
-				int			fbits = PaxBitsFor((double) fspan * pack + fspan / 16 + 1);
-
-				if (fbits > PAX_PACKED_MAX_BITS && pack == 1 &&
-					fspan <= PG_UINT32_MAX)
-					fbits = PAX_PACKED_MAX_BITS;
+				int			fbits = PaxRoomyBits(span / factor, pack);
 
 				if (fbits + PAX_PACK_STICKY_BITS < Min(bits, 8 * att->attlen) &&
 					fbits <= PAX_PACKED_MAX_BITS &&

@@ -1424,17 +1424,19 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 	if (!eager)
 	{
 		hints->bulk_capacity = shape->capacity;
-		/* the bits of the columns packed, for the next page's (sticky) */
-		for (int i = 0; shape->widths != NULL &&
-			 i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
-			if (PaxPackedWidthOk(shape->widths[i]))
-				hints->hints[i].packbits = PaxPackedBits(shape->widths[i]);
-		/* a page's worth of rows: its packed encodings, for a batch's end */
-		for (int i = 0; pack >= 1 && i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
+		/*
+		 * The bits of the columns packed, for the next page's (sticky); of
+		 * a page's worth of rows, its packed encodings, for a batch's end
+		 */
+		for (int i = 0; i < Min(tupdesc->natts, PAX_HINT_ATTS); i++)
 		{
 			PaxEncodeHint *h = &hints->hints[i];
 			uint8		w = shape->widths ? shape->widths[i] : 0;
 
+			if (PaxPackedWidthOk(w))
+				h->packbits = PaxPackedBits(w);
+			if (pack < 1)
+				continue;
 			h->lastwidth = PaxWidthPackedBits(w) != 0 &&
 				TupleDescAttr(tupdesc, i)->attlen > 0 ? w : 0;
 			h->lastbase = h->lastwidth != 0 ? shape->bases[i] : 0;

@@ -822,39 +822,26 @@ PaxValueCorrupted(Page page, int attnum, int row)
 }
 
 /*
- * PaxPrefixDecode builds the value of row `row` of prefix-encoded column i,
- * whose rest is p (a varlena inside the page), into cell (PaxPrefixShort),
- * reporting a rest that is not a short varlena, or bytes that cannot make
- * a value, as corrupted.
+ * PaxPrefixDecode builds the value of row `row` of prefix-encoded column i
+ * into cell: from its rest p (a varlena inside the page: PaxPrefixShort),
+ * or for fixed-width rests (p NULL) from the row's rest in the minipage
+ * (PaxFixRestShort), reporting a rest that is not a short varlena, or
+ * bytes that cannot make a value, as corrupted.
  */
 static Datum
 PaxPrefixDecode(Page page, const PaxColumnLayout *col, const char *p,
 				char *cell, int i, int row)
 {
-	if (!VARATT_IS_1B(p) || VARATT_IS_1B_E(p) ||
-		PaxPrefixShort(page, col, p, cell) == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid prefix-encoded value in pax page: column %d, row %d",
-						i + 1, row + 1)));
-	return PointerGetDatum(cell);
-}
+	const char *v = col->restwidth != 0 ? PaxFixRestShort(page, col, row, cell) :
+		VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) ? PaxPrefixShort(page, col, p, cell) :
+		NULL;
 
-/*
- * PaxFixRestDecode builds the value of row `row` of prefix-encoded column i
- * of fixed-width rests into cell (PaxFixRestShort), reporting a prefix
- * longer than its area as corrupted.
- */
-static Datum
-PaxFixRestDecode(Page page, const PaxColumnLayout *col, char *cell, int i,
-				 int row)
-{
-	if (PaxFixRestShort(page, col, row, cell) == NULL)
+	if (v == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("invalid prefix-encoded value in pax page: column %d, row %d",
 						i + 1, row + 1)));
-	return PointerGetDatum(cell);
+	return PointerGetDatum(v);
 }
 
 /*
@@ -895,10 +882,10 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull,
 	if (col->attlen > 0)
 		return PaxFixedValue(page, col, row);
 	else if (unlikely(col->restwidth != 0))
-		return PaxFixRestDecode(page, col,
-								cells ? cells + (Size) i * PAX_DECODE_CELL :
-								PaxDecodeCell(i),
-								i, row);
+		return PaxPrefixDecode(page, col, NULL,
+							   cells ? cells + (Size) i * PAX_DECODE_CELL :
+							   PaxDecodeCell(i),
+							   i, row);
 	else
 	{
 		uint16		off = PaxVarOffset(page, col, row);
