@@ -12,6 +12,10 @@ The benchmarks of the MVCC issue, on the private cluster of bin/lib.sh:
   vacuum    VACUUM of a table of --vacrows rows (an int primary key and
             four other columns) after deleting 30% of its rows at random:
             time, and table size before and after.
+  insert    single-row INSERT throughput: pgbench runs
+            INSERT INTO ins_t (a, b, c, d) VALUES (...) one row a
+            transaction into a table with a bigserial primary key and four
+            other columns, created afresh before each run.
   fetch     an index scan fetching 10,000 random rows by primary key
             (id = ANY(array), enable_seqscan and bitmap scans off).
 
@@ -21,7 +25,8 @@ of --runs runs, each in a new session after pg_prewarm.  Writes
 bench/results/mvcc.md (and .json).
 
 Usage: bench/mvcc_bench.py [--am heap,pax] [--scale 10] [--seconds 20]
-           [--runs 3] [--vacrows 6000000] [--only tpcb,update,vacuum,fetch]
+           [--runs 3] [--vacrows 6000000] [--only tpcb,update,insert,vacuum,fetch]
+           [--out DIR]
 Environment: PAX_HOME, PAX_PORT (the private cluster), as bin/lib.sh.
 """
 
@@ -41,6 +46,14 @@ FAILED_RE = re.compile(r"number of failed transactions: ([0-9]+)")
 UPDATE_SCRIPT = """\\set aid random(1, 100000 * :scale)
 UPDATE pgbench_accounts SET filler = repeat(md5(current_timestamp::text), 2)
  WHERE aid = :aid;
+"""
+
+INSERT_SCRIPT = """\\set x random(1, 1000000)
+INSERT INTO ins_t (a, b, c, d) VALUES (:x, :x * 7, :x / 3.0, 'row ' || :x);
+"""
+
+INSERT_TABLE = """DROP TABLE IF EXISTS ins_t;
+CREATE TABLE ins_t (id bigserial PRIMARY KEY, a int, b int8, c float8, d text);
 """
 
 
@@ -69,9 +82,12 @@ def pgbench_init(cl, am, scale, fillfactor):
 
 def pgbench_run(cl, am, clients, seconds, script=None, scale=None):
     db = dbname(am)
-    cl.psql(prewarm_sql(PGBENCH_TABLES), db)
+    if script == INSERT_SCRIPT:
+        cl.psql(INSERT_TABLE, db)
+    else:
+        cl.psql(prewarm_sql(PGBENCH_TABLES), db)
     if script:
-        path = "/tmp/mvcc_bench_update.sql"
+        path = "/tmp/mvcc_bench_script.sql"
         with open(path, "w") as f:
             f.write(script)
         os.chmod(path, 0o644)
@@ -104,22 +120,25 @@ def main():
     ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--vacrows", type=int, default=6000000)
-    ap.add_argument("--only", default="tpcb,update,vacuum,fetch")
+    ap.add_argument("--only", default="tpcb,update,insert,vacuum,fetch")
+    ap.add_argument("--out", default=RESULTS, help="results folder")
     args = ap.parse_args()
     ams = args.am.split(",")
     only = set(args.only.split(","))
     cl = Cluster()
     res = {"args": vars(args), "load_before": os.getloadavg()}
 
-    if only & {"tpcb", "update"}:
+    if only & {"tpcb", "update", "insert"}:
         for am in ams:
             setup_db(cl, am)
-        for kind, ff, script in (("tpcb", 100, None), ("update", 80, UPDATE_SCRIPT)):
+        for kind, ff, script in (("tpcb", 100, None), ("update", 80, UPDATE_SCRIPT),
+                                 ("insert", None, INSERT_SCRIPT)):
             if kind not in only:
                 continue
             res[kind] = {}
             for am in ams:
-                res[kind].setdefault(am, {})["size"] = pgbench_init(cl, am, args.scale, ff)
+                res[kind].setdefault(am, {})["size"] = (
+                    pgbench_init(cl, am, args.scale, ff) if ff else "-")
             for clients in (1, 2):
                 runs = {am: [] for am in ams}
                 fails = {am: 0 for am in ams}
@@ -144,7 +163,7 @@ def main():
         res["fetch"] = {}
         for am in ams:
             db = dbname(am)
-            if "tpcb" not in only and "update" not in only:
+            if not only & {"tpcb", "update", "insert"}:
                 setup_db(cl, am)
             cl.psql("""DROP TABLE IF EXISTS vt;
 CREATE TABLE vt (id int PRIMARY KEY, a int, b int8, c float8, d text);
@@ -185,12 +204,12 @@ VACUUM ANALYZE vt;""" % args.vacrows, db)
                                  "size_after_refill": size2, "refill_ms": ins}
             print("vacuum %s %s" % (am, res["vacuum"][am]), file=sys.stderr)
     res["load_after"] = os.getloadavg()
-    write(res, ams)
+    write(res, ams, args.out)
 
 
-def write(res, ams):
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "mvcc.json"), "w") as f:
+def write(res, ams, out):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "mvcc.json"), "w") as f:
         json.dump(res, f, indent=1)
     a = res["args"]
     base = ams[0]
@@ -207,7 +226,8 @@ def write(res, ams):
         return [label] + [fmt % v for v in values] + ["%.2f" % ratio(values[-1], values[0])]
 
     for kind, title in (("tpcb", "pgbench TPC-B-like (tps, median)"),
-                        ("update", "SEEDS.md update script (tps, median)")):
+                        ("update", "SEEDS.md update script (tps, median)"),
+                        ("insert", "single-row INSERT (tps, median)")):
         if kind not in res:
             continue
         lines += ["## " + title, ""] + md_table(
@@ -239,7 +259,7 @@ def write(res, ams):
                  ("refill_ms", "re-insert 30% ms", 1),
                  ("size_after_refill", "size after re-insert, MB", 1 << 20))])
         lines.append("")
-    write_report(os.path.join(RESULTS, "mvcc.md"), lines)
+    write_report(os.path.join(out, "mvcc.md"), lines)
 
 
 if __name__ == "__main__":

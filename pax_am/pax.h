@@ -72,6 +72,14 @@ typedef bool PaxUpdateIndexes;
 /* Zone maps: at most this many columns, in at most this many bytes a page. */
 #define PAX_MAX_ZONES		64
 #define PAX_MAX_ZONE_BYTES	(BLCKSZ / 8)
+/*
+ * A page built from a batch has no zone map for a column whose rows span
+ * this share of the column's range or more, once this many pages' worth of
+ * rows have been placed (PaxZoneUseless).
+ */
+#define PAX_ZONE_SPAN_NUM	7
+#define PAX_ZONE_SPAN_DEN	8
+#define PAX_ZONE_MIN_PAGES	4
 
 /* Null bitmaps for all nullable columns while they take at most this much. */
 #define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
@@ -364,6 +372,30 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PaxFixRestWidthOk(w) \
 	((w) > PAX_FIXREST_BASE && (w) <= PAX_FIXREST_BASE + PAX_FIXREST_MAX)
 #define PaxFixRestBytes(w)		((w) - PAX_FIXREST_BASE)
+
+/*
+ * Fixed-width rests in symbols: a varlena column's width byte of
+ * PAX_SYMREST_BASE + R (R = 1 .. PAX_FIXREST_MAX) stores each row's rest as
+ * a fixed-width rest of R bytes does, zero-padded, but each byte as a
+ * PAX_SYMREST_BITS-bit code, bit-packed in the minipage (see
+ * PAX_PACKED_FLAG: row r's byte j is code number r R + j): code 0 is the
+ * zero byte, codes 1 .. n (n <= PAX_SYMREST_MAX_SYMBOLS) the page's
+ * alphabet, the other bytes its rests take.  Its slot in the base array is
+ * PAX_SYMREST_AREA bytes: the prefix area of a fixed-width rest column (a
+ * length byte, up to 15 prefix bytes), then n, then the n alphabet bytes
+ * (the rest zero).  The code width is fixed, so that the width bytes alone
+ * give a page's layout.  Chosen instead of bytes when a batch's rests take
+ * at most PAX_SYMREST_MAX_SYMBOLS distinct bytes (digits, hex, codes): a
+ * value of three digits then takes 12 bits, not 24.  A row whose rest
+ * holds a byte outside the alphabet goes to another page.
+ */
+#define PAX_SYMREST_BASE		0xA0
+#define PAX_SYMREST_AREA		32
+#define PAX_SYMREST_BITS		4
+#define PAX_SYMREST_MAX_SYMBOLS	15
+#define PaxSymRestWidthOk(w) \
+	((w) > PAX_SYMREST_BASE && (w) <= PAX_SYMREST_BASE + PAX_FIXREST_MAX)
+#define PaxSymRestBytes(w)		((w) - PAX_SYMREST_BASE)
 #define PaxIsPrefixWidth(att, w) \
 	((att)->attlen == -1 && PaxPrefixWidthOk(w))
 
@@ -375,6 +407,7 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PaxBaseBytes(w) \
 	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
 	 PaxFixRestWidthOk(w) ? PAX_FIXREST_AREA : \
+	 PaxSymRestWidthOk(w) ? PAX_SYMREST_AREA : \
 	 PaxFactorWidthOk(w) ? 2 * (int) sizeof(int64) : (int) sizeof(int64))
 
 /*
@@ -614,8 +647,11 @@ typedef struct PaxColumnLayout
 								 * none */
 	uint16		prefixmax;		/* the longest prefix that area holds */
 	uint8		restwidth;		/* a prefix-encoded column's bytes a row
-								 * of fixed-width rests (its width), 0 if
-								 * its rests are varlenas behind offsets */
+								 * of fixed-width rests (its width unless
+								 * in symbols), 0 if its rests are
+								 * varlenas behind offsets */
+	uint8		symbits;		/* fixed-width rests in symbols: bits a
+								 * byte (PAX_SYMREST_BITS), else 0 */
 } PaxColumnLayout;
 
 /*
@@ -807,6 +843,10 @@ typedef struct PaxEncodeHint
 								 * bit-packed or factored width, 0 if none */
 	int64		lastbase;		/* its base */
 	int64		lastfactor;		/* its factor or divisor, 0 if none */
+	/* a column with zone maps (PaxZoneUseless), since the cache began: */
+	double		zone_lo;		/* least value placed (PaxZoneNumber) */
+	double		zone_hi;		/* greatest */
+	double		zone_rows;		/* rows counted in them */
 } PaxEncodeHint;
 
 typedef struct PaxRelCache
@@ -1018,17 +1058,61 @@ static inline const char *
 PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 {
 	uint8		plen = *(const uint8 *) (page + col->prefix);
-	const char *rest = page + col->data + row * col->restwidth;
+	char	   *rest = cell + VARHDRSZ_SHORT + plen;
 	int			len = col->restwidth;
 
 	if (plen > col->prefixmax)
 		return NULL;
+	if (col->symbits != 0)
+	{
+		/* in symbols: each code through the page's alphabet */
+		const uint8 *alpha = (const uint8 *) page + col->prefix + PAX_FIXREST_AREA;
+		uint32		first = (uint32) row * len;
+
+		for (int j = 0; j < len; j++)
+		{
+			uint32		c = PaxPackedGet(page + col->data, col->symbits, first + j);
+
+			if (c > alpha[0])
+				return NULL;
+			rest[j] = c == 0 ? 0 : (char) alpha[c];
+		}
+	}
+	else
+		memcpy(rest, page + col->data + row * len, len);
 	while (len > 0 && rest[len - 1] == 0)
 		len--;
 	SET_VARSIZE_SHORT(cell, VARHDRSZ_SHORT + plen + len);
 	memcpy(cell + VARHDRSZ_SHORT, page + col->prefix + 1, plen);
-	memcpy(cell + VARHDRSZ_SHORT + plen, rest, len);
 	return cell;
+}
+
+/*
+ * PaxSymCode is the code of byte b in the alphabet alpha of a column of
+ * fixed-width rests in symbols (a count, then the bytes): 0 for the zero
+ * byte, -1 for a byte not in it.
+ */
+static inline int
+PaxSymCode(const uint8 *alpha, uint8 b)
+{
+	if (b == 0)
+		return 0;
+	for (int c = 1; c <= alpha[0]; c++)
+		if (alpha[c] == b)
+			return c;
+	return -1;
+}
+
+/* PaxRestClear zeroes row `row`'s rest in a minipage of fixed-width rests. */
+static inline void
+PaxRestClear(Page page, const PaxColumnLayout *col, int row)
+{
+	if (col->symbits != 0)
+		for (int j = 0; j < col->restwidth; j++)
+			PaxPackedPut(page + col->data, col->symbits,
+						 row * col->restwidth + j, 0);
+	else
+		memset(page + col->data + row * col->restwidth, 0, col->restwidth);
 }
 
 /*
@@ -1152,6 +1236,16 @@ PaxEncodedDatum(int64 v, int attlen)
 }
 
 /*
+ * PaxRowBits is the bits a row takes in a bit-packed minipage (an integer
+ * column's, a dictionary's codes, a rest in symbols), 0 for another.
+ */
+static inline int
+PaxRowBits(const PaxColumnLayout *col)
+{
+	return col->symbits != 0 ? col->restwidth * col->symbits : col->bits;
+}
+
+/*
  * PaxRowBytes gives the bytes of a fixed-width or encoded minipage that
  * row `row`'s value occupies: *off from the page's start, *len of them
  * (the bytes a bit-packed row's bits touch).
@@ -1159,10 +1253,12 @@ PaxEncodedDatum(int64 v, int attlen)
 static inline void
 PaxRowBytes(const PaxColumnLayout *col, int row, uint32 *off, uint32 *len)
 {
-	if (col->bits != 0)
+	int			bits = PaxRowBits(col);
+
+	if (bits != 0)
 	{
-		uint32		first = (uint32) row * col->bits;
-		uint32		last = first + col->bits - 1;
+		uint32		first = (uint32) row * bits;
+		uint32		last = first + bits - 1;
 
 		*off = col->data + (first >> 3);
 		*len = (last >> 3) - (first >> 3) + 1;
@@ -1176,7 +1272,9 @@ PaxRowBytes(const PaxColumnLayout *col, int row, uint32 *off, uint32 *len)
 static inline uint32
 PaxMinipageBytes(const PaxColumnLayout *col, int capacity)
 {
-	return col->bits != 0 ? PaxPackedBytes(capacity, col->bits) :
+	int			bits = PaxRowBits(col);
+
+	return bits != 0 ? PaxPackedBytes(capacity, bits) :
 		(uint32) capacity * col->width;
 }
 
@@ -1365,6 +1463,7 @@ extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
 extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
 								 HeapTupleHeader tup);
 extern bool PaxZoneEligible(Form_pg_attribute att);
+extern double PaxZoneNumber(Form_pg_attribute att, Datum v);
 extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 						  Form_pg_attribute att, int attnum, Datum value);
 extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
@@ -1427,6 +1526,8 @@ extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
 								 int perpage, double pack, bool eager,
 								 PaxPageShape *shape);
+extern bool PaxZoneUseless(Form_pg_attribute att, const PaxEncodeHint *h,
+						   const PaxRow *rows, int nrows, int i);
 extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, bool all_only,
 								 PaxRelCache *hints);

@@ -715,6 +715,49 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
 }
 
 /*
+ * PaxRestAlphabet finds the alphabet of column i's rests among the rows
+ * (their data after the first plen bytes, which all share): its distinct
+ * bytes other than zero, into alpha (a count, then the bytes), when there
+ * are at most PAX_SYMREST_MAX_SYMBOLS of them.  Where digits are among
+ * them, the digits not seen yet join as long as there is room: a few rows
+ * seldom show all ten.  False when there are more.
+ */
+static bool
+PaxRestAlphabet(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
+				int plen, uint8 *alpha)
+{
+	bool		seen[256] = {false};
+	int			n = 0;
+	bool		digits = false;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		const char *data;
+		int			len;
+
+		if (rows[r].isnull[i] || !PaxShortData(att, rows[r].values[i], &data, &len))
+			continue;
+		for (int j = plen; j < len; j++)
+		{
+			uint8		b = (uint8) data[j];
+
+			if (b == 0 || seen[b])
+				continue;
+			if (n == PAX_SYMREST_MAX_SYMBOLS)
+				return false;
+			seen[b] = true;
+			alpha[++n] = b;
+			digits |= b >= '0' && b <= '9';
+		}
+	}
+	for (int b = '0'; digits && b <= '9' && n < PAX_SYMREST_MAX_SYMBOLS; b++)
+		if (!seen[b])
+			alpha[++n] = (uint8) b;
+	alpha[0] = (uint8) n;
+	return true;
+}
+
+/*
  * PaxChoosePrefix decides whether varlena column i of a page built from a
  * batch is prefix-encoded (pax.h, "Prefix encoding"): when all its non-null
  * values among the rows looked ahead at (at least PAX_PREFIX_MIN_ROWS) are
@@ -723,7 +766,9 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
  * bytes, none ending with a zero byte, and fewer bytes a row at the
  * longest rest's width than a plain prefix column's offset, header and
  * rest: fixed-width rests (pax.h, "Prefix encoding with fixed-width
- * rests").  Else, when their data share a first byte or more and the bytes
+ * rests"), in 4-bit codes where their bytes make an alphabet of at most
+ * PAX_SYMREST_MAX_SYMBOLS (PaxRestAlphabet) and the codes cost less.
+ * Else, when their data share a first byte or more and the bytes
  * so saved exceed the prefix area: the longest prefix they share (up to
  * what PAX_PREFIX_MAX_UNITS units hold).  Returns the value-area bytes it
  * saves over the rows, 0 if the column is not encoded.
@@ -771,22 +816,40 @@ PaxChoosePrefix(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 	if (n < PAX_PREFIX_MIN_ROWS)
 		return 0;
 
-	/* short rests: R bytes a row instead of an offset, a header and a rest */
+	/*
+	 * short rests: R bytes a row (or R codes, when their bytes make a small
+	 * alphabet) instead of an offset, a header and a rest
+	 */
 	fplen = Min(plen, PAX_FIXREST_AREA - 1);
 	rest = Max(maxlen - fplen, 1);
-	if (!zeroend && rest <= PAX_FIXREST_MAX &&
-		(double) n * (PAX_VAROFF_SIZE + VARHDRSZ_SHORT - rest) +
-		sumlen - (double) n * fplen > PAX_FIXREST_AREA)
+	if (!zeroend && rest <= PAX_FIXREST_MAX)
 	{
-		PaxShapeEncode(tupdesc, shape);
-		if (shape->prefixes == NULL)
-			shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
-		shape->widths[i] = PAX_FIXREST_BASE + rest;
-		area = &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
-		area[0] = fplen;
-		memcpy(area + 1, first, fplen);
-		/* the values leave the value area (the minipage's growth: its layout) */
-		return sumlen + (double) n * VARHDRSZ_SHORT;
+		uint8		alpha[1 + PAX_SYMREST_MAX_SYMBOLS];
+		double		plain = (double) n * (PAX_VAROFF_SIZE + VARHDRSZ_SHORT) +
+			sumlen - (double) n * fplen;
+		double		fixed = (double) n * rest + PAX_FIXREST_AREA;
+		double		sym = PaxRestAlphabet(att, rows, nrows, i, fplen, alpha) ?
+			(double) n * rest * PAX_SYMREST_BITS / 8 + PAX_SYMREST_AREA +
+			sizeof(uint64) : plain;
+
+		if (Min(fixed, sym) < plain)
+		{
+			PaxShapeEncode(tupdesc, shape);
+			if (shape->prefixes == NULL)
+				shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
+			area = &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
+			area[0] = fplen;
+			memcpy(area + 1, first, fplen);
+			if (sym < fixed)
+			{
+				shape->widths[i] = PAX_SYMREST_BASE + rest;
+				memcpy(area + PAX_FIXREST_AREA, alpha, 1 + alpha[0]);
+			}
+			else
+				shape->widths[i] = PAX_FIXREST_BASE + rest;
+			/* the values leave the value area (the minipage: its layout) */
+			return sumlen + (double) n * VARHDRSZ_SHORT;
+		}
 	}
 
 	units = (plen + 1 + 7) / 8;
@@ -1274,6 +1337,83 @@ PaxHintWiden(PaxEncodeHint *h, int64 v)
 }
 
 /*
+ * PaxRowsZoneRange gives the least and greatest of column i's non-null
+ * values among the rows as PaxZoneNumber's doubles; false when there are
+ * none, or a NaN or an infinity.
+ */
+static bool
+PaxRowsZoneRange(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
+				 double *lo, double *hi)
+{
+	bool		set = false;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		double		v;
+
+		if (rows[r].isnull[i])
+			continue;
+		v = PaxZoneNumber(att, rows[r].values[i]);
+		if (isnan(v) || isinf(v))
+			return false;
+		if (!set)
+			*lo = *hi = v;
+		else if (v < *lo)
+			*lo = v;
+		else if (v > *hi)
+			*hi = v;
+		set = true;
+	}
+	return set;
+}
+
+/* PaxHintZone widens a zone-mapped column's hint to the rows' range. */
+static void
+PaxHintZone(Form_pg_attribute att, PaxEncodeHint *h, const PaxRow *rows,
+			int nrows, int i)
+{
+	double		lo,
+				hi;
+
+	if (!PaxRowsZoneRange(att, rows, nrows, i, &lo, &hi))
+		return;
+	if (h->zone_rows == 0)
+	{
+		h->zone_lo = lo;
+		h->zone_hi = hi;
+	}
+	h->zone_lo = Min(h->zone_lo, lo);
+	h->zone_hi = Max(h->zone_hi, hi);
+	h->zone_rows += nrows;
+}
+
+/*
+ * PaxZoneUseless tells whether a page built from a batch can do without
+ * column i's zone map: its rows at hand span at least PAX_ZONE_SPAN_NUM /
+ * PAX_ZONE_SPAN_DEN of the range of all rows placed so far (the hint's,
+ * counted over at least PAX_ZONE_MIN_PAGES pages' worth of rows): values in
+ * no order, which a predicate seldom prunes a page of, since every page's
+ * range is nearly the whole column's.  (The 32-column table's random
+ * columns: 16 bytes a page each.)  Without a zone map, scans read the
+ * page's values; the answers are the same.
+ */
+bool
+PaxZoneUseless(Form_pg_attribute att, const PaxEncodeHint *h,
+			   const PaxRow *rows, int nrows, int i)
+{
+	double		lo,
+				hi;
+	double		all;
+
+	if (h->zone_rows < (double) PAX_ZONE_MIN_PAGES * nrows ||
+		!PaxRowsZoneRange(att, rows, nrows, i, &lo, &hi))
+		return false;
+	all = Max(hi, h->zone_hi) - Min(lo, h->zone_lo);
+	return all > 0 &&
+		(hi - lo) * PAX_ZONE_SPAN_DEN >= all * PAX_ZONE_SPAN_NUM;
+}
+
+/*
  * PaxEncodeHintsUpdate counts rows[0..nrows), just placed on one page, in
  * the relation's hints (of PaxChooseEncodings): the ranges of the page's
  * rows and of all rows placed, and the values of variable-length columns.
@@ -1295,6 +1435,8 @@ PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		int64		hi = 0;
 		int			count;
 
+		if (PaxZoneEligible(att))
+			PaxHintZone(att, h, rows, nrows, i);
 		if (att->attlen < 0 && !att->attisdropped)
 		{
 			if (all_only)

@@ -185,16 +185,19 @@ PaxPrefixPlace(Form_pg_attribute att, const uint8 *prefix, Datum value,
 }
 
 /*
- * PaxFixRestPlace tells whether a value fits a prefix-encoded column of
- * rests of `width` bytes (pax.h, "Prefix encoding with fixed-width rests")
- * whose prefix is `prefix` (a length byte, the bytes): stored short,
- * starting with the prefix, with a rest of at most width bytes that does
- * not end with a zero byte.  With dest, the rest goes there, zero-padded.
+ * PaxFixRestPlace tells whether a value fits column col of fixed-width
+ * rests (pax.h, "Prefix encoding with fixed-width rests") on the page:
+ * stored short, starting with the column's prefix, with a rest of at most
+ * its width that does not end with a zero byte, and, for rests in symbols,
+ * whose bytes are all in the page's alphabet.  With rowidx >= 0, the rest
+ * goes in row rowidx's slot, zero-padded.
  */
 static inline bool
-PaxFixRestPlace(Form_pg_attribute att, const uint8 *prefix, int width,
-				Datum value, char *dest)
+PaxFixRestPlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
+				Datum value, int rowidx)
 {
+	const uint8 *prefix = (const uint8 *) page + col->prefix;
+	int			width = col->restwidth;
 	const char *data;
 	int			len;
 	int			rest;
@@ -205,9 +208,30 @@ PaxFixRestPlace(Form_pg_attribute att, const uint8 *prefix, int width,
 	rest = len - prefix[0];
 	if (rest > width || (rest > 0 && data[len - 1] == 0))
 		return false;
-	if (dest != NULL)
+	data += prefix[0];
+	if (col->symbits != 0)
 	{
-		memcpy(dest, data + prefix[0], rest);
+		const uint8 *alpha = prefix + PAX_FIXREST_AREA;
+		uint8		codes[PAX_FIXREST_MAX];
+
+		for (int j = 0; j < rest; j++)
+		{
+			int			c = PaxSymCode(alpha, (uint8) data[j]);
+
+			if (c < 0)
+				return false;
+			codes[j] = (uint8) c;
+		}
+		if (rowidx >= 0)
+			for (int j = 0; j < width; j++)
+				PaxPackedPut(page + col->data, col->symbits, rowidx * width + j,
+							 j < rest ? codes[j] : 0);
+	}
+	else if (rowidx >= 0)
+	{
+		char	   *dest = page + col->data + rowidx * width;
+
+		memcpy(dest, data, rest);
 		memset(dest + rest, 0, width - rest);
 	}
 	return true;
@@ -294,10 +318,8 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 		if (col != NULL && col->restwidth != 0)
 		{
 			/* a fixed-width rest: no room in the value area */
-			if (!PaxFixRestPlace(att, (const uint8 *) page + col->prefix,
-								 col->restwidth, row->values[i],
-								 write ? page + col->data +
-								 rowidx * col->restwidth : NULL))
+			if (!PaxFixRestPlace(att, page, col, row->values[i],
+								 write ? rowidx : -1))
 				upper = -1;
 			continue;
 		}
@@ -951,7 +973,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			if (col->dict != 0)
 				PaxDictCodeSet(page, col, r, 0);
 			else if (col->restwidth != 0)
-				memset(page + col->data + r * col->restwidth, 0, col->restwidth);
+				PaxRestClear(page, col, r);
 			else if (col->attlen < 0)
 				((uint16 *) (page + col->data))[r] = 0;
 			continue;
@@ -1228,7 +1250,10 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			continue;
 		}
 		if (PaxZoneEligible(att) && nzones < PAX_MAX_ZONES &&
-			(nzones + 1) * sizeof(PaxZone) <= PAX_MAX_ZONE_BYTES)
+			(nzones + 1) * sizeof(PaxZone) <= PAX_MAX_ZONE_BYTES &&
+			!(nrows >= PAX_SHAPE_SAMPLE_ROWS && !eager && hints != NULL &&
+			  i < PAX_HINT_ATTS &&
+			  PaxZoneUseless(att, &hints->hints[i], rows, nrows, i)))
 		{
 			PaxBitSet(shape->zone, i);
 			nzones++;
@@ -1452,7 +1477,8 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 	 */
 	first = rows[0];
 	for (int i = 0; shape->widths != NULL && i < tupdesc->natts; i++)
-		if (PaxFixRestWidthOk(shape->widths[i]) && !first.isnull[i])
+		if ((PaxFixRestWidthOk(shape->widths[i]) ||
+			 PaxSymRestWidthOk(shape->widths[i])) && !first.isnull[i])
 		{
 			if (first.isnull == rows[0].isnull)
 			{

@@ -132,6 +132,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->prefix = 0;
 			col->prefixmax = 0;
 			col->restwidth = 0;
+			col->symbits = 0;
 			col->bits = 0;
 			col->factored = false;
 			col->scaled = false;
@@ -151,10 +152,15 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			bases += PaxPrefixAreaSize(width);
 			width = 0;			/* its minipage: a plain varlena column's */
 		}
-		if (width != 0 && PaxFixRestWidthOk(width))
+		if (width != 0 && (PaxFixRestWidthOk(width) || PaxSymRestWidthOk(width)))
 		{
-			/* fixed-width rests: a prefix area, then R bytes a row */
-			int			rest = PaxFixRestBytes(width);
+			/*
+			 * fixed-width rests: a prefix area, then R bytes a row; in
+			 * symbols, an alphabet after the prefix area, and R codes a row,
+			 * bit-packed
+			 */
+			bool		sym = PaxSymRestWidthOk(width);
+			int			rest = sym ? PaxSymRestBytes(width) : PaxFixRestBytes(width);
 
 			if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
 				return BLCKSZ + 1;
@@ -163,10 +169,11 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 				col->prefix = bases;
 				col->prefixmax = PAX_FIXREST_AREA - 1;
 				col->restwidth = rest;
-				col->width = rest;
+				col->symbits = sym ? PAX_SYMREST_BITS : 0;
+				col->width = sym ? 0 : rest;
 				layout->hasprefix = true;
 			}
-			bases += PAX_FIXREST_AREA;
+			bases += PaxBaseBytes(width);
 			if (PaxBitIsSet(shape->nullmap, i))
 			{
 				if (col)
@@ -175,7 +182,8 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			}
 			if (col)
 				col->data = off;
-			off += capacity * rest;
+			off += sym ? PaxPackedBytes(capacity, rest * PAX_SYMREST_BITS) :
+				capacity * rest;
 			continue;
 		}
 		packbits = PaxWidthPackedBits(width);
@@ -328,8 +336,14 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 		{
 			int			w = shape->widths[i];
 
-			/* an int64 base (and factor), or a prefix area (PaxBaseBytes) */
-			if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
+			/*
+			 * an int64 base (and factor), or a prefix area (PaxBaseBytes),
+			 * with an alphabet after it for rests in symbols
+			 */
+			if (PaxSymRestWidthOk(w))
+				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
+					   PAX_SYMREST_AREA);
+			else if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
 				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
 					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
 			else if (w != 0)
@@ -1022,6 +1036,36 @@ PaxZoneEligible(Form_pg_attribute att)
 }
 
 /*
+ * PaxZoneNumber is a value of a zone-eligible type as a double, in the
+ * type's order (NaN for a float NaN): how much of a column's range a
+ * page's values span (PaxZoneUseless) is measured on it.
+ */
+double
+PaxZoneNumber(Form_pg_attribute att, Datum v)
+{
+	switch (att->atttypid)
+	{
+		case BOOLOID:
+			return DatumGetBool(v) ? 1 : 0;
+		case CHAROID:
+			return (double) (signed char) DatumGetChar(v);
+		case INT2OID:
+			return DatumGetInt16(v);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(v);
+		case OIDOID:
+			return DatumGetObjectId(v);
+		case FLOAT4OID:
+			return DatumGetFloat4(v);
+		case FLOAT8OID:
+			return DatumGetFloat8(v);
+		default:				/* time, timestamp, timestamptz, int8 */
+			return (double) DatumGetInt64(v);
+	}
+}
+
+/*
  * PaxZoneCompare compares two values of a zone-eligible type as its btree
  * operator class does (NaN sorts above every other float): adapted from
  * the types' btree comparison functions (btint2cmp() ... in nbtcompare.c,
@@ -1533,7 +1577,9 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 			continue;
 		if (col->bits != 0)
 			PaxPackedPut(page + col->data, col->bits, r, 0);
-		else if (col->attlen > 0 || col->dict != 0 || col->restwidth != 0)
+		else if (col->restwidth != 0)
+			PaxRestClear(page, col, r);
+		else if (col->attlen > 0 || col->dict != 0)
 			memset(page + col->data + r * col->width, 0, col->width);
 		else
 			((uint16 *) (page + col->data))[r] = 0;

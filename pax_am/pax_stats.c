@@ -156,8 +156,8 @@ pax_page_stats(PG_FUNCTION_ARGS)
 				layout->cols[i].prefix)
 				nencoded++;
 			if (layout->cols[i].data)
-				fixed_bits_per_row += layout->cols[i].bits != 0 ?
-					layout->cols[i].bits : 8 * layout->cols[i].width;
+				fixed_bits_per_row += PaxRowBits(&layout->cols[i]) != 0 ?
+					PaxRowBits(&layout->cols[i]) : 8 * layout->cols[i].width;
 		}
 
 		for (int r = 0; r < hdr->pp_nrows; r++)
@@ -352,10 +352,14 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			}
 			else if (col->prefix)
 			{
-				values[8] = CStringGetTextDatum(col->restwidth ?
+				values[8] = CStringGetTextDatum(col->symbits ?
+												psprintf("prefix, fixed-width rests in %d-bit codes (%d symbols)",
+														 col->symbits,
+														 page[col->prefix + PAX_FIXREST_AREA]) :
+												col->restwidth ?
 												"prefix, fixed-width rests" :
 												"prefix");
-				values[9] = Int32GetDatum(col->width);
+				values[9] = Int32GetDatum(col->restwidth ? col->restwidth : col->width);
 			}
 			else
 			{

@@ -123,6 +123,7 @@ typedef struct PaxVerifyContext
 
 static void PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
 			pg_attribute_printf(2, 3);
+static void PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha);
 
 /*
  * PaxVerifyReport adds one problem at the current position to the result.
@@ -478,7 +479,8 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 			if (width == 0)
 				continue;
 			if (PaxIsPrefixWidth(att, width) ||
-				(att->attlen == -1 && PaxFixRestWidthOk(width)))
+				(att->attlen == -1 && (PaxFixRestWidthOk(width) ||
+									   PaxSymRestWidthOk(width))))
 			{
 				if (PaxBitIsSet(shape.absent, i))
 					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
@@ -570,6 +572,12 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 			ctx->attnum = i;
 			PaxVerifyReport(ctx, "prefix of %u bytes is longer than its area holds (%u)",
 							(uint8) page[col->prefix], col->prefixmax);
+		}
+		if (col->symbits != 0)
+		{
+			ctx->attnum = i;
+			PaxVerifyAlphabet(ctx, (const uint8 *) page + col->prefix +
+							  PAX_FIXREST_AREA);
 		}
 		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
 			continue;
@@ -811,6 +819,36 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
  */
 
 /*
+ * PaxVerifyAlphabet checks the alphabet of a column of fixed-width rests in
+ * symbols (a count, then the bytes): at most PAX_SYMREST_MAX_SYMBOLS
+ * bytes, none of them zero (code 0 is the zero byte), no two the same, and
+ * zero bytes after them.
+ */
+static void
+PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha)
+{
+	bool		seen[256] = {false};
+
+	if (alpha[0] > PAX_SYMREST_MAX_SYMBOLS)
+	{
+		PaxVerifyReport(ctx, "alphabet of %u symbols is larger than its area holds (%u)",
+						alpha[0], PAX_SYMREST_MAX_SYMBOLS);
+		return;
+	}
+	for (int c = 1; c <= PAX_SYMREST_MAX_SYMBOLS; c++)
+	{
+		if (c > alpha[0] ? alpha[c] != 0 : alpha[c] == 0 || seen[alpha[c]])
+		{
+			PaxVerifyReport(ctx, "alphabet's entry %d (0x%02X) is %s", c, alpha[c],
+							c > alpha[0] ? "past its symbols but not zero" :
+							alpha[c] == 0 ? "the zero byte" : "a repeated symbol");
+			return;
+		}
+		seen[alpha[c]] = true;
+	}
+}
+
+/*
  * PaxVerifyPrefixRest checks the rest of a prefix-encoded column's value at
  * `off` (inside the value area): a short varlena, not a TOAST pointer,
  * within the page, that with the prefix makes a short varlena (pax.h,
@@ -975,6 +1013,24 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 		{
 			if (ctx->zone_ok[i])
 				PaxVerifyZone(ctx, page, i, PaxFixedValue(page, col, row));
+		}
+		else if (col->symbits != 0)
+		{
+			/* (any rest's bytes make a value; a code must name one) */
+			const uint8 *alpha = (const uint8 *) page + col->prefix + PAX_FIXREST_AREA;
+
+			for (int j = 0; j < col->restwidth; j++)
+			{
+				uint32		c = PaxPackedGet(page + col->data, col->symbits,
+											 row * col->restwidth + j);
+
+				if (c > alpha[0])
+				{
+					PaxVerifyReport(ctx, "code %u of a rest's byte %d is past the alphabet's %u symbols",
+									c, j + 1, alpha[0]);
+					break;
+				}
+			}
 		}
 		else if (col->restwidth == 0)	/* (any rest's bytes make a value) */
 		{

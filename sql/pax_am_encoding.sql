@@ -265,8 +265,8 @@ DROP TABLE pk_heap, pk_pax;
 DROP FUNCTION pk_queries;
 
 -- a bulk-built page takes a dictionary only for few distinct values (10
--- brands among ~100 rows a page), not for about as many as a page has rows
--- (50 quantities like TPC-H's l_quantity, 40 categories), whose predicate
+-- brands, and 40 categories, among ~160 rows a page), not for about as
+-- many as a page has rows (50 quantities like TPC-H's l_quantity), whose predicate
 -- per entry would cost PaxScan's filters more than the values' own fast
 -- path (TPC-H Q6 was 1.36x slower with l_quantity dictionary-encoded);
 -- dictionary and plain columns side by side, their filters, aggregates,

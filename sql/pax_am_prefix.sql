@@ -74,7 +74,8 @@ SELECT pax_same('pfx_heap', 'pfx_copy');
 -- the varlena columns whose values share first bytes are prefix-encoded
 -- (bp: a few distinct values, a dictionary; id: frame of reference), with
 -- fixed-width rests where the rests are short and never end with a zero
--- byte (t, vc, js; by on pages where no rest ends with one)
+-- byte (t, vc, js, bp; by on pages where no rest ends with one), in 4-bit
+-- codes where their bytes make an alphabet of at most 15
 SELECT attname, encoding FROM pfx_encodings('pfx_copy')
  WHERE encoding LIKE 'prefix%' GROUP BY 1, 2 ORDER BY 1;
 -- a prefix-encoded value takes the bytes of its rest only: a short varlena
@@ -128,6 +129,50 @@ SELECT id, c.encoding FROM pfx_copy p,
        pax_page_columns('pfx_copy', (p.ctid::text::point)[0]::bigint) c
  WHERE p.id = 20001 AND c.attname = 't';
 
+-- fixed-width rests in symbols (pax.h, PAX_SYMREST_BASE): rests whose
+-- bytes make an alphabet of at most 15 take 4-bit codes (s: digits, b:
+-- zero bytes inside a rest); more distinct bytes keep whole bytes (h);
+-- a row whose rest holds a byte outside its page's alphabet goes to
+-- another page
+CREATE TABLE pfx_sym_heap (id int, s text, b bytea, h text) USING heap;
+INSERT INTO pfx_sym_heap
+SELECT i, 'n-' || (i * 37 % 1000),
+       decode('0a0' || (i % 7 + 1) || '000' || (i / 7 % 7 + 1) || '0' || (i / 49 % 7 + 1), 'hex'),
+       'h' || substr(md5(i::text), 1, 8) || chr(71 + i % 20)
+  FROM generate_series(1, 3000) i;
+CREATE TABLE pfx_sym (LIKE pfx_sym_heap) USING pax;
+COPY pfx_sym_heap TO '/tmp/pax_am_prefix_sym.copy';
+COPY pfx_sym FROM '/tmp/pax_am_prefix_sym.copy';
+SELECT pax_same('pfx_sym_heap', 'pfx_sym');
+SELECT attname, encoding FROM pfx_encodings('pfx_sym')
+ WHERE attname IN ('s', 'b', 'h') GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT round(sum(c.minipage_bytes)::numeric / (SELECT count(*) FROM pfx_sym), 2) AS s_bytes_a_row
+  FROM pax_page_stats('pfx_sym') s, pax_page_columns('pfx_sym', s.blkno) c
+ WHERE c.attname = 's';
+SELECT count(*), count(DISTINCT s), min(s), max(s), sum(length(s)) FROM pfx_sym WHERE s > 'n-5';
+SELECT count(*), count(DISTINCT s), min(s), max(s), sum(length(s)) FROM pfx_sym_heap WHERE s > 'n-5';
+SELECT count(*), sum(id) FROM pfx_sym WHERE s = 'n-37' OR s IN ('n-74', 'n-999');
+SELECT count(*), sum(id) FROM pfx_sym_heap WHERE s = 'n-37' OR s IN ('n-74', 'n-999');
+SELECT count(DISTINCT b), md5(string_agg(b::text, ',' ORDER BY id)),
+       count(*) FILTER (WHERE b = '\x0a01000203') FROM pfx_sym;
+SELECT count(DISTINCT b), md5(string_agg(b::text, ',' ORDER BY id)),
+       count(*) FILTER (WHERE b = '\x0a01000203') FROM pfx_sym_heap;
+INSERT INTO pfx_sym_heap VALUES (3002, 'n-12', '\x0a01000101', 'hq');
+INSERT INTO pfx_sym VALUES (3002, 'n-12', '\x0a01000101', 'hq');
+INSERT INTO pfx_sym_heap VALUES (3001, 'n-x1', '\x0a0f', 'h');
+INSERT INTO pfx_sym VALUES (3001, 'n-x1', '\x0a0f', 'h');
+SELECT pax_same('pfx_sym_heap', 'pfx_sym');
+SELECT id, c.encoding FROM pfx_sym p,
+       pax_page_columns('pfx_sym', (p.ctid::text::point)[0]::bigint) c
+ WHERE p.id = 3001 AND c.attname = 's';
+DELETE FROM pfx_sym WHERE id % 3 = 0;
+DELETE FROM pfx_sym_heap WHERE id % 3 = 0;
+VACUUM pfx_sym;
+INSERT INTO pfx_sym SELECT i, 'n-' || i % 7, '\x0a02000303', 'h1' FROM generate_series(3003, 3100) i;
+INSERT INTO pfx_sym_heap SELECT i, 'n-' || i % 7, '\x0a02000303', 'h1' FROM generate_series(3003, 3100) i;
+SELECT pax_same('pfx_sym_heap', 'pfx_sym');
+SELECT count(*) FROM pax_verify('pfx_sym');
+
 -- long values (no short varlena holds them) and TOAST keep a column plain
 CREATE TABLE pfx_long_heap (id int, t text) USING heap;
 INSERT INTO pfx_long_heap SELECT i, 'long_' || repeat('x', 120 + i % 20) || i FROM generate_series(1, 200) i;
@@ -170,5 +215,5 @@ SELECT count(*) FROM pfx_encodings('pfx_off') WHERE encoding LIKE 'prefix%';
 RESET pax.encode_minipages;
 
 DROP TABLE pfx_heap, pfx_ins, pfx_ctas, pfx_copy, pfx_edge_heap, pfx_edge,
-  pfx_long_heap, pfx_long, pfx_off;
+  pfx_long_heap, pfx_long, pfx_off, pfx_sym_heap, pfx_sym;
 DROP FUNCTION pfx_encodings(regclass), pfx_queries();

@@ -374,7 +374,8 @@ $node->stop;
 # rest's bytes make a value, so a prefix longer than its area is what is
 # corrupted: reported, and queries that read the values fail
 $node->start;
-my $yfile = copied_table('y', 't text', q{seq 1000 3000 | sed ''s/^/v/''});
+my $yfile = copied_table('y', 't text',
+	q{seq 1000 3000 | awk ''{printf "v%c%c%d\\n", 97 + $1 % 26, 65 + int($1 / 26) % 26, $1}''});
 is($node->safe_psql('postgres',
 	q{SELECT encoding FROM pax_page_columns('y', 0)}), 'prefix, fixed-width rests',
 	'y: t prefix-encoded, fixed-width rests');
@@ -391,6 +392,36 @@ like($ystderr, qr/invalid prefix-encoded value in pax page: column 1, row \d+/,
 restore_file($node, $yfile, $yorig);
 is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM y'), $ysum,
 	'y restored: reads back');
+$node->stop;
+
+# fixed-width rests in symbols (pax.h, PAX_SYMREST_BASE): an alphabet too
+# large for its area, and codes past the alphabet's symbols, are reported;
+# queries that read the values fail
+$node->start;
+my $zfile = copied_table('z', 't text', q{seq 1000 3000 | sed ''s/^/v/''});
+is($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('z', 0)}),
+	'prefix, fixed-width rests in 4-bit codes (10 symbols)',
+	'z: t prefix-encoded, fixed-width rests in symbols');
+is(verify_rows('z'), '', 'z: healthy table: nothing found');
+my $zsum = $node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM z');
+$node->stop;
+my $zorig = slurp_file($zfile);
+$node->start;
+# the alphabet's count: after the 16-byte prefix area (offset 40)
+overwrite_blocks($node, $zfile, 0, 56, pack('C', 16));
+like(verify_rows('z'), qr/^0\|\|1\|alphabet of 16 symbols is larger than its area holds \(15\)$/m,
+	'alphabet count: reported for the page');
+restore_file($node, $zfile, $zorig);
+overwrite_blocks($node, $zfile, 0, 56, pack('C', 2));
+like(verify_rows('z'), qr/^0\|\d+\|1\|code \d+ of a rest's byte \d is past the alphabet's 2 symbols$/m,
+	'alphabet cut short: the rows whose codes are past it');
+my ($zret, $zstdout, $zstderr) = $node->psql('postgres', 'SELECT max(t) FROM z');
+like($zstderr, qr/invalid prefix-encoded value in pax page: column 1, row \d+/,
+	'alphabet cut short: a scan fails with data_corrupted');
+restore_file($node, $zfile, $zorig);
+is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM z'), $zsum,
+	'z restored: reads back');
 $node->stop;
 
 # with data checksums, a changed byte the pax checks cannot see (a text
