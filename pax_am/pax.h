@@ -25,6 +25,7 @@
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
+#include "common/int.h"
 #include "port/pg_bitutils.h"
 #include "port/pg_bswap.h"
 #include "executor/tuptable.h"
@@ -400,6 +401,42 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 	((att)->attlen == -1 && PaxPrefixWidthOk(w))
 
 /*
+ * Decimal-scaled numerics: a numeric column's width byte of
+ * PAX_NUMSCALE_BASE + b (b = 1 .. 31) stores each row's value v, of display
+ * scale d, as the integer k = v 10^d, frame of reference with a factor:
+ * (k - base) / factor, bit-packed in b bits (see PAX_PACKED_FLAG).  Its
+ * slot in the base array is PAX_NUMSCALE_AREA bytes: int64 base, factor (at
+ * least 1) and d.  A row's value is the short varlena numeric of (k, d),
+ * built into a decode cell (PaxNumScaledShort) exactly as numeric's own
+ * functions store it (digits base 10000 without leading or trailing zero
+ * digits, short header).  Only values that PaxNumScaledKey reads back to
+ * the same bytes, of the page's display scale, with |k| at most
+ * PAX_NUMSCALE_MAX_ABS, fit; NaN, infinities and other scales go to
+ * another page.  Chosen for the pages of a batch whose values all fit
+ * (PaxChooseNumScale in pax_encode.c), unless a dictionary is.
+ */
+#define PAX_NUMSCALE_BASE		0xE0
+#define PAX_NUMSCALE_AREA		24
+#define PAX_NUMSCALE_MAX_ABS	PG_INT64_MAX
+#define PaxNumScaleWidthOk(w) \
+	((uint32) (w) - PAX_NUMSCALE_BASE - 1 < 31)
+#define PaxNumScaleBits(w)		((w) - PAX_NUMSCALE_BASE)
+
+/* The on-disk header bits of a numeric (numeric.c's NumericData). */
+#define PAX_NUM_SIGN_MASK		0xC000
+#define PAX_NUM_NEG				0x4000
+#define PAX_NUM_SHORT			0x8000
+#define PAX_NUM_SPECIAL			0xC000
+#define PAX_NUM_SHORT_SIGN		0x2000
+#define PAX_NUM_SHORT_DSCALE_MASK	0x1F80
+#define PAX_NUM_SHORT_DSCALE_SHIFT	7
+#define PAX_NUM_SHORT_DSCALE_MAX	63
+#define PAX_NUM_SHORT_WEIGHT_SIGN	0x0040
+#define PAX_NUM_SHORT_WEIGHT_MASK	0x003F
+#define PAX_NUM_DSCALE_MASK		0x3FFF
+#define PAX_NUM_NBASE			10000
+
+/*
  * PaxBaseBytes is the size of an encoded column's slot in the base array,
  * from its width byte: its prefix area, a base and a factor, or an int64
  * (0: not encoded).
@@ -408,6 +445,7 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
 	 PaxFixRestWidthOk(w) ? PAX_FIXREST_AREA : \
 	 PaxSymRestWidthOk(w) ? PAX_SYMREST_AREA : \
+	 PaxNumScaleWidthOk(w) ? PAX_NUMSCALE_AREA : \
 	 PaxFactorWidthOk(w) ? 2 * (int) sizeof(int64) : (int) sizeof(int64))
 
 /*
@@ -652,6 +690,9 @@ typedef struct PaxColumnLayout
 								 * varlenas behind offsets */
 	uint8		symbits;		/* fixed-width rests in symbols: bits a
 								 * byte (PAX_SYMREST_BITS), else 0 */
+	uint16		numslot;		/* offset of a decimal-scaled numeric
+								 * column's slot (PAX_NUMSCALE_BASE: base,
+								 * factor, display scale), 0 if none */
 } PaxColumnLayout;
 
 /*
@@ -1088,6 +1129,169 @@ PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 }
 
 /*
+ * PaxNumBuild builds into cell the short varlena numeric of k / 10^dscale
+ * with display scale dscale, as numeric's make_result() stores it: digits
+ * base 10000 aligned on the decimal point, without leading or trailing
+ * zero digits (zero: no digits, weight 0, positive).  |k| is at most
+ * PAX_NUMSCALE_MAX_ABS, dscale at most PAX_NUM_SHORT_DSCALE_MAX.
+ */
+static inline void
+PaxNumBuild(int64 k, int dscale, char *cell)
+{
+	static const uint64 p10[4] = {1, 10, 100, 1000};
+	int			pad = (4 - dscale % 4) % 4;
+	uint16		digits[8];
+	int			n = 0;
+	int			first;
+	int			nfrac = (dscale + 3) / 4;
+	int			weight;
+	uint64		u = k < 0 ? -(uint64) k : (uint64) k;
+	uint16		head;
+
+	/*
+	 * from the last digit: the last fraction digit takes the last 4 - pad
+	 * decimals, times 10^pad (u times 10^pad could overflow), then four a
+	 * digit
+	 */
+	if (pad != 0 && u != 0)
+	{
+		digits[n++] = (uint16) ((u % p10[4 - pad]) * p10[pad]);
+		u /= p10[4 - pad];
+	}
+	while (u != 0)
+	{
+		digits[n++] = (uint16) (u % PAX_NUM_NBASE);
+		u /= PAX_NUM_NBASE;
+	}
+	first = 0;
+	while (first < n && digits[first] == 0)
+		first++;				/* trailing zero digits */
+	weight = n - 1 - nfrac;
+	if (first == n)
+		weight = 0;
+	head = PAX_NUM_SHORT | (k < 0 && first < n ? PAX_NUM_SHORT_SIGN : 0) |
+		(dscale << PAX_NUM_SHORT_DSCALE_SHIFT) |
+		(weight < 0 ? PAX_NUM_SHORT_WEIGHT_SIGN : 0) |
+		(weight & PAX_NUM_SHORT_WEIGHT_MASK);
+	SET_VARSIZE_SHORT(cell, VARHDRSZ_SHORT + sizeof(uint16) * (1 + n - first));
+	memcpy(cell + VARHDRSZ_SHORT, &head, sizeof(uint16));
+	for (int i = n - 1, j = 0; i >= first; i--, j++)
+		memcpy(cell + VARHDRSZ_SHORT + sizeof(uint16) * (1 + j), &digits[i],
+			   sizeof(uint16));
+}
+
+/*
+ * PaxNumScaleOf is item k of a decimal-scaled numeric column's slot: 0 its
+ * base, 1 its factor, 2 its display scale.
+ */
+static inline int64
+PaxNumScaleOf(Page page, const PaxColumnLayout *col, int k)
+{
+	int64		v;
+
+	memcpy(&v, page + col->numslot + k * sizeof(int64), sizeof(int64));
+	return v;
+}
+
+/*
+ * PaxNumScaledShort builds the value of row `row` of a decimal-scaled
+ * numeric column into cell; NULL when the page's base, factor or scale
+ * make no such value: corrupted.
+ */
+static inline const char *
+PaxNumScaledShort(Page page, const PaxColumnLayout *col, int row, char *cell)
+{
+	int64		slot[3];		/* base, factor, display scale */
+	int64		k;
+
+	memcpy(slot, page + col->numslot, sizeof(slot));
+	if (slot[1] < 1 || slot[2] < 0 || slot[2] > PAX_NUM_SHORT_DSCALE_MAX ||
+		pg_mul_s64_overflow((int64) PaxPackedGet(page + col->data, col->bits, row),
+							slot[1], &k) ||
+		pg_add_s64_overflow(k, slot[0], &k) ||
+		k > PAX_NUMSCALE_MAX_ABS || k < -PAX_NUMSCALE_MAX_ABS)
+		return NULL;
+	PaxNumBuild(k, (int) slot[2], cell);
+	return cell;
+}
+
+/*
+ * PaxNumScaledKey reads a numeric stored as a short varlena (data, len:
+ * after its 1-byte header) as k = value 10^dscale, its display scale
+ * into *dscale; false for NaN and infinities, long headers, scales above
+ * PAX_NUM_SHORT_DSCALE_MAX, |k| above PAX_NUMSCALE_MAX_ABS, and bytes that
+ * PaxNumBuild would not build again from (k, dscale).
+ */
+static inline bool
+PaxNumScaledKey(const char *data, int len, int64 *k, int *dscale)
+{
+	uint16		head;
+	int			weight;
+	int			ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(uint16);
+	int64		acc = 0;
+	int			e10;
+	char		cell[PAX_DECODE_CELL];
+
+	if (len < (int) sizeof(uint16) || len % sizeof(uint16) != 0 || ndigits > 16)
+		return false;
+	memcpy(&head, data, sizeof(uint16));
+	if ((head & PAX_NUM_SIGN_MASK) != PAX_NUM_SHORT)
+		return false;
+	*dscale = (head & PAX_NUM_SHORT_DSCALE_MASK) >> PAX_NUM_SHORT_DSCALE_SHIFT;
+	weight = head & PAX_NUM_SHORT_WEIGHT_MASK;
+	if (head & PAX_NUM_SHORT_WEIGHT_SIGN)
+		weight |= ~PAX_NUM_SHORT_WEIGHT_MASK;
+	for (int i = 0; i < ndigits; i++)
+	{
+		uint16		d;
+
+		memcpy(&d, data + sizeof(uint16) * (1 + i), sizeof(uint16));
+		if (d >= PAX_NUM_NBASE || pg_mul_s64_overflow(acc, PAX_NUM_NBASE, &acc))
+			return false;
+		acc += d;
+	}
+	/* the last digit weighs 10^(4 (weight - ndigits + 1)) */
+	e10 = ndigits == 0 ? 0 : 4 * (weight - ndigits + 1) + *dscale;
+	for (; e10 > 0; e10--)
+		if (pg_mul_s64_overflow(acc, 10, &acc))
+			return false;
+	for (; e10 < 0; e10++)
+	{
+		if (acc % 10 != 0)
+			return false;
+		acc /= 10;
+	}
+	if (acc > PAX_NUMSCALE_MAX_ABS)
+		return false;
+	*k = (head & PAX_NUM_SHORT_SIGN) ? -acc : acc;
+	PaxNumBuild(*k, *dscale, cell);
+	return VARSIZE_1B(cell) == VARHDRSZ_SHORT + len &&
+		memcmp(cell + VARHDRSZ_SHORT, data, len) == 0;
+}
+
+/*
+ * PaxInMinipage tells whether a varlena column's values are in its
+ * minipage (fixed-width rests, decimal-scaled numerics): no offsets, no
+ * value area; PaxMinipageShort builds a row's value into cell (NULL:
+ * corrupted).
+ */
+#define PaxInMinipage(col)	((col)->restwidth != 0 || (col)->numslot != 0)
+
+/*
+ * PaxDecodes tells whether a varlena column's values are built into decode
+ * cells (prefix-encoded, decimal-scaled numerics) rather than read in the
+ * page: a reader keeping several rows' values copies them.
+ */
+#define PaxDecodes(col)		((col)->prefix != 0 || (col)->numslot != 0)
+
+static inline const char *
+PaxMinipageShort(Page page, const PaxColumnLayout *col, int row, char *cell)
+{
+	return col->numslot != 0 ? PaxNumScaledShort(page, col, row, cell) :
+		PaxFixRestShort(page, col, row, cell);
+}
+
+/*
  * PaxSymCode is the code of byte b in the alphabet alpha of a column of
  * fixed-width rests in symbols (a count, then the bytes): 0 for the zero
  * byte, -1 for a byte not in it.
@@ -1132,10 +1336,10 @@ PaxPageShortValue(Page page, const PaxColumnLayout *col, int row, char *cell)
 	uint16		special = ((PageHeader) page)->pd_special;
 	const char *p;
 
-	if (unlikely(col->restwidth != 0))
+	if (unlikely(PaxInMinipage(col)))
 		return cell == NULL || (col->nullmap != 0 &&
 								PaxBitIsSet((const bits8 *) page + col->nullmap, row)) ?
-			NULL : PaxFixRestShort(page, col, row, cell);
+			NULL : PaxMinipageShort(page, col, row, cell);
 	off = PaxVarOffset(page, col, row);
 	p = page + off;
 

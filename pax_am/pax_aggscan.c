@@ -1223,7 +1223,7 @@ PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
 
 	if (gc->attlen == -1 && a < layout->natts && layout->cols[a].data != 0)
 		p = PaxPageShortValue(page, &layout->cols[a], row,
-							  layout->cols[a].prefix ? PaxDecodeCell(a) : NULL);
+							  PaxDecodes(&layout->cols[a]) ? PaxDecodeCell(a) : NULL);
 	if (p != NULL)
 	{
 		state->values[a] = PointerGetDatum(p);
@@ -1419,7 +1419,7 @@ PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc)
 			for (int r = 0; r < nsel; r++)
 			{
 				const char *p = col ? PaxPageShortValue(page, col, sel[r],
-														col->prefix ? PaxDecodeCell(a) : NULL) : NULL;
+														PaxDecodes(col) ? PaxDecodeCell(a) : NULL) : NULL;
 				bool		isnull;
 				Datum		d;
 

@@ -748,7 +748,7 @@ PaxScanPrefetchValues(PaxScanState *state, Page page)
 		int			a = state->projected[k];
 
 		if (a >= layout->natts || layout->cols[a].attlen >= 0 ||
-			layout->cols[a].data == 0 || layout->cols[a].restwidth != 0)
+			layout->cols[a].data == 0 || PaxInMinipage(&layout->cols[a]))
 			continue;
 		for (int i = 0; i < state->nsel; i++)
 		{

@@ -938,6 +938,20 @@ PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 	return n;
 }
 
+/* PaxGcd is the greatest common divisor of g and d (0 and d: d). */
+static inline uint64
+PaxGcd(uint64 g, uint64 d)
+{
+	while (d != 0)
+	{
+		uint64		t = g % d;
+
+		g = d;
+		d = t;
+	}
+	return g;
+}
+
 /*
  * PaxRowsGcd is the greatest common divisor of the differences from lo of
  * column i's non-null values among rows[0..nrows) (attlen bytes, none
@@ -949,20 +963,9 @@ PaxRowsGcd(const PaxRow *rows, int nrows, int i, int attlen, int64 lo)
 	uint64		g = 0;
 
 	for (int r = 0; r < nrows && g != 1; r++)
-	{
-		uint64		d;
-
-		if (rows[r].isnull[i])
-			continue;
-		d = (uint64) PaxEncodedInt(rows[r].values[i], attlen) - (uint64) lo;
-		while (d != 0)
-		{
-			uint64		t = g % d;
-
-			g = d;
-			d = t;
-		}
-	}
+		if (!rows[r].isnull[i])
+			g = PaxGcd(g, (uint64) PaxEncodedInt(rows[r].values[i], attlen) -
+					   (uint64) lo);
 	return g;
 }
 
@@ -1072,6 +1075,75 @@ PaxRoomyBits(uint64 span, double pack)
 }
 
 /*
+ * PaxChooseNumScale decides whether numeric column i of a page built from
+ * a batch is decimal-scaled (pax.h, PAX_NUMSCALE_BASE): when all its
+ * non-null values among the rows (at least PAX_PREFIX_MIN_ROWS) read as
+ * scaled integers (PaxNumScaledKey) of one display scale, whose range
+ * over their common factor takes at most 31 bits with its room (times
+ * pack, as PaxChooseEncodings packs integers).  Returns the value-area
+ * bytes it saves over the rows, 0 if the column is not encoded.
+ */
+static double
+PaxChooseNumScale(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
+				  double pack, PaxPageShape *shape)
+{
+	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+	int64	   *ks = palloc(nrows * sizeof(int64));
+	int64		slot[3];		/* base, factor, display scale */
+	int			n = 0;
+	int			dscale = -1;
+	double		sumlen = 0;
+	uint64		g = 0;
+	int64		hi;
+	int			bits;
+
+	for (int r = 0; r < nrows; r++)
+	{
+		const char *data;
+		int			len;
+		int			d;
+
+		if (rows[r].isnull[i])
+			continue;
+		if (!PaxShortData(att, rows[r].values[i], &data, &len) ||
+			!PaxNumScaledKey(data, len, &ks[n], &d) ||
+			(dscale >= 0 && d != dscale))
+		{
+			pfree(ks);
+			return 0;
+		}
+		dscale = d;
+		sumlen += len;
+		n++;
+	}
+	if (n < PAX_PREFIX_MIN_ROWS)
+	{
+		pfree(ks);
+		return 0;
+	}
+	slot[0] = hi = ks[0];
+	for (int r = 1; r < n; r++)
+	{
+		slot[0] = Min(slot[0], ks[r]);
+		hi = Max(hi, ks[r]);
+	}
+	for (int r = 0; r < n && g != 1; r++)
+		g = PaxGcd(g, (uint64) ks[r] - (uint64) slot[0]);
+	slot[1] = g == 0 ? 1 : (int64) g;
+	slot[2] = dscale;
+	bits = PaxRoomyBits(((uint64) hi - (uint64) slot[0]) / (uint64) slot[1], pack);
+	pfree(ks);
+	if (bits >= 32)
+		return 0;
+	PaxShapeEncode(tupdesc, shape);
+	if (shape->prefixes == NULL)
+		shape->prefixes = palloc0((Size) tupdesc->natts * PAX_PREFIX_AREA_MAX);
+	memcpy(&shape->prefixes[i * PAX_PREFIX_AREA_MAX], slot, sizeof(slot));
+	shape->widths[i] = PAX_NUMSCALE_BASE + bits;
+	return sumlen + (double) n * VARHDRSZ_SHORT;
+}
+
+/*
  * PaxChooseEncodings chooses which columns of a new page are stored with
  * frame of reference encoding, at which width and from which base: the
  * eligible columns (PaxEncodeEligible) whose values span little enough to
@@ -1140,6 +1212,11 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			else if (hints != NULL && i < PAX_HINT_ATTS)
 				saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
 												   i, shape);
+			/* numerics of a batch, not in a dictionary: decimal-scaled? */
+			if (bulk && pack >= 1 && pax_bitpack_minipages &&
+				att->atttypid == NUMERICOID &&
+				(shape->widths == NULL || shape->widths[i] == 0))
+				saved += PaxChooseNumScale(tupdesc, rows, nrows, i, pack, shape);
 			/* the rows of a batch, not in a dictionary: a shared prefix? */
 			if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
 				saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);

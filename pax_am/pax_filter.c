@@ -672,7 +672,7 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 			int			r = sel[k];
 			const char *p = pred->numkey ?
 				PaxPageShortValue(page, col, r,
-								  col->prefix ? PaxDecodeCell(pred->attno) : NULL) : NULL;
+								  PaxDecodes(col) ? PaxDecodeCell(pred->attno) : NULL) : NULL;
 			int			cmp;
 			bool		ok;
 

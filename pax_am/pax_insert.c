@@ -238,6 +238,38 @@ PaxFixRestPlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
 }
 
 /*
+ * PaxNumScalePlace tells whether a value fits decimal-scaled numeric column
+ * col on the page (pax.h, PAX_NUMSCALE_BASE): read back exactly from its
+ * scaled integer (PaxNumScaledKey), of the page's display scale, within
+ * base .. base + factor (2^bits - 1), a multiple of the factor from the
+ * base.  With rowidx >= 0, its offset goes in row rowidx's bits.
+ */
+static inline bool
+PaxNumScalePlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
+				 Datum value, int rowidx)
+{
+	int64		slot[3];		/* base, factor, display scale */
+	const char *data;
+	int			len;
+	int64		k;
+	int			dscale;
+	uint64		q;
+
+	memcpy(slot, page + col->numslot, sizeof(slot));
+	if (!PaxShortData(att, value, &data, &len) ||
+		!PaxNumScaledKey(data, len, &k, &dscale) || dscale != slot[2] ||
+		k < slot[0])
+		return false;
+	q = ((uint64) k - (uint64) slot[0]) / (uint64) slot[1];
+	if (((uint64) k - (uint64) slot[0]) % (uint64) slot[1] != 0 ||
+		q >= (UINT64CONST(1) << col->bits))
+		return false;
+	if (rowidx >= 0)
+		PaxPackedPut(page + col->data, col->bits, rowidx, (uint32) q);
+	return true;
+}
+
+/*
  * PaxRowPlace places a row's variable-length values in the value area below
  * `upper`, never below `lower`, as PaxValuePlace places each, and returns
  * the new upper, or -1 when they do not fit.  On a page with
@@ -315,6 +347,14 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 				PaxDictCodeSet(page, col, rowidx, code);
 			continue;
 		}
+		if (col != NULL && col->numslot != 0)
+		{
+			/* a decimal-scaled numeric: its bits, no room in the value area */
+			if (!PaxNumScalePlace(att, page, col, row->values[i],
+								  write ? rowidx : -1))
+				upper = -1;
+			continue;
+		}
 		if (col != NULL && col->restwidth != 0)
 		{
 			/* a fixed-width rest: no room in the value area */
@@ -377,7 +417,7 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (att->attlen > 0 || col->data == 0 || col->restwidth != 0)
+		if (att->attlen > 0 || col->data == 0 || PaxInMinipage(col))
 			continue;
 		if (col->dict != 0)
 		{
@@ -425,7 +465,7 @@ PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (col->attlen > 0 || col->data == 0 || col->restwidth != 0)
+		if (col->attlen > 0 || col->data == 0 || PaxInMinipage(col))
 			continue;
 		if (col->dict != 0)
 		{
@@ -974,6 +1014,8 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 				PaxDictCodeSet(page, col, r, 0);
 			else if (col->restwidth != 0)
 				PaxRestClear(page, col, r);
+			else if (col->numslot != 0)
+				PaxPackedPut(page + col->data, col->bits, r, 0);
 			else if (col->attlen < 0)
 				((uint16 *) (page + col->data))[r] = 0;
 			continue;
@@ -1382,6 +1424,7 @@ PaxShapeIsPacked(const PaxPageShape *shape)
 	for (int i = 0; shape->widths != NULL && i < shape->natts; i++)
 		if (PaxPackedWidthOk(shape->widths[i]) ||
 			PaxFactorWidthOk(shape->widths[i]) ||
+			PaxNumScaleWidthOk(shape->widths[i]) ||
 			(PaxDictWidthOk(shape->widths[i]) &&
 			 PaxDictIsPacked(shape->widths[i])))
 			return true;
@@ -1472,13 +1515,15 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 
 	/*
 	 * A row larger than the average may need a smaller capacity.  (Its
-	 * values of columns with fixed-width rests take none of the value
-	 * area: their minipages, in the layout's size, hold them.)
+	 * values of columns with fixed-width rests or decimal-scaled numerics
+	 * take none of the value area: their minipages, in the layout's size,
+	 * hold them.)
 	 */
 	first = rows[0];
 	for (int i = 0; shape->widths != NULL && i < tupdesc->natts; i++)
 		if ((PaxFixRestWidthOk(shape->widths[i]) ||
-			 PaxSymRestWidthOk(shape->widths[i])) && !first.isnull[i])
+			 PaxSymRestWidthOk(shape->widths[i]) ||
+			 PaxNumScaleWidthOk(shape->widths[i])) && !first.isnull[i])
 		{
 			if (first.isnull == rows[0].isnull)
 			{

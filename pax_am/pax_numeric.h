@@ -16,20 +16,12 @@
 
 #include "nodes/primnodes.h"
 
+#include "pax.h"
+
 #ifdef HAVE_INT128
 #define PAX_HAVE_FAST_NUMERIC 1
 
-/* The on-disk header bits (numeric.c's NumericData). */
-#define PAX_NUM_SIGN_MASK		0xC000
-#define PAX_NUM_NEG				0x4000
-#define PAX_NUM_SHORT			0x8000
-#define PAX_NUM_SPECIAL			0xC000
-#define PAX_NUM_SHORT_SIGN		0x2000
-#define PAX_NUM_SHORT_DSCALE_MASK	0x1F80
-#define PAX_NUM_SHORT_DSCALE_SHIFT	7
-#define PAX_NUM_SHORT_WEIGHT_SIGN	0x0040
-#define PAX_NUM_SHORT_WEIGHT_MASK	0x003F
-#define PAX_NUM_DSCALE_MASK		0x3FFF
+/* (the on-disk header bits, PAX_NUM_*: pax.h) */
 
 /* Largest scale and magnitude the fast path keeps (10^36 < 2^127). */
 #define PAX_NUM_MAX_SCALE		36

@@ -133,6 +133,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			col->prefixmax = 0;
 			col->restwidth = 0;
 			col->symbits = 0;
+			col->numslot = 0;
 			col->bits = 0;
 			col->factored = false;
 			col->scaled = false;
@@ -152,25 +153,39 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			bases += PaxPrefixAreaSize(width);
 			width = 0;			/* its minipage: a plain varlena column's */
 		}
-		if (width != 0 && (PaxFixRestWidthOk(width) || PaxSymRestWidthOk(width)))
+		if (width != 0 && (PaxFixRestWidthOk(width) || PaxSymRestWidthOk(width) ||
+						   PaxNumScaleWidthOk(width)))
 		{
 			/*
-			 * fixed-width rests: a prefix area, then R bytes a row; in
-			 * symbols, an alphabet after the prefix area, and R codes a row,
-			 * bit-packed
+			 * values in the minipage (PaxInMinipage): fixed-width rests, a
+			 * prefix area then R bytes a row; in symbols, an alphabet after
+			 * the prefix area and R codes a row, bit-packed; decimal-scaled
+			 * numerics, their slot and b bits a row
 			 */
+			bool		num = PaxNumScaleWidthOk(width);
 			bool		sym = PaxSymRestWidthOk(width);
-			int			rest = sym ? PaxSymRestBytes(width) : PaxFixRestBytes(width);
+			int			rest = sym ? PaxSymRestBytes(width) :
+				num ? 0 : PaxFixRestBytes(width);
+			int			rowbits = num ? PaxNumScaleBits(width) :
+				rest * (sym ? PAX_SYMREST_BITS : 0);
 
 			if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
 				return BLCKSZ + 1;
-			if (col)
+			if (col && num)
+			{
+				col->numslot = bases;
+				col->bits = rowbits;
+			}
+			else if (col)
 			{
 				col->prefix = bases;
 				col->prefixmax = PAX_FIXREST_AREA - 1;
 				col->restwidth = rest;
 				col->symbits = sym ? PAX_SYMREST_BITS : 0;
-				col->width = sym ? 0 : rest;
+			}
+			if (col)
+			{
+				col->width = rowbits != 0 ? 0 : rest;
 				layout->hasprefix = true;
 			}
 			bases += PaxBaseBytes(width);
@@ -182,7 +197,7 @@ PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 			}
 			if (col)
 				col->data = off;
-			off += sym ? PaxPackedBytes(capacity, rest * PAX_SYMREST_BITS) :
+			off += rowbits != 0 ? PaxPackedBytes(capacity, rowbits) :
 				capacity * rest;
 			continue;
 		}
@@ -338,11 +353,12 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 
 			/*
 			 * an int64 base (and factor), or a prefix area (PaxBaseBytes),
-			 * with an alphabet after it for rests in symbols
+			 * with an alphabet after it for rests in symbols; a numeric
+			 * scale's base, factor and display scale
 			 */
-			if (PaxSymRestWidthOk(w))
+			if (PaxSymRestWidthOk(w) || PaxNumScaleWidthOk(w))
 				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
-					   PAX_SYMREST_AREA);
+					   PaxBaseBytes(w));
 			else if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
 				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
 					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
@@ -846,14 +862,16 @@ static Datum
 PaxPrefixDecode(Page page, const PaxColumnLayout *col, const char *p,
 				char *cell, int i, int row)
 {
-	const char *v = col->restwidth != 0 ? PaxFixRestShort(page, col, row, cell) :
+	const char *v = PaxInMinipage(col) ? PaxMinipageShort(page, col, row, cell) :
 		VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) ? PaxPrefixShort(page, col, p, cell) :
 		NULL;
 
 	if (v == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid prefix-encoded value in pax page: column %d, row %d",
+				 errmsg(col->numslot != 0 ?
+						"invalid decimal-scaled value in pax page: column %d, row %d" :
+						"invalid prefix-encoded value in pax page: column %d, row %d",
 						i + 1, row + 1)));
 	return PointerGetDatum(v);
 }
@@ -895,7 +913,7 @@ PaxFetch(Page page, const PaxPageLayout *layout, int row, int i, bool *isnull,
 	*isnull = false;
 	if (col->attlen > 0)
 		return PaxFixedValue(page, col, row);
-	else if (unlikely(col->restwidth != 0))
+	else if (unlikely(PaxInMinipage(col)))
 		return PaxPrefixDecode(page, col, NULL,
 							   cells ? cells + (Size) i * PAX_DECODE_CELL :
 							   PaxDecodeCell(i),
@@ -1753,7 +1771,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				continue;
 			}
 
-			if (col->dict != 0 || col->restwidth != 0)
+			if (col->dict != 0 || PaxInMinipage(col))
 				continue;		/* entries move below; rests stay */
 			if (!PaxReclaimMove(page, scratch.data, att,
 								&((uint16 *) (page + col->data))[r],

@@ -276,9 +276,9 @@ PaxRewritePage(PaxRewriteState *rs, BlockNumber blkno, PaxLayoutCache *cache,
 			PaxRow	   *row = &rows[nkeep++];
 
 			PaxRewritePrepare(rs->new_rel, rs->slot, hdr, row);
-			/* a prefix-encoded column's value lies in the slot's cells */
+			/* a decoded column's value lies in the slot's cells */
 			for (int i = 0; layout->hasprefix && i < layout->natts; i++)
-				if (layout->cols[i].prefix != 0 && !row->isnull[i])
+				if (PaxDecodes(&layout->cols[i]) && !row->isnull[i])
 					row->values[i] = datumCopy(row->values[i], false, -1);
 		}
 	}

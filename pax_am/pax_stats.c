@@ -294,7 +294,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 				varbytes += Max(size, 0);
 			}
 		}
-		else if (col->data && col->attlen < 0 && col->restwidth == 0)
+		else if (col->data && col->attlen < 0 && !PaxInMinipage(col))
 		{
 			for (int r = 0; r < hdr->pp_nrows; r++)
 			{
@@ -336,7 +336,12 @@ pax_page_columns(PG_FUNCTION_ARGS)
 			if (col->bits != 0)
 			{
 				/* no whole bytes a value: the minipage's size says it */
-				values[8] = CStringGetTextDatum(col->scaled ?
+				values[8] = CStringGetTextDatum(col->numslot != 0 ?
+												psprintf("decimal-scaled, scale %d, factor " INT64_FORMAT ", %d bits",
+														 (int) PaxNumScaleOf(page, col, 2),
+														 PaxNumScaleOf(page, col, 1),
+														 col->bits) :
+												col->scaled ?
 												psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
 														 PaxColumnFactor(page, col),
 														 col->bits) :

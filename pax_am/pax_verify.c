@@ -480,7 +480,8 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 				continue;
 			if (PaxIsPrefixWidth(att, width) ||
 				(att->attlen == -1 && (PaxFixRestWidthOk(width) ||
-									   PaxSymRestWidthOk(width))))
+									   PaxSymRestWidthOk(width) ||
+									   PaxNumScaleWidthOk(width))))
 			{
 				if (PaxBitIsSet(shape.absent, i))
 					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
@@ -578,6 +579,19 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 			ctx->attnum = i;
 			PaxVerifyAlphabet(ctx, (const uint8 *) page + col->prefix +
 							  PAX_FIXREST_AREA);
+		}
+		if (col->numslot != 0)
+		{
+			int64		slot[3];	/* base, factor, display scale */
+
+			memcpy(slot, page + col->numslot, sizeof(slot));
+			ctx->attnum = i;
+			if (slot[1] < 1)
+				PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a decimal-scaled numeric column is below 1",
+								slot[1]);
+			if (slot[2] < 0 || slot[2] > PAX_NUM_SHORT_DSCALE_MAX)
+				PaxVerifyReport(ctx, "display scale " INT64_FORMAT " of a decimal-scaled numeric column is outside 0 .. %d",
+								slot[2], PAX_NUM_SHORT_DSCALE_MAX);
 		}
 		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
 			continue;
@@ -1013,6 +1027,18 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 		{
 			if (ctx->zone_ok[i])
 				PaxVerifyZone(ctx, page, i, PaxFixedValue(page, col, row));
+		}
+		else if (col->numslot != 0)
+		{
+			char		cell[PAX_DECODE_CELL];
+			int64		slot[3];
+
+			memcpy(slot, page + col->numslot, sizeof(slot));
+			if (slot[1] >= 1 && slot[2] >= 0 && slot[2] <= PAX_NUM_SHORT_DSCALE_MAX &&
+				PaxNumScaledShort(page, col, row, cell) == NULL)
+				PaxVerifyReport(ctx, "decimal-scaled value " INT64_FORMAT " + %u * " INT64_FORMAT " is out of range",
+								slot[0], (uint32) PaxPackedGet(page + col->data, col->bits, row),
+								slot[1]);
 		}
 		else if (col->symbits != 0)
 		{

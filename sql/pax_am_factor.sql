@@ -7,7 +7,8 @@
 -- PaxScan filters and aggregates, join filters, index fetches, VACUUM,
 -- rewrites); a row whose value is not a multiple of the factor from the
 -- page's base goes to another page.  Float columns of such pages are
--- decimal-scaled, the same width byte on another type.
+-- decimal-scaled, the same width byte on another type; numeric columns
+-- too, with their display scale (PAX_NUMSCALE_BASE).
 --
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
@@ -169,5 +170,79 @@ VACUUM FULL flt;
 SELECT pax_same('flt_heap', 'flt');
 SELECT count(*) FROM pax_verify('flt');
 
-DROP TABLE fac_heap, fac, fac_plain, wrap_heap, wrap, flt_heap, flt;
+-- decimal-scaled numerics (pax.h, PAX_NUMSCALE_BASE): the numerics of a
+-- batch's page that all have one display scale are stored as value *
+-- 10^scale, over their common factor, bit-packed, and read back as the
+-- very bytes numeric stores (zero, negatives, leading and trailing zero
+-- digits, up to 2^63 - 1 at the scale); other scales, NaN and the
+-- infinities keep their page's column as it was, or go to another page
+CREATE TABLE num_heap (id int, price numeric(15,2), q numeric, r numeric,
+                       big numeric, odd numeric) USING heap;
+INSERT INTO num_heap
+SELECT i, (hashint4(i) % 10000000) / 100.0, (i % 10000) / 100.0,
+       round(((i % 2000) - 1000) * 0.0001, 4),
+       9223372036854775807 - i * 1000000007::numeric,
+       CASE WHEN i % 13 = 0 THEN NULL WHEN i = 9000 THEN 'NaN'
+            WHEN i = 9001 THEN 'Infinity' WHEN i = 9002 THEN 1.5
+            WHEN i = 9003 THEN 12345678901234567890123 ELSE i * 0.5 END
+  FROM generate_series(1, 12000) i;
+CREATE TABLE num (LIKE num_heap) USING pax;
+COPY num_heap TO '/tmp/pax_am_factor_num.copy';
+COPY num FROM '/tmp/pax_am_factor_num.copy';
+SELECT pax_same('num_heap', 'num');
+SELECT c.attname, regexp_replace(c.encoding, ', factor \d+, \d+ bits$', '') AS encoding,
+       count(*) > 0 AS some_pages
+  FROM pax_page_stats('num') s, pax_page_columns('num', s.blkno) c
+ WHERE c.attname <> 'id'
+ GROUP BY 1, 2 ORDER BY 1, 2;
+-- the values' very bytes, and their display
+SELECT count(*) FROM num n JOIN num_heap h USING (id)
+ WHERE numeric_send(n.price) = numeric_send(h.price)
+   AND numeric_send(n.q) = numeric_send(h.q)
+   AND numeric_send(n.r) = numeric_send(h.r)
+   AND numeric_send(n.big) = numeric_send(h.big)
+   AND numeric_send(n.odd) IS NOT DISTINCT FROM numeric_send(h.odd)
+   AND n.q::text = h.q::text AND n.r::text = h.r::text;
+SELECT id, price, q, r, odd FROM num WHERE id IN (1, 100, 1000, 10000) ORDER BY id;
+SELECT same, answer FROM pax_same_answers(ARRAY[
+    'SELECT count(*) FROM %s WHERE price = (hashint4(777) %% 10000000) / 100.0',
+    'SELECT count(*), sum(id) FROM %s WHERE price < -1000.5',
+    'SELECT count(*) FROM %s WHERE q BETWEEN 10 AND 20.5',
+    'SELECT count(*) FROM %s WHERE r = 0 OR r = -0.0999',
+    'SELECT count(*), sum(r), min(r), max(r) FROM %s WHERE r < 0',
+    'SELECT sum(price), avg(q), min(big), max(big), sum(odd), count(odd) FROM %s',
+    'SELECT sum(price * q), sum(q + r) FROM %s WHERE q > 50',
+    'SELECT q, count(*) FROM %s GROUP BY q ORDER BY q LIMIT 3',
+    'SELECT odd::text FROM %s WHERE id BETWEEN 8999 AND 9004 ORDER BY id'
+    ], 'num_heap', 'num') ORDER BY n;
+SET pax.enable_customscan = off;
+SELECT count(*) FILTER (WHERE same) AS same, count(*) FROM pax_same_answers(ARRAY[
+    'SELECT count(*) FROM %s WHERE q BETWEEN 10 AND 20.5',
+    'SELECT sum(price), avg(q), min(big), max(big), sum(odd), count(odd) FROM %s'
+    ], 'num_heap', 'num');
+RESET pax.enable_customscan;
+-- single rows: another display scale goes to another page; the page's
+-- scale within its range may join a page of the batch
+INSERT INTO num VALUES (12001, 1.5, 1.50, 0.0001, 1, 0.5), (12002, 2, 3.125, 0.1, 2, 'NaN');
+INSERT INTO num_heap VALUES (12001, 1.5, 1.50, 0.0001, 1, 0.5), (12002, 2, 3.125, 0.1, 2, 'NaN');
+SELECT id, price, q, r, big, odd FROM num WHERE id > 12000 ORDER BY id;
+-- DELETE, UPDATE, VACUUM, an index, rewrites
+CREATE INDEX num_q ON num (q);
+DELETE FROM num WHERE id % 7 = 0;
+DELETE FROM num_heap WHERE id % 7 = 0;
+UPDATE num SET price = price + 0.01, r = r * 2 WHERE id % 9 = 0;
+UPDATE num_heap SET price = price + 0.01, r = r * 2 WHERE id % 9 = 0;
+VACUUM num;
+INSERT INTO num SELECT i, i / 100.0, i % 100, 0.0005, i, 0.5 FROM generate_series(12003, 12100) i;
+INSERT INTO num_heap SELECT i, i / 100.0, i % 100, 0.0005, i, 0.5 FROM generate_series(12003, 12100) i;
+SELECT pax_same('num_heap', 'num');
+SET enable_seqscan = off;
+SELECT id, q FROM num WHERE q IN (12.34, 99.99, 3.125) ORDER BY id LIMIT 5;
+SELECT id, q FROM num_heap WHERE q IN (12.34, 99.99, 3.125) ORDER BY id LIMIT 5;
+RESET enable_seqscan;
+VACUUM FULL num;
+SELECT pax_same('num_heap', 'num');
+SELECT count(*) FROM pax_verify('num');
+
+DROP TABLE fac_heap, fac, fac_plain, wrap_heap, wrap, flt_heap, flt, num_heap, num;
 DROP FUNCTION fac_queries();

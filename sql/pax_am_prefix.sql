@@ -79,10 +79,11 @@ SELECT pax_same('pfx_heap', 'pfx_copy');
 SELECT attname, encoding FROM pfx_encodings('pfx_copy')
  WHERE encoding LIKE 'prefix%' GROUP BY 1, 2 ORDER BY 1;
 -- a prefix-encoded value takes the bytes of its rest only: a short varlena
--- behind an offset (nm), or a fixed-width rest, no header, no offset (t)
-SELECT round(sum(c.value_bytes)::numeric / (SELECT sum(pg_column_size(nm)) FROM pfx_copy), 2) AS nm_rest_share
+-- behind an offset (ar), or a fixed-width rest, no header, no offset (t);
+-- (nm: decimal-scaled numerics, pax_am_factor)
+SELECT round(sum(c.value_bytes)::numeric / (SELECT sum(pg_column_size(ar)) FROM pfx_copy), 2) AS ar_rest_share
   FROM pax_page_stats('pfx_copy') s, pax_page_columns('pfx_copy', s.blkno) c
- WHERE c.attname = 'nm';
+ WHERE c.attname = 'ar';
 SELECT round(sum(c.minipage_bytes)::numeric / (SELECT sum(octet_length(t) + 1 + 2) FROM pfx_copy), 2) AS t_rest_share,
        sum(c.value_bytes) AS t_value_bytes
   FROM pax_page_stats('pfx_copy') s, pax_page_columns('pfx_copy', s.blkno) c

@@ -424,6 +424,36 @@ is($node->safe_psql('postgres', 'SELECT count(*), max(t), min(t) FROM z'), $zsum
 	'z restored: reads back');
 $node->stop;
 
+# a decimal-scaled numeric column (pax.h, PAX_NUMSCALE_BASE): a factor
+# below 1 and a display scale out of range are reported; queries that read
+# the values fail with data_corrupted
+$node->start;
+my $nfile = copied_table('n', 'a numeric',
+	q{seq 1 5000 | awk ''{printf "%.2f\\n", $1 / 100}''});
+like($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('n', 0)}),
+	qr/^decimal-scaled, scale 2, factor 1, \d+ bits$/, 'n: a decimal-scaled');
+is(verify_rows('n'), '', 'n: healthy table: nothing found');
+my $nsum = $node->safe_psql('postgres', 'SELECT count(*), sum(a), max(a::text) FROM n');
+$node->stop;
+my $norig = slurp_file($nfile);
+$node->start;
+# the slot after the directory (offset 40): base, factor, display scale
+overwrite_blocks($node, $nfile, 0, 48, pack('q<', 0));
+like(verify_rows('n'), qr/^0\|\|1\|factor 0 of a decimal-scaled numeric column is below 1$/m,
+	'numeric factor 0: reported for the page');
+my ($nret, $nstdout, $nstderr) = $node->psql('postgres', 'SELECT sum(a) FROM n');
+like($nstderr, qr/invalid decimal-scaled value in pax page: column 1, row \d+/,
+	'numeric factor 0: a scan fails with data_corrupted');
+restore_file($node, $nfile, $norig);
+overwrite_blocks($node, $nfile, 0, 56, pack('q<', 99));
+like(verify_rows('n'), qr/^0\|\|1\|display scale 99 of a decimal-scaled numeric column is outside 0 \.\. 63$/m,
+	'numeric display scale 99: reported for the page');
+restore_file($node, $nfile, $norig);
+is($node->safe_psql('postgres', 'SELECT count(*), sum(a), max(a::text) FROM n'), $nsum,
+	'n restored: reads back');
+$node->stop;
+
 # with data checksums, a changed byte the pax checks cannot see (a text
 # character) is reported from the checksum; the page is never read through
 # the buffer manager, which would raise "invalid page"
