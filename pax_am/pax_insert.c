@@ -253,19 +253,16 @@ PaxNumScalePlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
 	int			len;
 	int64		k;
 	int			dscale;
-	uint64		q;
 
 	memcpy(slot, page + col->numslot, sizeof(slot));
 	if (!PaxShortData(att, value, &data, &len) ||
 		!PaxNumScaledKey(data, len, &k, &dscale) || dscale != slot[2] ||
-		k < slot[0])
-		return false;
-	q = ((uint64) k - (uint64) slot[0]) / (uint64) slot[1];
-	if (((uint64) k - (uint64) slot[0]) % (uint64) slot[1] != 0 ||
-		q >= (UINT64CONST(1) << col->bits))
+		!PaxEncodedValueFits(k, slot[0], (uint64) slot[1],
+							 (UINT64CONST(1) << col->bits) - 1))
 		return false;
 	if (rowidx >= 0)
-		PaxPackedPut(page + col->data, col->bits, rowidx, (uint32) q);
+		PaxPackedPut(page + col->data, col->bits, rowidx,
+					 (uint32) (((uint64) k - (uint64) slot[0]) / (uint64) slot[1]));
 	return true;
 }
 

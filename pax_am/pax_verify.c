@@ -483,6 +483,10 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 									   PaxSymRestWidthOk(width) ||
 									   PaxNumScaleWidthOk(width))))
 			{
+				if (PaxNumScaleWidthOk(width) && !att->attisdropped &&
+					att->atttypid != NUMERICOID)
+					PAGE_PROBLEM("column %d of type %s is decimal-scaled",
+								 i + 1, format_type_be(att->atttypid));
 				if (PaxBitIsSet(shape.absent, i))
 					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
 								 i + 1);
