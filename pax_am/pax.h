@@ -242,14 +242,39 @@ PaxStringDatumBytes(Datum d, bool blankpad, int *len)
 	return p;
 }
 
+/*
+ * PaxBitsGet reads the nbits (1 .. 56) bits at bit `bit` of a bit-packed
+ * minipage: one unaligned 8-byte load.
+ */
+static inline uint64
+PaxBitsGet(const char *data, uint32 bit, int nbits)
+{
+	return (PaxPackedWord(data + (bit >> 3)) >> (bit & 7)) &
+		((UINT64CONST(1) << nbits) - 1);
+}
+
+/*
+ * PaxBitsPut stores v (< 2^nbits, nbits 1 .. 56) as the bits at bit `bit`
+ * of a bit-packed minipage, leaving the others as they are.
+ */
+static inline void
+PaxBitsPut(char *data, uint32 bit, int nbits, uint64 v)
+{
+	uint64		mask = ((UINT64CONST(1) << nbits) - 1) << (bit & 7);
+	uint64		w = PaxPackedWord(data + (bit >> 3));
+
+	w = (w & ~mask) | ((v << (bit & 7)) & mask);
+#ifdef WORDS_BIGENDIAN
+	w = pg_bswap64(w);
+#endif
+	memcpy(data + (bit >> 3), &w, sizeof(w));
+}
+
 /* PaxPackedGet reads row `row`'s bits of a bit-packed minipage. */
 static inline uint32
 PaxPackedGet(const char *data, int bits, int row)
 {
-	uint32		bit = (uint32) row * bits;
-
-	return (uint32) ((PaxPackedWord(data + (bit >> 3)) >> (bit & 7)) &
-					 ((UINT64CONST(1) << bits) - 1));
+	return (uint32) PaxBitsGet(data, (uint32) row * bits, bits);
 }
 
 /*
@@ -259,16 +284,11 @@ PaxPackedGet(const char *data, int bits, int row)
 static inline void
 PaxPackedPut(char *data, int bits, int row, uint32 v)
 {
-	uint32		bit = (uint32) row * bits;
-	uint64		mask = ((UINT64CONST(1) << bits) - 1) << (bit & 7);
-	uint64		w = PaxPackedWord(data + (bit >> 3));
-
-	w = (w & ~mask) | (((uint64) v << (bit & 7)) & mask);
-#ifdef WORDS_BIGENDIAN
-	w = pg_bswap64(w);
-#endif
-	memcpy(data + (bit >> 3), &w, sizeof(w));
+	PaxBitsPut(data, (uint32) row * bits, bits, v);
 }
+
+/* Codes of fixed-width rests in symbols one 8-byte load or store moves. */
+#define PAX_SYMREST_CHUNK		14
 
 /*
  * Frame of reference with a common factor: a width byte of
@@ -1108,15 +1128,22 @@ PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 	{
 		/* in symbols: each code through the page's alphabet */
 		const uint8 *alpha = (const uint8 *) page + col->prefix + PAX_FIXREST_AREA;
-		uint32		first = (uint32) row * len;
+		uint32		bit = (uint32) row * len * PAX_SYMREST_BITS;
 
-		for (int j = 0; j < len; j++)
+		for (int j = 0; j < len; j += PAX_SYMREST_CHUNK)
 		{
-			uint32		c = PaxPackedGet(page + col->data, col->symbits, first + j);
+			int			m = Min(PAX_SYMREST_CHUNK, len - j);
+			uint64		w = PaxBitsGet(page + col->data, bit + j * PAX_SYMREST_BITS,
+									   m * PAX_SYMREST_BITS);
 
-			if (c > alpha[0])
-				return NULL;
-			rest[j] = c == 0 ? 0 : (char) alpha[c];
+			for (int t = 0; t < m; t++, w >>= PAX_SYMREST_BITS)
+			{
+				uint32		c = (uint32) (w & ((1 << PAX_SYMREST_BITS) - 1));
+
+				if (c > alpha[0])
+					return NULL;
+				rest[j + t] = c == 0 ? 0 : (char) alpha[c];
+			}
 		}
 	}
 	else
@@ -1307,16 +1334,36 @@ PaxSymCode(const uint8 *alpha, uint8 b)
 	return -1;
 }
 
-/* PaxRestClear zeroes row `row`'s rest in a minipage of fixed-width rests. */
+/*
+ * PaxRestStore stores row `row`'s rest, `rest` (zero-padded to the
+ * column's width), in a minipage of fixed-width rests: its bytes, or for
+ * rests in symbols, codes (their codes through the page's alphabet: each a
+ * symbol's, PaxSymCode), a chunk at a time.  NULL rest: zeroes.
+ */
 static inline void
-PaxRestClear(Page page, const PaxColumnLayout *col, int row)
+PaxRestStore(Page page, const PaxColumnLayout *col, int row, const uint8 *rest)
 {
+	int			len = col->restwidth;
+
 	if (col->symbits != 0)
-		for (int j = 0; j < col->restwidth; j++)
-			PaxPackedPut(page + col->data, col->symbits,
-						 row * col->restwidth + j, 0);
+	{
+		uint32		bit = (uint32) row * len * PAX_SYMREST_BITS;
+
+		for (int j = 0; j < len; j += PAX_SYMREST_CHUNK)
+		{
+			int			m = Min(PAX_SYMREST_CHUNK, len - j);
+			uint64		w = 0;
+
+			for (int t = m - 1; rest != NULL && t >= 0; t--)
+				w = (w << PAX_SYMREST_BITS) | rest[j + t];
+			PaxBitsPut(page + col->data, bit + j * PAX_SYMREST_BITS,
+					   m * PAX_SYMREST_BITS, w);
+		}
+	}
+	else if (rest != NULL)
+		memcpy(page + col->data + row * len, rest, len);
 	else
-		memset(page + col->data + row * col->restwidth, 0, col->restwidth);
+		memset(page + col->data + row * len, 0, len);
 }
 
 /*

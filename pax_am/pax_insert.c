@@ -201,39 +201,28 @@ PaxFixRestPlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
 	const char *data;
 	int			len;
 	int			rest;
+	uint8		padded[PAX_FIXREST_MAX];
 
 	if (!PaxShortData(att, value, &data, &len) || len < prefix[0] ||
 		memcmp(data, prefix + 1, prefix[0]) != 0)
 		return false;
 	rest = len - prefix[0];
-	if (rest > width || (rest > 0 && data[len - 1] == 0))
+	if ((uint32) rest > (uint32) width || (rest > 0 && data[len - 1] == 0))
 		return false;
 	data += prefix[0];
-	if (col->symbits != 0)
+	memcpy(padded, data, rest);
+	memset(padded + rest, 0, width - rest);
+	/* in symbols: the codes of the bytes, each in the page's alphabet */
+	for (int j = 0; col->symbits != 0 && j < rest; j++)
 	{
-		const uint8 *alpha = prefix + PAX_FIXREST_AREA;
-		uint8		codes[PAX_FIXREST_MAX];
+		int			c = PaxSymCode(prefix + PAX_FIXREST_AREA, padded[j]);
 
-		for (int j = 0; j < rest; j++)
-		{
-			int			c = PaxSymCode(alpha, (uint8) data[j]);
-
-			if (c < 0)
-				return false;
-			codes[j] = (uint8) c;
-		}
-		if (rowidx >= 0)
-			for (int j = 0; j < width; j++)
-				PaxPackedPut(page + col->data, col->symbits, rowidx * width + j,
-							 j < rest ? codes[j] : 0);
+		if (c < 0)
+			return false;
+		padded[j] = (uint8) c;
 	}
-	else if (rowidx >= 0)
-	{
-		char	   *dest = page + col->data + rowidx * width;
-
-		memcpy(dest, data, rest);
-		memset(dest + rest, 0, width - rest);
-	}
+	if (rowidx >= 0)
+		PaxRestStore(page, col, rowidx, padded);
 	return true;
 }
 
@@ -1010,7 +999,7 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 			if (col->dict != 0)
 				PaxDictCodeSet(page, col, r, 0);
 			else if (col->restwidth != 0)
-				PaxRestClear(page, col, r);
+				PaxRestStore(page, col, r, NULL);
 			else if (col->numslot != 0)
 				PaxPackedPut(page + col->data, col->bits, r, 0);
 			else if (col->attlen < 0)

@@ -1596,7 +1596,7 @@ PaxRowClear(Page page, const PaxPageLayout *layout, int r, bool unused)
 		if (col->bits != 0)
 			PaxPackedPut(page + col->data, col->bits, r, 0);
 		else if (col->restwidth != 0)
-			PaxRestClear(page, col, r);
+			PaxRestStore(page, col, r, NULL);
 		else if (col->attlen > 0 || col->dict != 0)
 			memset(page + col->data + r * col->width, 0, col->width);
 		else
