@@ -401,7 +401,7 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  * PAX_SYMREST_BITS-bit code, bit-packed in the minipage (see
  * PAX_PACKED_FLAG: row r's byte j is code number r R + j): code 0 is the
  * zero byte, codes 1 .. n (n <= PAX_SYMREST_MAX_SYMBOLS) the page's
- * alphabet, the other bytes its rests take.  Its slot in the base array is
+ * alphabet, the other bytes its rests take, in ascending order.  Its slot in the base array is
  * PAX_SYMREST_AREA bytes: the prefix area of a fixed-width rest column (a
  * length byte, up to 15 prefix bytes), then n, then the n alphabet bytes
  * (the rest zero).  The code width is fixed, so that the width bytes alone
@@ -1326,11 +1326,25 @@ PaxMinipageShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 static inline int
 PaxSymCode(const uint8 *alpha, uint8 b)
 {
+	int			lo = 1;
+	int			hi = Min(alpha[0], PAX_SYMREST_MAX_SYMBOLS);
+
 	if (b == 0)
 		return 0;
-	for (int c = 1; c <= alpha[0]; c++)
-		if (alpha[c] == b)
-			return c;
+	/* the alphabet is in ascending order; often a run (digits) */
+	if (hi >= 1 && alpha[hi] - alpha[1] == hi - 1)
+		return b >= alpha[1] && b <= alpha[hi] ? b - alpha[1] + 1 : -1;
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (alpha[mid] == b)
+			return mid;
+		if (alpha[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return -1;
 }
 

@@ -717,8 +717,8 @@ PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
 /*
  * PaxRestAlphabet finds the alphabet of column i's rests among the rows
  * (their data after the first plen bytes, which all share): its distinct
- * bytes other than zero, into alpha (a count, then the bytes), when there
- * are at most PAX_SYMREST_MAX_SYMBOLS of them.  Where digits are among
+ * bytes other than zero, into alpha (a count, then the bytes in ascending
+ * order), when there are at most PAX_SYMREST_MAX_SYMBOLS of them.  Where digits are among
  * them, the digits not seen yet join as long as there is room: a few rows
  * seldom show all ten.  False when there are more.
  */
@@ -726,10 +726,13 @@ static bool
 PaxRestAlphabet(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
 				int plen, uint8 *alpha)
 {
-	bool		seen[256] = {false};
+	uint64		seen[4] = {0};	/* a bit a byte value */
 	int			n = 0;
 	bool		digits = false;
 
+#define PAX_SEEN(b)		((seen[(b) >> 6] >> ((b) & 63)) & 1)
+#define PAX_SEE(b)		(seen[(b) >> 6] |= UINT64CONST(1) << ((b) & 63), \
+						 alpha[++n] = (uint8) (b))
 	for (int r = 0; r < nrows; r++)
 	{
 		const char *data;
@@ -741,18 +744,29 @@ PaxRestAlphabet(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
 		{
 			uint8		b = (uint8) data[j];
 
-			if (b == 0 || seen[b])
+			if (b == 0 || PAX_SEEN(b))
 				continue;
 			if (n == PAX_SYMREST_MAX_SYMBOLS)
 				return false;
-			seen[b] = true;
-			alpha[++n] = b;
+			PAX_SEE(b);
 			digits |= b >= '0' && b <= '9';
 		}
 	}
 	for (int b = '0'; digits && b <= '9' && n < PAX_SYMREST_MAX_SYMBOLS; b++)
-		if (!seen[b])
-			alpha[++n] = (uint8) b;
+		if (!PAX_SEEN(b))
+			PAX_SEE(b);
+#undef PAX_SEEN
+#undef PAX_SEE
+	/* in ascending order (PaxSymCode searches it) */
+	for (int k = 2; k <= n; k++)
+	{
+		uint8		b = alpha[k];
+		int			m = k - 1;
+
+		for (; m >= 1 && alpha[m] > b; m--)
+			alpha[m + 1] = alpha[m];
+		alpha[m + 1] = b;
+	}
 	alpha[0] = (uint8) n;
 	return true;
 }

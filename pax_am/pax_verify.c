@@ -839,14 +839,12 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
 /*
  * PaxVerifyAlphabet checks the alphabet of a column of fixed-width rests in
  * symbols (a count, then the bytes): at most PAX_SYMREST_MAX_SYMBOLS
- * bytes, none of them zero (code 0 is the zero byte), no two the same, and
- * zero bytes after them.
+ * bytes, none of them zero (code 0 is the zero byte), in ascending order,
+ * and zero bytes after them.
  */
 static void
 PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha)
 {
-	bool		seen[256] = {false};
-
 	if (alpha[0] > PAX_SYMREST_MAX_SYMBOLS)
 	{
 		PaxVerifyReport(ctx, "alphabet of %u symbols is larger than its area holds (%u)",
@@ -855,14 +853,13 @@ PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha)
 	}
 	for (int c = 1; c <= PAX_SYMREST_MAX_SYMBOLS; c++)
 	{
-		if (c > alpha[0] ? alpha[c] != 0 : alpha[c] == 0 || seen[alpha[c]])
+		if (c > alpha[0] ? alpha[c] != 0 : alpha[c] <= (c == 1 ? 0 : alpha[c - 1]))
 		{
 			PaxVerifyReport(ctx, "alphabet's entry %d (0x%02X) is %s", c, alpha[c],
 							c > alpha[0] ? "past its symbols but not zero" :
-							alpha[c] == 0 ? "the zero byte" : "a repeated symbol");
+							"not above the one before");
 			return;
 		}
-		seen[alpha[c]] = true;
 	}
 }
 
