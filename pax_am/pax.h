@@ -430,14 +430,12 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  * built into a decode cell (PaxNumScaledShort) exactly as numeric's own
  * functions store it (digits base 10000 without leading or trailing zero
  * digits, short header).  Only values that PaxNumScaledKey reads back to
- * the same bytes, of the page's display scale, with |k| at most
- * PAX_NUMSCALE_MAX_ABS, fit; NaN, infinities and other scales go to
- * another page.  Chosen for the pages of a batch whose values all fit
+ * the same bytes, of the page's display scale, with |k| below 2^63, fit;
+ * NaN, infinities and other scales go to another page.  Chosen for the pages of a batch whose values all fit
  * (PaxChooseNumScale in pax_encode.c), unless a dictionary is.
  */
 #define PAX_NUMSCALE_BASE		0xE0
 #define PAX_NUMSCALE_AREA		24
-#define PAX_NUMSCALE_MAX_ABS	PG_INT64_MAX
 #define PaxNumScaleWidthOk(w) \
 	((uint32) (w) - PAX_NUMSCALE_BASE - 1 < 31)
 #define PaxNumScaleBits(w)		((w) - PAX_NUMSCALE_BASE)
@@ -1159,8 +1157,8 @@ PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
  * PaxNumBuild builds into cell the short varlena numeric of k / 10^dscale
  * with display scale dscale, as numeric's make_result() stores it: digits
  * base 10000 aligned on the decimal point, without leading or trailing
- * zero digits (zero: no digits, weight 0, positive).  |k| is at most
- * PAX_NUMSCALE_MAX_ABS, dscale at most PAX_NUM_SHORT_DSCALE_MAX.
+ * zero digits (zero: no digits, weight 0, positive).  dscale is at most
+ * PAX_NUM_SHORT_DSCALE_MAX.
  */
 static inline void
 PaxNumBuild(int64 k, int dscale, char *cell)
@@ -1208,16 +1206,13 @@ PaxNumBuild(int64 k, int dscale, char *cell)
 }
 
 /*
- * PaxNumScaleOf is item k of a decimal-scaled numeric column's slot: 0 its
- * base, 1 its factor, 2 its display scale.
+ * PaxNumSlot reads a decimal-scaled numeric column's slot on its page into
+ * slot: [0] its base, [1] its factor, [2] its display scale.
  */
-static inline int64
-PaxNumScaleOf(Page page, const PaxColumnLayout *col, int k)
+static inline void
+PaxNumSlot(Page page, const PaxColumnLayout *col, int64 *slot)
 {
-	int64		v;
-
-	memcpy(&v, page + col->numslot + k * sizeof(int64), sizeof(int64));
-	return v;
+	memcpy(slot, page + col->numslot, 3 * sizeof(int64));
 }
 
 /*
@@ -1231,12 +1226,12 @@ PaxNumScaledShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 	int64		slot[3];		/* base, factor, display scale */
 	int64		k;
 
-	memcpy(slot, page + col->numslot, sizeof(slot));
+	PaxNumSlot(page, col, slot);
+	/* (PaxNumScaledKey never gives PG_INT64_MIN: |k| is below 2^63) */
 	if (slot[1] < 1 || slot[2] < 0 || slot[2] > PAX_NUM_SHORT_DSCALE_MAX ||
 		pg_mul_s64_overflow((int64) PaxPackedGet(page + col->data, col->bits, row),
 							slot[1], &k) ||
-		pg_add_s64_overflow(k, slot[0], &k) ||
-		k > PAX_NUMSCALE_MAX_ABS || k < -PAX_NUMSCALE_MAX_ABS)
+		pg_add_s64_overflow(k, slot[0], &k) || k == PG_INT64_MIN)
 		return NULL;
 	PaxNumBuild(k, (int) slot[2], cell);
 	return cell;
@@ -1246,7 +1241,7 @@ PaxNumScaledShort(Page page, const PaxColumnLayout *col, int row, char *cell)
  * PaxNumScaledKey reads a numeric stored as a short varlena (data, len:
  * after its 1-byte header) as k = value 10^dscale, its display scale
  * into *dscale; false for NaN and infinities, long headers, scales above
- * PAX_NUM_SHORT_DSCALE_MAX, |k| above PAX_NUMSCALE_MAX_ABS, and bytes that
+ * PAX_NUM_SHORT_DSCALE_MAX, |k| of 2^63 or more, and bytes that
  * PaxNumBuild would not build again from (k, dscale).
  */
 static inline bool
@@ -1288,8 +1283,6 @@ PaxNumScaledKey(const char *data, int len, int64 *k, int *dscale)
 			return false;
 		acc /= 10;
 	}
-	if (acc > PAX_NUMSCALE_MAX_ABS)
-		return false;
 	*k = (head & PAX_NUM_SHORT_SIGN) ? -acc : acc;
 	PaxNumBuild(*k, *dscale, cell);
 	return VARSIZE_1B(cell) == VARHDRSZ_SHORT + len &&

@@ -243,7 +243,7 @@ PaxNumScalePlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
 	int64		k;
 	int			dscale;
 
-	memcpy(slot, page + col->numslot, sizeof(slot));
+	PaxNumSlot(page, col, slot);
 	if (!PaxShortData(att, value, &data, &len) ||
 		!PaxNumScaledKey(data, len, &k, &dscale) || dscale != slot[2] ||
 		!PaxEncodedValueFits(k, slot[0], (uint64) slot[1],

@@ -335,11 +335,14 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		{
 			if (col->bits != 0)
 			{
+				int64		slot[3] = {0};	/* a decimal-scaled numeric's */
+
 				/* no whole bytes a value: the minipage's size says it */
+				if (col->numslot != 0)
+					PaxNumSlot(page, col, slot);
 				values[8] = CStringGetTextDatum(col->numslot != 0 ?
 												psprintf("decimal-scaled, scale %d, factor " INT64_FORMAT ", %d bits",
-														 (int) PaxNumScaleOf(page, col, 2),
-														 PaxNumScaleOf(page, col, 1),
+														 (int) slot[2], slot[1],
 														 col->bits) :
 												col->scaled ?
 												psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",

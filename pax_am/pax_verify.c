@@ -588,7 +588,7 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 		{
 			int64		slot[3];	/* base, factor, display scale */
 
-			memcpy(slot, page + col->numslot, sizeof(slot));
+			PaxNumSlot(page, col, slot);
 			ctx->attnum = i;
 			if (slot[1] < 1)
 				PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a decimal-scaled numeric column is below 1",
@@ -1034,7 +1034,7 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 			char		cell[PAX_DECODE_CELL];
 			int64		slot[3];
 
-			memcpy(slot, page + col->numslot, sizeof(slot));
+			PaxNumSlot(page, col, slot);
 			if (slot[1] >= 1 && slot[2] >= 0 && slot[2] <= PAX_NUM_SHORT_DSCALE_MAX &&
 				PaxNumScaledShort(page, col, row, cell) == NULL)
 				PaxVerifyReport(ctx, "decimal-scaled value " INT64_FORMAT " + %u * " INT64_FORMAT " is out of range",
