@@ -72,6 +72,10 @@
 #include "utils/ruleutils.h"
 #include "utils/selfuncs.h"
 
+#include "pax_encoding.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_encode.h"
 #include "pax_customscan.h"
 #include "pax_numeric.h"
 

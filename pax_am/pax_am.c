@@ -19,7 +19,10 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "pax.h"
+#include "pax_hio.h"
+#include "pax_encode.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 #include "pax_customscan.h"
 
 #ifdef PG_MODULE_MAGIC_EXT
@@ -27,6 +30,8 @@ PG_MODULE_MAGIC_EXT(.name = "pax_am", .version = "1.0");
 #else
 PG_MODULE_MAGIC;
 #endif
+
+void		_PG_init(void);
 
 /*
  * The module's GUCs, settable by any user, under the "pax." prefix: boolean

@@ -36,7 +36,8 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_relscan.h"
+#include "pax_hio.h"
 
 /* GUC pax.enable_buffer_guessing (registered in pax_am.c) */
 bool		pax_enable_buffer_guessing = true;

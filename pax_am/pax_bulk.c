@@ -82,7 +82,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_tableam.h"
 
 /* A batch's rows and value bytes, at most: COPY's (copyfrom.c, 15). */
 #define PAX_BULK_MAX_ROWS	1000

@@ -60,7 +60,7 @@
 #include "utils/acl.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_slot.h"
 
 /* GUC: pax.enable_column_skipping */
 bool		pax_enable_column_skipping = true;

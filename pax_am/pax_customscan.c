@@ -63,6 +63,14 @@
 #include "utils/ruleutils.h"
 #include "utils/spccache.h"
 
+#include "pax_encoding.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_relscan.h"
+#include "pax_mvcc.h"
+#include "pax_hio.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 #include "pax_customscan.h"
 
 /* GUC pax.enable_customscan, defined in _PG_init */

@@ -29,7 +29,8 @@
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_relscan.h"
 #include "pax_am_hooks.h"
 #include "pax_pushdown.h"
 

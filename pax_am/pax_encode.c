@@ -21,7 +21,12 @@
 #include "common/hashfn.h"
 #include "port/pg_bitutils.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_numscale.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_hio.h"
+#include "pax_encode.h"
 
 /* Rows a page's batch must have for a column to be prefix-encoded. */
 #define PAX_PREFIX_MIN_ROWS		4

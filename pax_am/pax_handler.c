@@ -34,7 +34,9 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 PG_FUNCTION_INFO_V1(pax_tableam_handler);
 

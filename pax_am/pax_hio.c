@@ -36,7 +36,8 @@
 #include "storage/lmgr.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_hio.h"
 
 /*
  * Free space map value of a page with a free row slot: the value area's

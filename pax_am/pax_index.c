@@ -37,7 +37,11 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_relscan.h"
+#include "pax_mvcc.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 /* Index fetch state: keeps the last page pinned for the next fetch. */
 typedef struct IndexFetchPaxData

@@ -50,7 +50,16 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_numscale.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_mvcc.h"
+#include "pax_hio.h"
+#include "pax_encode.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 /* GUC pax.compact_rows: bulk loads build compact pages (PaxCompactTakes) */
 bool		pax_compact_rows = true;

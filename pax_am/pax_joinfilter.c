@@ -84,6 +84,9 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "pax_encoding.h"
+#include "pax_page.h"
+#include "pax_encode.h"
 #include "pax_customscan.h"
 #include "pax_pushdown.h"
 

@@ -64,30 +64,13 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-#include "pax.h"
-
-/* the resource manager's ID and record types: pax.h */
-
-/* xl_pax_logical.flags */
-#define PAX_XL_SPECULATIVE		0x01	/* INSERT of a speculative insertion */
-#define PAX_XL_LAST_IN_MULTI	0x02	/* INSERT: the statement's last rows */
-#define PAX_XL_HAS_OLD			0x04	/* UPDATE, DELETE: an old key follows */
-#define PAX_XL_SUPER			0x08	/* DELETE: a speculative insertion's
-										 * row killed (ON CONFLICT) */
-
-typedef struct xl_pax_logical
-{
-	PaxFileLocator locator;		/* the relation's file */
-	uint16		ntuples;		/* INSERT: new rows that follow */
-	uint8		flags;
-} xl_pax_logical;
-
-#define SizeOfPaxLogical	(offsetof(xl_pax_logical, flags) + sizeof(uint8))
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_tableam.h"
 
 /*
  * The reorder buffer's tuples became plain heap tuples in 17, its
- * allocators were renamed in 18, and a change's file became a
- * RelFileLocator in 16.
+ * allocators were renamed in 18 (a change's file: pax_xlog.h).
  */
 #if PG_VERSION_NUM >= 170000
 typedef HeapTuple PaxRbTuple;
@@ -103,20 +86,6 @@ typedef ReorderBufferTupleBuf *PaxRbTuple;
 #define PaxRbAllocChange(rb)			ReorderBufferGetChange(rb)
 #define PaxRbAllocTupleBuf(rb, len)		ReorderBufferGetTupleBuf((rb), (len))
 #endif
-#if PG_VERSION_NUM >= 160000
-#define PaxChangeFile(change)	((change)->data.tp.rlocator)
-#define PaxLocatorDb(loc)		((loc).dbOid)
-#define PaxLocatorRel(loc)		((loc).relNumber)
-#define PaxLocatorSpc(loc)		((loc).spcOid)
-#else
-#define PaxChangeFile(change)	((change)->data.tp.relnode)
-#define PaxLocatorDb(loc)		((loc).dbNode)
-#define PaxLocatorRel(loc)		((loc).relNode)
-#define PaxLocatorSpc(loc)		((loc).spcNode)
-#endif
-
-/* set in the postmaster (inherited by its children) once registered */
-bool		pax_rmgr_registered = false;
 
 /* at most this many table names in the publication warning's detail */
 #define PAX_LOGICAL_MAX_NAMES	10
@@ -319,65 +288,9 @@ PaxLogicalRefuseWrite(Relation rel)
 }
 
 /* ------------------------------------------------------------------------
- * The resource manager: redo, description, decoding
+ * Decoding: the resource manager's rm_decode
  * ------------------------------------------------------------------------
  */
-
-/*
- * pax_rm_redo replays a page change (pax_wal.c); the logical records change
- * no page: the page records before them did.
- */
-static void
-pax_rm_redo(XLogReaderState *record)
-{
-	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
-
-	if (info == XLOG_PAX_PAGE)
-		PaxPageRedo(record);
-	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
-			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
-		elog(PANIC, "pax_rm_redo: unknown op code %u", info);
-}
-
-static const char *
-pax_rm_identify(uint8 info)
-{
-	switch (info & XLR_RMGR_INFO_MASK)
-	{
-		case XLOG_PAX_INSERT:
-			return "INSERT";
-		case XLOG_PAX_UPDATE:
-			return "UPDATE";
-		case XLOG_PAX_DELETE:
-			return "DELETE";
-		case XLOG_PAX_CONFIRM:
-			return "CONFIRM";
-		case XLOG_PAX_PAGE:
-			return "PAGE";
-	}
-	return NULL;
-}
-
-static void
-pax_rm_desc(StringInfo buf, XLogReaderState *record)
-{
-	xl_pax_logical xlrec;
-
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE)
-	{
-		PaxPageDesc(buf, record);
-		return;
-	}
-	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
-	{
-		appendStringInfoString(buf, "(truncated)");
-		return;
-	}
-	memcpy(&xlrec, XLogRecGetData(record), SizeOfPaxLogical);
-	appendStringInfo(buf, "rel %u/%u/%u ntuples %u flags 0x%02X",
-					 PaxLocatorSpc(xlrec.locator), PaxLocatorDb(xlrec.locator),
-					 PaxLocatorRel(xlrec.locator), xlrec.ntuples, xlrec.flags);
-}
 
 /*
  * PaxDecodeTuple reads one tuple at *pos of a record's data (ending at
@@ -512,15 +425,6 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 			elog(ERROR, "unexpected pax WAL record type %u", info);
 	}
 }
-
-static RmgrData pax_rmgr = {
-	.rm_name = PAX_RMGR_NAME,
-	.rm_redo = pax_rm_redo,
-	.rm_desc = pax_rm_desc,
-	.rm_identify = pax_rm_identify,
-	.rm_mask = PaxPageMask,
-	.rm_decode = pax_rm_decode
-};
 
 /* ------------------------------------------------------------------------
  * Publications without the resource manager
@@ -663,8 +567,7 @@ PaxLogicalInit(void)
 {
 	if (process_shared_preload_libraries_in_progress)
 	{
-		RegisterCustomRmgr(PAX_RMGR_ID, &pax_rmgr);
-		pax_rmgr_registered = true;
+		PaxRmgrRegister(pax_rm_decode);
 	}
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = PaxProcessUtility;

@@ -59,7 +59,12 @@
 #include "utils/relcache.h"
 #include "utils/snapmgr.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_mvcc.h"
+#include "pax_hio.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 /* A row being changed: its pinned, exclusively locked page. */
 typedef struct PaxTarget

@@ -38,7 +38,8 @@
 #include "varatt.h"
 #endif
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_page.h"
 #include "pax_numeric.h"
 
 #ifdef HAVE_INT128

@@ -16,7 +16,7 @@
 
 #include "nodes/primnodes.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
 
 #ifdef HAVE_INT128
 #define PAX_HAVE_FAST_NUMERIC 1

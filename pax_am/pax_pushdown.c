@@ -54,6 +54,7 @@
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "pax_encoding.h"
 #include "pax_numeric.h"
 #include "pax_pushdown.h"
 

@@ -19,7 +19,7 @@
 #include "catalog/pg_type_d.h"
 #include "nodes/execnodes.h"
 
-#include "pax.h"
+#include "pax_page.h"
 
 typedef enum PaxPredKind
 {

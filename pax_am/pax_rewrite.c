@@ -35,7 +35,11 @@
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
 
-#include "pax.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_mvcc.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 /*
  * Infomask bits that describe a heap tuple's data (null bitmap, varlena,

@@ -42,7 +42,12 @@
 #include "storage/read_stream.h"
 #endif
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_relscan.h"
+#include "pax_mvcc.h"
+#include "pax_hio.h"
+#include "pax_slot.h"
+#include "pax_tableam.h"
 
 /*
  * Scans of relations larger than 1/this of shared buffers read through a

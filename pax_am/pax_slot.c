@@ -33,7 +33,11 @@
 #include "storage/bufmgr.h"
 #include "utils/expandeddatum.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_mvcc.h"
+#include "pax_slot.h"
 #include "pax_am_hooks.h"
 
 /* this backend's link with observing modules, or NULL; see pax_am_hooks.h */

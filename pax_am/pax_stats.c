@@ -28,7 +28,12 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_numscale.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_tableam.h"
+#include "pax_stats.h"
 
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
 #define PAX_PAGE_STATS_COLS		13

@@ -27,7 +27,8 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_mvcc.h"
 
 /* ----------------------------------------------------------------
  * Lock modes and multixact members

@@ -78,7 +78,11 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_mvcc.h"
+#include "pax_hio.h"
+#include "pax_tableam.h"
 
 /* Tail truncation, as heap's vacuumlazy.c */
 #define PAX_TRUNCATE_MINIMUM		1000	/* pages */

@@ -76,7 +76,13 @@
 #include "utils/snapmgr.h"
 #include "utils/typcache.h"
 
-#include "pax.h"
+#include "pax_encoding.h"
+#include "pax_numscale.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_mvcc.h"
+#include "pax_encode.h"
+#include "pax_stats.h"
 
 PG_FUNCTION_INFO_V1(pax_verify);
 

@@ -46,7 +46,9 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_relscan.h"
+#include "pax_mvcc.h"
 
 /* ----------------------------------------------------------------
  * Rows by TID

@@ -13,8 +13,8 @@
  * format (offset, length, bytes): a generic WAL record (RM_GENERIC_ID),
  * which core's generic_redo replays, nothing preloaded; or, when pax_am is
  * in shared_preload_libraries (pax_rmgr_registered), a record of pax's own
- * resource manager (XLOG_PAX_PAGE), which PaxPageRedo replays the same way
- * and whose PaxPageMask lets wal_consistency_checking check pax pages: it
+ * resource manager (XLOG_PAX_PAGE), which PaxRedoPage replays the same way
+ * and whose PaxMask lets wal_consistency_checking check pax pages: it
  * hides what changes without WAL (row headers' hint bits), which the
  * generic mask does not.  A server that preloads pax_am must have it
  * preloaded whenever it replays its WAL, and so must its standbys.
@@ -31,6 +31,7 @@
 #include "postgres.h"
 
 #include "access/bufmask.h"
+#include "access/xlog_internal.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
 #include "access/xlogutils.h"
@@ -40,7 +41,9 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "pax.h"
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_tableam.h"
 
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
 #define PAX_FRAGMENT_HEADER		(2 * sizeof(OffsetNumber))
@@ -254,13 +257,13 @@ PaxNextFragment(const char **pos, const char *end, OffsetNumber *offset,
 }
 
 /*
- * PaxPageRedo replays an XLOG_PAX_PAGE record: the page's image when it
+ * PaxRedoPage replays an XLOG_PAX_PAGE record: the page's image when it
  * carries one, else its fragments, then the hole zeroed, as generic_redo
  * replays a generic record (generic_xlog.c, PostgreSQL 15).  A fragment
  * outside the page is a PANIC, never a write out of it.
  */
-void
-PaxPageRedo(XLogReaderState *record)
+static void
+PaxRedoPage(XLogReaderState *record)
 {
 	Buffer		buffer;
 
@@ -292,11 +295,11 @@ PaxPageRedo(XLogReaderState *record)
 }
 
 /*
- * PaxPageDesc describes an XLOG_PAX_PAGE record: its fragments and their
+ * PaxDescPage describes an XLOG_PAX_PAGE record: its fragments and their
  * bytes, or the page image it carries instead.
  */
-void
-PaxPageDesc(StringInfo buf, XLogReaderState *record)
+static void
+PaxDescPage(StringInfo buf, XLogReaderState *record)
 {
 	Size		len = 0;
 	const char *pos = XLogRecHasBlockRef(record, 0) ?
@@ -326,7 +329,7 @@ PaxPageDesc(StringInfo buf, XLogReaderState *record)
 }
 
 /*
- * PaxPageMask masks what of a pax page may differ between the primary and
+ * PaxMask masks what of a pax page may differ between the primary and
  * a replica without WAL, for wal_consistency_checking: the page's LSN,
  * checksum and hints (PD_ALL_VISIBLE among them, as heap_mask), the hole,
  * and the hint bits of the row headers (xmin's unless frozen, and xmax's),
@@ -334,8 +337,8 @@ PaxPageDesc(StringInfo buf, XLogReaderState *record)
  * PaxPageHeaderIsValid keeps its row header bytes.  Adapted from heap_mask() in heapam.c,
  * PostgreSQL 15.
  */
-void
-PaxPageMask(char *page, BlockNumber blkno)
+static void
+PaxMask(char *page, BlockNumber blkno)
 {
 	PageHeader	phdr = (PageHeader) page;
 	PaxPageHeader hdr = PaxPageGetHeader(page);
@@ -369,4 +372,90 @@ PaxPageMask(char *page, BlockNumber blkno)
 			tup->t_infomask &= ~(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID);
 		tup->t_infomask &= ~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID);
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * The resource manager: redo, description, masking
+ * ------------------------------------------------------------------------
+ */
+
+/* set in the postmaster (inherited by its children) once registered */
+bool		pax_rmgr_registered = false;
+
+/*
+ * PaxRedo replays a page change (pax_wal.c); the logical records change
+ * no page: the page records before them did.
+ */
+static void
+PaxRedo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
+
+	if (info == XLOG_PAX_PAGE)
+		PaxRedoPage(record);
+	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
+			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
+		elog(PANIC, "PaxRedo: unknown op code %u", info);
+}
+
+static const char *
+PaxIdentify(uint8 info)
+{
+	switch (info & XLR_RMGR_INFO_MASK)
+	{
+		case XLOG_PAX_INSERT:
+			return "INSERT";
+		case XLOG_PAX_UPDATE:
+			return "UPDATE";
+		case XLOG_PAX_DELETE:
+			return "DELETE";
+		case XLOG_PAX_CONFIRM:
+			return "CONFIRM";
+		case XLOG_PAX_PAGE:
+			return "PAGE";
+	}
+	return NULL;
+}
+
+static void
+PaxDesc(StringInfo buf, XLogReaderState *record)
+{
+	xl_pax_logical xlrec;
+
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE)
+	{
+		PaxDescPage(buf, record);
+		return;
+	}
+	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
+	{
+		appendStringInfoString(buf, "(truncated)");
+		return;
+	}
+	memcpy(&xlrec, XLogRecGetData(record), SizeOfPaxLogical);
+	appendStringInfo(buf, "rel %u/%u/%u ntuples %u flags 0x%02X",
+					 PaxLocatorSpc(xlrec.locator), PaxLocatorDb(xlrec.locator),
+					 PaxLocatorRel(xlrec.locator), xlrec.ntuples, xlrec.flags);
+}
+
+static RmgrData pax_rmgr = {
+	.rm_name = PAX_RMGR_NAME,
+	.rm_redo = PaxRedo,
+	.rm_desc = PaxDesc,
+	.rm_identify = PaxIdentify,
+	.rm_mask = PaxMask
+};
+
+/*
+ * PaxRmgrRegister registers pax's resource manager, with decode as its
+ * logical decoding callback; only while shared_preload_libraries are
+ * loaded.
+ */
+void
+PaxRmgrRegister(PaxDecodeFunc decode)
+{
+	Assert(process_shared_preload_libraries_in_progress);
+	pax_rmgr.rm_decode = decode;
+	RegisterCustomRmgr(PAX_RMGR_ID, &pax_rmgr);
+	pax_rmgr_registered = true;
 }

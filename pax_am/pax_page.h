@@ -1,0 +1,499 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_page.h
+ *	  Page format of the pax table access method.
+ *
+ * A pax relation stores rows in standard 8 KB buffer pages laid out in the
+ * PAX format (one minipage per column); pax_am/README draws the page and
+ * states its invariants.  This header holds the page's constants, its
+ * on-disk structs, page macros, the row header area (row-form and compact
+ * pages), the layout of a page computed from its header (PaxPageLayout) and
+ * the shape of a page to initialise.
+ *
+ * pax_am/pax_page.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PAX_PAGE_H
+#define PAX_PAGE_H
+
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "executor/tuptable.h"
+#include "storage/bufpage.h"
+#include "utils/rel.h"
+
+#include "pax_encoding.h"
+
+/* ----------------------------------------------------------------
+ * Constants
+ * ----------------------------------------------------------------
+ */
+
+/* Name of the access method as created by the extension script. */
+#define PAX_AM_NAME			"pax"
+
+#define PAX_PAGE_MAGIC		0x5041	/* "PA" */
+#define PAX_PAGE_VERSION	1
+
+/*
+ * Most rows a page holds.  Row indexes become TID offsets, and bitmap scans
+ * (tidbitmap.c) and other code size per-page arrays with
+ * MaxHeapTuplesPerPage, so we never exceed it.
+ */
+#define PAX_MAX_CAPACITY	MaxHeapTuplesPerPage
+
+/* Size of a row header: the fixed part of HeapTupleHeaderData. */
+#define PAX_ROWHDR_SIZE		MAXALIGN(SizeofHeapTupleHeader)
+
+/* Zone maps: at most this many columns, in at most this many bytes a page. */
+#define PAX_MAX_ZONES		64
+#define PAX_MAX_ZONE_BYTES	(BLCKSZ / 8)
+/*
+ * A page built from a batch has no zone map for a column whose rows span
+ * this share of the column's range or more, once this many pages' worth of
+ * rows have been placed (PaxZoneUseless).
+ */
+#define PAX_ZONE_SPAN_NUM	7
+#define PAX_ZONE_SPAN_DEN	8
+#define PAX_ZONE_MIN_PAGES	4
+
+/* Null bitmaps for all nullable columns while they take at most this much. */
+#define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
+
+/*
+ * Rows enough to shape a page (its capacity, its encodings) on their own,
+ * without the relation's hints (pax_insert.c, pax_encode.c).
+ */
+#define PAX_SHAPE_SAMPLE_ROWS	16
+
+/* Size of an offset into the value area (varlena and cstring columns). */
+#define PAX_VAROFF_SIZE		sizeof(uint16)
+
+/* Number of per-column bitmaps in the column directory. */
+#define PAX_NDIRMAPS		5
+
+/* ----------------------------------------------------------------
+ * On-disk structures
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxPageHeaderData follows PageHeaderData.  It is followed by the column
+ * directory: PAX_NDIRMAPS bitmaps of BITMAPLEN(natts) bytes each (in the
+ * order of the PAX_DIR_* constants), then MAXALIGN'd, the zone map array
+ * (one PaxZone per column with a zone map, in column order).
+ */
+typedef struct PaxPageHeaderData
+{
+	uint16		pp_nrows;		/* rows stored: row indexes 0 .. nrows-1 */
+	uint16		pp_capacity;	/* rows the minipages have room for */
+	uint16		pp_natts;		/* columns laid out on the page */
+	uint16		pp_flags;		/* PAX_PAGE_* flags */
+} PaxPageHeaderData;
+
+typedef PaxPageHeaderData *PaxPageHeader;
+
+/* Column directory bitmaps (bit set = property holds for the column). */
+#define PAX_DIR_ABSENT		0	/* no minipage: NULL in every row (dropped
+									 * columns, and all-NULL columns of pages
+									 * too small to store them) */
+#define PAX_DIR_NULLMAP		1	/* column has a null bitmap on the page */
+#define PAX_DIR_ZONE		2	/* column has a zone map entry */
+#define PAX_DIR_HASNULL		3	/* some row has NULL in the column */
+#define PAX_DIR_ZONESET		4	/* zone map holds min/max of >= 1 value */
+
+/* pp_flags: some row below pp_nrows is UNUSED (set by VACUUM, cleared by
+ * the insert that takes the last one) */
+#define PAX_PAGE_HAS_UNUSED	0x0001
+/* pp_flags: the page has an encoding directory (see PaxPageGetWidths) */
+#define PAX_PAGE_ENCODED	0x0002
+/* pp_flags: a compact page: its rows share one row header (PaxCompactRows) */
+#define PAX_PAGE_COMPACT	0x0004
+/*
+ * pp_flags: a header page: no rows (pp_nrows 0, pp_natts 0), its row header
+ * array holds the headers of a compact page's overflowing rows
+ */
+#define PAX_PAGE_HEADERS	0x0008
+
+/*
+ * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
+ * marks a row slot VACUUM reclaimed: no row lives there.  Its header is
+ * otherwise cleared to xmin invalid with HEAP_XMIN_INVALID (and
+ * HEAP_XMAX_INVALID), so every HeapTupleSatisfies* routine finds it
+ * invisible or dead; its fixed-width values are zero, its value offsets 0
+ * and its null bits (where the column has a null bitmap) set.  Readers
+ * that would look at its values (selection pushdown, SnapshotAny scans,
+ * fetches by TID, ANALYZE) skip it; an insert may reuse the slot, and so
+ * its TID, once every index entry pointing at it is gone.
+ */
+#define PAX_ROW_UNUSED		0x1000
+StaticAssertDecl((PAX_ROW_UNUSED & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
+									HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE)) == 0,
+				 "PAX_ROW_UNUSED must be a t_infomask2 bit heap leaves free");
+#define PaxRowIsUnused(hdr)	(((hdr)->t_infomask2 & PAX_ROW_UNUSED) != 0)
+
+/*
+ * A zone map entry: the least and greatest non-null value on the page, as
+ * 8-byte integers whatever the platform's Datum width: the value's Datum
+ * bits (PaxZoneBound), which a reader turns back into a Datum of the
+ * column's type (PaxZoneDatum).  Only pass-by-value types have zone maps
+ * (PaxZoneEligible), so a bound fits.  On 64-bit platforms these are the
+ * bytes of the former Datum fields: existing pages read the same.
+ */
+typedef struct PaxZone
+{
+	int64		min;
+	int64		max;
+} PaxZone;
+
+StaticAssertDecl(sizeof(PaxZone) == 16,
+				 "a zone map entry takes 16 bytes on every page");
+StaticAssertDecl(sizeof(Datum) <= sizeof(int64),
+				 "a pass-by-value Datum fits in a zone map bound");
+
+/* PaxZoneBound is the stored form of a zone map bound. */
+static inline int64
+PaxZoneBound(Datum value)
+{
+	return (int64) value;
+}
+
+/* PaxZoneDatum is a stored zone map bound as a Datum of the column type. */
+static inline Datum
+PaxZoneDatum(int64 bound)
+{
+	return (Datum) bound;
+}
+
+/* Special space of every pax page. */
+typedef struct PaxPageOpaqueData
+{
+	uint16		pax_magic;		/* PAX_PAGE_MAGIC */
+	uint16		pax_version;	/* PAX_PAGE_VERSION */
+	TransactionId pax_layout_xid;	/* see PaxPageIsOrphan */
+} PaxPageOpaqueData;
+
+typedef PaxPageOpaqueData *PaxPageOpaque;
+
+/* Start of the special space: the value area ends there. */
+#define PAX_SPECIAL_START	(BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+
+/* ----------------------------------------------------------------
+ * Page macros
+ * ----------------------------------------------------------------
+ */
+
+#define PaxPageGetHeader(page) \
+	((PaxPageHeader) PageGetContents(page))
+#define PaxPageGetOpaque(page) \
+	((PaxPageOpaque) PageGetSpecialPointer(page))
+#define PaxDirMapLen(natts)		BITMAPLEN(natts)
+#define PaxPageGetDirMap(page, which) \
+	((bits8 *) PageGetContents(page) + sizeof(PaxPageHeaderData) + \
+	 (which) * PaxDirMapLen(PaxPageGetHeader(page)->pp_natts))
+#define PaxPageGetWidths(page) \
+	((uint8 *) PaxPageGetDirMap(page, PAX_NDIRMAPS))
+#define PaxPageIsEncoded(page) \
+	((PaxPageGetHeader(page)->pp_flags & PAX_PAGE_ENCODED) != 0)
+#define PaxPageIsCompact(page) \
+	((PaxPageGetHeader((Page) (page))->pp_flags & PAX_PAGE_COMPACT) != 0)
+
+/*
+ * A compact page's row area, at its rowhdrs offset (pax_am/README,
+ * "Compact rows"): the row header its rows share (24 bytes), the block
+ * number of its header page (0: none yet) and a reserved word, one state
+ * byte per row of its capacity, then, MAXALIGN'd, PAX_COMPACT_SLOTS row
+ * header slots for rows that need a header of their own (a DELETE, UPDATE
+ * or row lock sets their xmax).  A state is PAX_STATE_SHARED (0), a slot
+ * number 1 .. PAX_COMPACT_SLOTS, PAX_STATE_OVERFLOW (the header is the
+ * row's in the header page's array) or PAX_STATE_UNUSED (a slot VACUUM
+ * reclaimed).
+ */
+#define PAX_COMPACT_SLOTS		12
+#define PAX_COMPACT_HDRPAGE		PAX_ROWHDR_SIZE
+#define PAX_COMPACT_STATES		(PAX_ROWHDR_SIZE + 8)
+#define PAX_STATE_SHARED		0
+#define PAX_STATE_OVERFLOW		0xFE
+#define PAX_STATE_UNUSED		0xFF
+#define PaxCompactHeaderPage(page, rowhdrs) \
+	(*(BlockNumber *) ((char *) (page) + (rowhdrs) + PAX_COMPACT_HDRPAGE))
+#define PaxCompactSlotsAt(capacity) \
+	MAXALIGN(PAX_COMPACT_STATES + (capacity))
+#define PaxCompactRowsSize(capacity) \
+	(PaxCompactSlotsAt(capacity) + PAX_COMPACT_SLOTS * PAX_ROWHDR_SIZE)
+/* the bytes of a page's row headers: a compact page's row area, or a header a row */
+#define PaxRowAreaSize(compact, capacity) \
+	((compact) ? PaxCompactRowsSize(capacity) : (capacity) * PAX_ROWHDR_SIZE)
+#define PaxCompactStates(page, rowhdrs) \
+	((uint8 *) (page) + (rowhdrs) + PAX_COMPACT_STATES)
+#define PaxCompactSlot(page, rowhdrs, k) \
+	((HeapTupleHeader) ((char *) (page) + (rowhdrs) + \
+						PaxCompactSlotsAt(PaxPageGetHeader((Page) (page))->pp_capacity) + \
+						((k) - 1) * PAX_ROWHDR_SIZE))
+
+/*
+ * PaxRowHeader is the header of row `row` of a page whose row headers start
+ * at offset rowhdrs: its own on a row-form page; on a compact page, its
+ * slot's, or the one the page's rows share.  A shared header's t_ctid is
+ * PAX_CTID_SELF: read a row's t_ctid through PaxRowCtid.  A row whose
+ * header is on the header page (PAX_STATE_OVERFLOW) is read through
+ * PaxRowHeaderOf; here it gets the shared header.
+ */
+static inline HeapTupleHeader
+PaxRowHeader(const char *page, uint16 rowhdrs, int row)
+{
+	if (PaxPageIsCompact(page))
+	{
+		uint8		state = PaxCompactStates(page, rowhdrs)[row];
+
+		if (state == PAX_STATE_SHARED || state > PAX_COMPACT_SLOTS)
+			return (HeapTupleHeader) (page + rowhdrs);
+		return PaxCompactSlot(page, rowhdrs, state);
+	}
+	return (HeapTupleHeader) (page + rowhdrs + row * PAX_ROWHDR_SIZE);
+}
+
+/*
+ * PaxRowHeaderSetUnused makes a (zeroed) row-form header the header of an
+ * UNUSED slot (PAX_ROW_UNUSED).
+ */
+static inline void
+PaxRowHeaderSetUnused(HeapTupleHeader hdr)
+{
+	hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
+	hdr->t_infomask2 = PAX_ROW_UNUSED;
+	hdr->t_hoff = PAX_ROWHDR_SIZE;
+}
+
+/* PaxRowUnused tells whether row `row` of a page is an UNUSED slot. */
+static inline bool
+PaxRowUnused(const char *page, uint16 rowhdrs, int row)
+{
+	if (PaxPageIsCompact(page))
+		return PaxCompactStates(page, rowhdrs)[row] == PAX_STATE_UNUSED;
+	return PaxRowIsUnused(PaxRowHeader(page, rowhdrs, row));
+}
+
+/*
+ * PAX_CTID_SELF, the offset of a shared row header's t_ctid, stands for
+ * "the row itself": the rows sharing the header have no xmax, and their
+ * t_ctid would each be their own TID.  Neither heap's speculative token
+ * nor its moved-partitions offset (0xfffe, 0xfffd), nor a row number.
+ */
+#define PAX_CTID_SELF			0xfffc
+
+/* PaxRowCtid is the t_ctid of the row tuple points at (PaxRowTuple). */
+static inline ItemPointerData
+PaxRowCtid(HeapTuple tuple)
+{
+	if (ItemPointerGetOffsetNumberNoCheck(&tuple->t_data->t_ctid) ==
+		PAX_CTID_SELF)
+		return tuple->t_self;
+	return tuple->t_data->t_ctid;
+}
+
+/* PaxRowCtidIsSelf: the row tuple points at has t_ctid its own TID. */
+static inline bool
+PaxRowCtidIsSelf(HeapTuple tuple)
+{
+	ItemPointerData ctid = PaxRowCtid(tuple);
+
+	return ItemPointerEquals(&tuple->t_self, &ctid);
+}
+/*
+ * PaxPageIsOrphan tells whether a page was laid out for columns of a
+ * rolled-back ALTER TABLE ADD COLUMN: every row on it is dead (see
+ * PaxLayoutXid).  Most pages record no xid; the check is inline for them.
+ */
+#define PaxPageIsOrphan(page) \
+	(TransactionIdIsValid(PaxPageGetOpaque(page)->pax_layout_xid) && \
+	 PaxPageIsOrphanSlow(page))
+
+/*
+ * PaxPageLayout: the offsets of everything on one page, derived from the
+ * page header, the column directory and the tuple descriptor (attlen,
+ * attalign, attbyval, which survive DROP COLUMN).  Computed once per page
+ * read and reused while the next page has the same shape.
+ */
+typedef struct PaxPageLayout
+{
+	int			natts;			/* pp_natts */
+	int			capacity;		/* pp_capacity */
+	uint16		zones;			/* offset of the zone array */
+	uint16		bases;			/* offset of the base array (encoded pages) */
+	uint16		rowhdrs;		/* offset of the row headers (a compact
+								 * page's row area) */
+	bool		compact;		/* PAX_PAGE_COMPACT */
+	bool		hasprefix;		/* some column is prefix-encoded: reading
+								 * it takes decode cells */
+	uint16		lower;			/* end of the fixed part: pd_lower */
+	int			nzones;
+	PaxColumnLayout cols[FLEXIBLE_ARRAY_MEMBER];
+} PaxPageLayout;
+
+#define SizeOfPaxPageLayout(natts) \
+	(offsetof(PaxPageLayout, cols) + (natts) * sizeof(PaxColumnLayout))
+
+/* A CPU cache line: the unit prefetching works in. */
+#define PAX_CACHE_LINE_SIZE		64
+
+/*
+ * PaxLayoutCache keeps the layouts of the last few page shapes seen (up to
+ * PAX_LAYOUT_CACHE_ENTRIES), with the column directory bitmaps each was
+ * computed from, so pages of a shape seen recently skip the computation:
+ * the pages of a table of variable-width rows alternate between a few
+ * capacities, and a bulk-loaded table's encoded pages between a few sets
+ * of widths (TPC-H SF1 loaded by COPY: lineitem 68 shapes in a quarter of
+ * its pages, partsupp 43, orders 35; 32 entries missed on one lineitem
+ * fetch in 24).  The cache is set-associative: a shape's
+ * signature (a hash of the shape) picks a set of PAX_LAYOUT_CACHE_WAYS
+ * entries, the only ones looked at, and entries whose signature differs
+ * are passed over without comparing their bitmaps; a miss takes a free
+ * entry of the set, else the way a rotating counter picks.  Entries are
+ * allocated on first use.
+ */
+#define PAX_LAYOUT_CACHE_ENTRIES	128
+#define PAX_LAYOUT_CACHE_WAYS		4
+
+typedef struct PaxLayoutCacheEntry
+{
+	PaxPageLayout *layout;		/* sized for the relation's natts, or NULL */
+	bits8	   *dirmaps;		/* copy of the page's directory bitmaps and
+								 * encoded widths */
+	bool		valid;
+	bool		encoded;		/* the page has encoded widths */
+	bool		compact;		/* the page is compact */
+	uint32		sig;			/* PaxShapeSignature of the shape, when valid */
+	int			natts;			/* the layout's, when valid */
+	int			capacity;
+} PaxLayoutCacheEntry;
+
+typedef struct PaxLayoutCache
+{
+	PaxPageLayout *layout;		/* the layout PaxPageGetLayout returned last */
+	int			maxatts;
+	MemoryContext mcxt;			/* where entries are allocated, on first use */
+	int			victim;			/* the way a miss in a full set replaces */
+	PaxLayoutCacheEntry entries[PAX_LAYOUT_CACHE_ENTRIES];
+} PaxLayoutCache;
+
+/*
+ * The shape of a page to initialise: which columns get null bitmaps and
+ * zone maps, which are encoded (widths, bases: NULL if none), and how many
+ * rows.
+ */
+typedef struct PaxPageShape
+{
+	int			natts;
+	int			capacity;
+	bits8	   *absent;
+	bits8	   *nullmap;
+	bits8	   *zone;
+	uint8	   *widths;			/* natts encoded widths (0: full), or NULL */
+	int64	   *bases;			/* natts bases (for init), or NULL */
+	int64	   *factors;		/* natts factors of factored columns (for
+								 * init), or NULL */
+	uint8	   *prefixes;		/* natts prefix areas of PAX_PREFIX_AREA_MAX
+								 * bytes each (a length byte, the bytes) of
+								 * prefix-encoded columns (for init), or
+								 * NULL */
+	bool		compact;		/* compact rows (PAX_PAGE_COMPACT) */
+} PaxPageShape;
+
+
+/*
+ * PaxRowInit: what a new row version starts with besides xmin and cmin
+ * (pax_modify.c): the xmax and infomask bits an UPDATE carries over from
+ * the old version (HEAP_UPDATED, key-share lockers), or the speculative
+ * token of INSERT ... ON CONFLICT in place of the self-pointing t_ctid.
+ */
+typedef struct PaxRowInit
+{
+	TransactionId xmax;			/* xmax, or InvalidTransactionId */
+	uint16		infomask;		/* t_infomask (HEAP_XMAX_INVALID if no xmax) */
+	uint16		infomask2;		/* t_infomask2 bits besides natts */
+	uint32		spectoken;		/* speculative insertion token, or 0 */
+} PaxRowInit;
+
+/* Variable-length columns a PaxRow lists, at most (else it lists none). */
+#define PAX_ROW_VARATTS	16
+
+/*
+ * PaxRow (pax_insert.c): a row ready to be placed on a page, its values
+ * taken from a slot (and through heap's TOAST code when large).
+ */
+typedef struct PaxRow
+{
+	Datum	   *values;
+	bool	   *isnull;
+	Size		varbytes;		/* value area bytes, alignment padding included */
+	TupleTableSlot *slot;		/* where the TID goes, or NULL */
+	HeapTupleHeader srchdr;		/* row header to keep (rewrites), or NULL */
+	const PaxRowInit *init;		/* xmax and flags of a new version, or NULL */
+
+	/*
+	 * The row's non-null variable-length columns, in column order, which
+	 * placing it walks (three times a row for a bulk insert) instead of
+	 * every column; nvar = -1 when there are more than PAX_ROW_VARATTS.
+	 */
+	int16		nvar;
+	int16		var[PAX_ROW_VARATTS];
+	bool		hasnull;		/* some column is NULL */
+} PaxRow;
+
+/* pax_page.c */
+extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
+							PaxPageLayout *layout);
+extern void PaxPageInit(Page page, TupleDesc tupdesc,
+						const PaxPageShape *shape);
+extern TransactionId PaxLayoutXid(Relation rel);
+extern bool PaxPageIsOrphanSlow(Page page);
+extern bool PaxPageLayoutUsable(Page page);
+pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,
+										 const char *detail);
+extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
+									   Page page, BlockNumber blkno,
+									   PaxLayoutCache *cache);
+extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
+							   MemoryContext mcxt);
+extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
+extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
+							 int row, int attno, bool *isnull);
+extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
+							  const PaxPageLayout *layout, int row,
+							  int from, int to,
+							  const int16 *needed, int nneeded,
+							  Datum *values, bool *isnull, char *cells);
+extern char *PaxDecodeCellsFor(char **cells, const PaxPageLayout *layout,
+							   int natts, MemoryContext mcxt);
+extern char *PaxDecodeCell(int attno);
+
+extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
+						  int *align);
+extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
+extern bool PaxPageHeaderIsValid(Page page);
+extern uint32 PaxRowHeadersAt(Page page);
+extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
+									 BlockNumber blkno);
+extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
+								 HeapTupleHeader tup);
+extern bool PaxZoneEligible(Form_pg_attribute att);
+extern double PaxZoneNumber(Form_pg_attribute att, Datum v);
+extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
+						  Form_pg_attribute att, int attnum, Datum value);
+extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
+							  Form_pg_attribute att, int attnum,
+							  const PaxRow *rows, int nrows);
+extern bool PaxPageHasFreeSlot(Page page);
+extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
+						bool unused);
+extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
+						   TupleDesc tupdesc, const OffsetNumber *rows,
+						   int nrows_dead, BlockNumber blkno, Relation rel);
+#ifdef USE_ASSERT_CHECKING
+extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
+#endif
+
+#endif							/* PAX_PAGE_H */

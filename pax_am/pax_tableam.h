@@ -1,0 +1,255 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_tableam.h
+ *	  The pax table AM's access paths.
+ *
+ * The entry points of the access paths that pax_handler.c wires into the
+ * TableAmRoutine and that call each other: scans, inserts and kept rows,
+ * DELETE, UPDATE and row locks, VACUUM, rewrites, index support and the
+ * records of logical decoding.
+ *
+ * pax_am/pax_tableam.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PAX_TABLEAM_H
+#define PAX_TABLEAM_H
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "access/xlog.h"
+
+#include "pax_page.h"
+#include "pax_relscan.h"
+#include "pax_xlog.h"
+
+/*
+ * What an UPDATE tells the executor about index entries: a bool until 15,
+ * TU_UpdateIndexes (none, all, summarizing only) from 16 on.  A pax UPDATE
+ * always writes a new row version with a new TID, so every index needs an
+ * entry.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef TU_UpdateIndexes PaxUpdateIndexes;
+#define PAX_UPDATE_ALL_INDEXES TU_All
+#else
+typedef bool PaxUpdateIndexes;
+#define PAX_UPDATE_ALL_INDEXES true
+#endif
+
+/* pax_handler.c */
+extern const TableAmRoutine *PaxGetTableAmRoutine(void);
+
+/* pax_scan.c */
+extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,
+									int nkeys, struct ScanKeyData *key,
+									ParallelTableScanDesc parallel_scan,
+									uint32 flags);
+extern void pax_scan_end(TableScanDesc sscan);
+extern void pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key,
+							bool set_params, bool allow_strat,
+							bool allow_sync, bool allow_pagemode);
+extern bool pax_scan_getnextslot(TableScanDesc sscan,
+								 ScanDirection direction,
+								 TupleTableSlot *slot);
+extern void pax_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
+								  ItemPointer maxtid);
+extern bool pax_scan_getnextslot_tidrange(TableScanDesc sscan,
+										  ScanDirection direction,
+										  TupleTableSlot *slot);
+extern bool pax_fetch_row_version(Relation relation, ItemPointer tid,
+								  Snapshot snapshot, TupleTableSlot *slot);
+extern bool pax_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
+extern bool pax_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+										 Snapshot snapshot);
+#if PG_VERSION_NUM >= 170000
+extern bool pax_scan_analyze_next_block(TableScanDesc scan,
+										struct ReadStream *stream);
+#else
+extern bool pax_scan_analyze_next_block(TableScanDesc scan,
+										BlockNumber blockno,
+										BufferAccessStrategy bstrategy);
+#endif
+extern bool pax_scan_analyze_next_tuple(TableScanDesc scan,
+										TransactionId OldestXmin,
+										double *liverows, double *deadrows,
+										TupleTableSlot *slot);
+#if PG_VERSION_NUM >= 180000
+extern bool pax_scan_bitmap_next_tuple(TableScanDesc scan,
+									   TupleTableSlot *slot, bool *recheck,
+									   uint64 *lossy_pages,
+									   uint64 *exact_pages);
+#else
+extern bool pax_scan_bitmap_next_block(TableScanDesc scan,
+									   struct TBMIterateResult *tbmres);
+extern bool pax_scan_bitmap_next_tuple(TableScanDesc scan,
+									   struct TBMIterateResult *tbmres,
+									   TupleTableSlot *slot);
+#endif
+extern bool pax_scan_sample_next_block(TableScanDesc scan,
+									   struct SampleScanState *scanstate);
+extern bool pax_scan_sample_next_tuple(TableScanDesc scan,
+									   struct SampleScanState *scanstate,
+									   TupleTableSlot *slot);
+
+extern BlockNumber PaxTableScanNextBlock(PaxTableScanDesc scan,
+										 ScanDirection direction);
+extern void PaxTableScanFinish(PaxTableScanDesc scan);
+extern Page PaxTableScanPinAhead(PaxTableScanDesc scan, BlockNumber blkno);
+extern BlockNumber PaxTableScanPeekNextBlock(PaxTableScanDesc scan);
+extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
+
+/* pax_bulk.c */
+extern bool pax_batch_bulk_inserts;
+extern void PaxBulkInit(void);
+
+/*
+ * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
+ * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
+ * functions, set by PaxBulkInit, that keep a row, place the kept ones, and
+ * take a batch of COPY's (whose last rows they may keep).
+ * The access paths reach pax_bulk.c, a layer above them, only through
+ * these (pax_am/README, "Dependency direction").
+ */
+typedef bool (*PaxBulkKeepFunc) (Relation rel, TupleTableSlot *slot,
+								 CommandId cid, int options,
+								 struct BulkInsertStateData *bistate);
+typedef void (*PaxBulkPlaceFunc) (Relation rel);
+typedef bool (*PaxBulkMultiFunc) (Relation rel, TupleTableSlot **slots,
+								  int nslots, CommandId cid, int options,
+								  struct BulkInsertStateData *bistate);
+extern Oid	pax_bulk_relid;
+extern PaxBulkKeepFunc PaxBulkKeepHook;
+extern PaxBulkPlaceFunc PaxBulkPlaceHook;
+extern PaxBulkMultiFunc PaxBulkMultiHook;
+
+/*
+ * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,
+ * before rel's rows or storage are read or changed.
+ */
+static inline void
+PaxBulkPlaceFor(Relation rel)
+{
+	if (unlikely(pax_bulk_relid != InvalidOid) &&
+		pax_bulk_relid == RelationGetRelid(rel))
+		PaxBulkPlaceHook(rel);
+}
+
+/* pax_insert.c */
+extern bool pax_compact_rows;
+extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
+							 int ntuples, CommandId cid, int options,
+							 struct BulkInsertStateData *bistate);
+extern void pax_finish_bulk_insert(Relation relation, int options);
+extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
+						  HeapTuple oldtup, PaxRow *row);
+extern int	PaxMultiInsert(Relation relation, TupleTableSlot **slots,
+						   int ntuples, CommandId cid, int options,
+						   struct BulkInsertStateData *bistate,
+						   TransactionId xid, bool keep_tail);
+extern int	PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
+						  CommandId cid, int options,
+						  struct BulkInsertStateData *bistate,
+						  TransactionId xid, bool keep_tail);
+extern void PaxPageReinit(Relation rel, Page page);
+extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 const PaxRowInit *init, HeapTuple oldtup,
+							 HeapTuple *newtup);
+
+/* pax_modify.c */
+extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
+								  CommandId cid, Snapshot snapshot,
+								  Snapshot crosscheck, bool wait,
+								  TM_FailureData *tmfd, bool changingPart);
+extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
+								  TupleTableSlot *slot, CommandId cid,
+								  Snapshot snapshot, Snapshot crosscheck,
+								  bool wait, TM_FailureData *tmfd,
+								  LockTupleMode *lockmode,
+								  PaxUpdateIndexes *update_indexes);
+extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot,
+								CommandId cid, LockTupleMode mode,
+								LockWaitPolicy wait_policy, uint8 flags,
+								TM_FailureData *tmfd);
+extern void pax_tuple_insert_speculative(Relation relation,
+										 TupleTableSlot *slot, CommandId cid,
+										 int options,
+										 struct BulkInsertStateData *bistate,
+										 uint32 specToken);
+extern void pax_tuple_complete_speculative(Relation relation,
+										   TupleTableSlot *slot,
+										   uint32 specToken, bool succeeded);
+extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
+
+/* pax_vacuum.c */
+extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
+								BufferAccessStrategy bstrategy);
+
+/* pax_rewrite.c */
+extern void pax_relation_copy_for_cluster(Relation OldTable,
+										  Relation NewTable,
+										  Relation OldIndex, bool use_sort,
+										  TransactionId OldestXmin,
+										  TransactionId *xid_cutoff,
+										  MultiXactId *multi_cutoff,
+										  double *num_tuples,
+										  double *tups_vacuumed,
+										  double *tups_recently_dead);
+
+/* pax_index.c */
+extern IndexFetchTableData *pax_index_fetch_begin(Relation rel);
+extern void pax_index_fetch_reset(IndexFetchTableData *scan);
+extern void pax_index_fetch_end(IndexFetchTableData *scan);
+extern bool pax_index_fetch_tuple(struct IndexFetchTableData *scan,
+								  ItemPointer tid, Snapshot snapshot,
+								  TupleTableSlot *slot, bool *call_again,
+								  bool *all_dead);
+extern TransactionId pax_index_delete_tuples(Relation rel,
+											 TM_IndexDeleteOp *delstate);
+extern double pax_index_build_range_scan(Relation tableRelation,
+										 Relation indexRelation,
+										 struct IndexInfo *indexInfo,
+										 bool allow_sync, bool anyvisible,
+										 bool progress,
+										 BlockNumber start_blockno,
+										 BlockNumber numblocks,
+										 IndexBuildCallback callback,
+										 void *callback_state,
+										 TableScanDesc scan);
+extern void pax_index_validate_scan(Relation tableRelation,
+									Relation indexRelation,
+									struct IndexInfo *indexInfo,
+									Snapshot snapshot,
+									struct ValidateIndexState *state);
+
+/* pax_logical.c */
+extern void PaxLogicalInit(void);
+extern bool PaxLogicalWanted(Relation rel, int options);
+extern void PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
+								 bool speculative, bool last);
+extern void PaxLogicalLogUpdate(Relation rel, HeapTuple oldkey, HeapTuple newtup);
+extern void PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super);
+extern void PaxLogicalLogConfirm(Relation rel);
+extern HeapTuple PaxLogicalOldKey(Relation rel, Datum *values, bool *isnull,
+								  bool key_required);
+extern void PaxLogicalRefuseWrite(Relation rel);
+
+/*
+ * PaxLogicalCheckWrite is called at every write to a pax relation, before
+ * any change: with wal_level = logical and pax_am not preloaded (no
+ * resource manager to log the change for decoding), a write to a
+ * logically logged relation is an error.
+ */
+static inline void
+PaxLogicalCheckWrite(Relation rel)
+{
+	if (unlikely(XLogLogicalInfoActive()) && !pax_rmgr_registered)
+		PaxLogicalRefuseWrite(rel);
+}
+
+#endif							/* PAX_TABLEAM_H */
