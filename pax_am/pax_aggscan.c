@@ -75,9 +75,9 @@
 #include "pax_encoding.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_encode.h"
-#include "pax_customscan.h"
 #include "pax_numeric.h"
+#include "pax_pushdown.h"
+#include "pax_customscan.h"
 
 /*
  * Aggregates the mode computes itself, column-at-a-time (see

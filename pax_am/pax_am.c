@@ -23,6 +23,7 @@
 #include "pax_encode.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
+#include "pax_pushdown.h"
 #include "pax_customscan.h"
 
 #ifdef PG_MODULE_MAGIC_EXT

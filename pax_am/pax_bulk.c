@@ -82,6 +82,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "pax_slot.h"
 #include "pax_tableam.h"
 
 /* A batch's rows and value bytes, at most: COPY's (copyfrom.c, 15). */
@@ -449,7 +450,7 @@ PaxBulkInsertTarget(QueryDesc *queryDesc)
 	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
 		return rel;
 	if (rel->rd_rel->relkind != RELKIND_RELATION ||
-		rel->rd_tableam != PaxGetTableAmRoutine())
+		!PaxIsPaxAm(rel->rd_tableam))
 		return NULL;
 	return rel;
 }

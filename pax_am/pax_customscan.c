@@ -71,6 +71,7 @@
 #include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
+#include "pax_pushdown.h"
 #include "pax_customscan.h"
 
 /* GUC pax.enable_customscan, defined in _PG_init */
@@ -106,7 +107,7 @@ bool
 PaxIsPaxRelation(Oid relid)
 {
 	Relation	rel = table_open(relid, NoLock);
-	bool		pax = rel->rd_tableam == PaxGetTableAmRoutine();
+	bool		pax = PaxIsPaxAm(rel->rd_tableam);
 
 	table_close(rel, NoLock);
 	return pax;

@@ -29,10 +29,10 @@
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
 
+#include "pax_encoding.h"
 #include "pax_page.h"
 #include "pax_relscan.h"
 #include "pax_am_hooks.h"
-#include "pax_pushdown.h"
 
 /* ----------------------------------------------------------------
  * Constants

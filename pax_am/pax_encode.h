@@ -14,24 +14,13 @@
 #ifndef PAX_ENCODE_H
 #define PAX_ENCODE_H
 
-#include "pax_hio.h"
+#include "pax_encoding.h"
 #include "pax_page.h"
+#include "pax_hio.h"
 
 /* pax_encode.c */
 extern bool pax_encode_minipages;
 extern bool pax_bitpack_minipages;
-extern char *PaxDecodeScratch;
-extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,
-								 int nrows, int64 *sum, int64 *lo, int64 *hi);
-extern int	PaxPackedFilterRange(Page page, const PaxColumnLayout *col,
-								 uint64 lo, uint64 hi, uint16 *sel, int n);
-extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
-									const uint16 *sel, int n, char *scratch,
-									int *width);
-extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
-									  int nrows, char *scratch);
-extern bool PaxEncodeEligible(Form_pg_attribute att);
-extern bool PaxScaleEligible(Form_pg_attribute att);
 extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
 extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
 							Datum value);

@@ -28,6 +28,13 @@
 #include "pg_compat.h"
 
 /*
+ * Most rows a page holds.  Row indexes become TID offsets, and bitmap scans
+ * (tidbitmap.c) and other code size per-page arrays with
+ * MaxHeapTuplesPerPage, so we never exceed it.
+ */
+#define PAX_MAX_CAPACITY	MaxHeapTuplesPerPage
+
+/*
  * Encoded minipages (frame of reference).  On a page with PAX_PAGE_ENCODED,
  * the column directory's bitmaps are followed by one byte per column: 0 for
  * a column stored at its full width, else the width in bytes (1, 2 or 4,

@@ -27,7 +27,6 @@
 #include "pax_encoding.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_encode.h"
 #include "pax_numeric.h"
 #include "pax_pushdown.h"
 

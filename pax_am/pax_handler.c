@@ -45,12 +45,6 @@ PG_FUNCTION_INFO_V1(pax_tableam_handler);
  * ------------------------------------------------------------------------
  */
 
-static const TupleTableSlotOps *
-pax_slot_callbacks(Relation relation)
-{
-	return &TTSOpsPaxTuple;
-}
-
 
 /* ------------------------------------------------------------------------
  * Table scan callbacks
@@ -300,12 +294,6 @@ static const TableAmRoutine pax_methods = {
 	.scan_sample_next_block = pax_scan_sample_next_block,
 	.scan_sample_next_tuple = pax_scan_sample_next_tuple
 };
-
-const TableAmRoutine *
-PaxGetTableAmRoutine(void)
-{
-	return &pax_methods;
-}
 
 /*
  * pax_tableam_handler(internal) RETURNS table_am_handler

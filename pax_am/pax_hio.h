@@ -18,7 +18,6 @@
 #include "access/hio.h"
 #include "storage/bufmgr.h"
 
-#include "pax_page.h"
 #include "pax_relscan.h"
 
 /* Recent buffers (pax_buffers.c): blocks remembered, at most (4 bytes each). */

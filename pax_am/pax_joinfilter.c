@@ -85,10 +85,10 @@
 #include "utils/rel.h"
 
 #include "pax_encoding.h"
+#include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_encode.h"
-#include "pax_customscan.h"
 #include "pax_pushdown.h"
+#include "pax_customscan.h"
 
 /* Bloom filter bits per hash value of the table, and the filter's bounds. */
 #define PAX_JF_BITS_PER_VALUE	16

@@ -66,6 +66,7 @@
 
 #include "pax_page.h"
 #include "pax_xlog.h"
+#include "pax_slot.h"
 #include "pax_tableam.h"
 
 /*
@@ -450,8 +451,7 @@ PaxAmIsPax(Oid amoid)
 	if (!HeapTupleIsValid(tp))
 		return false;
 	last_answer = ((Form_pg_am) GETSTRUCT(tp))->amtype == AMTYPE_TABLE &&
-		GetTableAmRoutine(((Form_pg_am) GETSTRUCT(tp))->amhandler) ==
-		PaxGetTableAmRoutine();
+		PaxIsPaxAm(GetTableAmRoutine(((Form_pg_am) GETSTRUCT(tp))->amhandler));
 	last_amoid = amoid;
 	ReleaseSysCache(tp);
 	return last_answer;

@@ -502,4 +502,18 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
 }
 
+/* pax_minipage.c */
+extern char *PaxDecodeScratch;
+extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,
+								 int nrows, int64 *sum, int64 *lo, int64 *hi);
+extern int	PaxPackedFilterRange(Page page, const PaxColumnLayout *col,
+								 uint64 lo, uint64 hi, uint16 *sel, int n);
+extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
+									const uint16 *sel, int n, char *scratch,
+									int *width);
+extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
+									  int nrows, char *scratch);
+extern bool PaxEncodeEligible(Form_pg_attribute att);
+extern bool PaxScaleEligible(Form_pg_attribute att);
+
 #endif							/* PAX_MINIPAGE_H */

@@ -39,7 +39,6 @@
 #endif
 
 #include "pax_encoding.h"
-#include "pax_page.h"
 #include "pax_numeric.h"
 
 #ifdef HAVE_INT128

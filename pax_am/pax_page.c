@@ -65,9 +65,6 @@
 #include "pax_encoding.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_xlog.h"
-#include "pax_mvcc.h"
-#include "pax_encode.h"
 
 /*
  * PaxLayoutSize computes where every minipage of a page of the given shape

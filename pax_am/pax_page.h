@@ -36,13 +36,6 @@
 #define PAX_PAGE_MAGIC		0x5041	/* "PA" */
 #define PAX_PAGE_VERSION	1
 
-/*
- * Most rows a page holds.  Row indexes become TID offsets, and bitmap scans
- * (tidbitmap.c) and other code size per-page arrays with
- * MaxHeapTuplesPerPage, so we never exceed it.
- */
-#define PAX_MAX_CAPACITY	MaxHeapTuplesPerPage
-
 /* Size of a row header: the fixed part of HeapTupleHeaderData. */
 #define PAX_ROWHDR_SIZE		MAXALIGN(SizeofHeapTupleHeader)
 

@@ -28,9 +28,6 @@
 #include "pax_encoding.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_xlog.h"
-#include "pax_mvcc.h"
-#include "pax_encode.h"
 
 pg_noreturn static void PaxValueCorrupted(Page page, int attnum, int row);
 

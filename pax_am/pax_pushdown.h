@@ -19,6 +19,7 @@
 #include "catalog/pg_type_d.h"
 #include "nodes/execnodes.h"
 
+#include "pax_encoding.h"
 #include "pax_page.h"
 
 typedef enum PaxPredKind

@@ -16,7 +16,7 @@
 #include "access/relscan.h"
 #include "port/atomics.h"
 
-#include "pax_page.h"
+#include "pax_encoding.h"
 
 /* Scan state: the table AM scan descriptor of pax. */
 typedef struct PaxTableScanDescData

@@ -42,6 +42,7 @@
 #include "storage/read_stream.h"
 #endif
 
+#include "pax_encoding.h"
 #include "pax_page.h"
 #include "pax_relscan.h"
 #include "pax_mvcc.h"

@@ -489,3 +489,23 @@ PaxHooksInit(void)
 	PaxHooks->slot_ops = &TTSOpsPaxTuple;
 	PaxHooks->slot_name = "PaxTuple";
 }
+
+/*
+ * pax_slot_callbacks is the table AM's slot_callbacks: a pax relation's
+ * slots are pax slots.
+ */
+const TupleTableSlotOps *
+pax_slot_callbacks(Relation relation)
+{
+	return &TTSOpsPaxTuple;
+}
+
+/*
+ * PaxIsPaxAm tells whether a table access method routine (a relation's
+ * rd_tableam) is pax's: the one whose slots are pax slots.
+ */
+bool
+PaxIsPaxAm(const TableAmRoutine *routine)
+{
+	return routine != NULL && routine->slot_callbacks == pax_slot_callbacks;
+}

@@ -13,9 +13,11 @@
 #ifndef PAX_SLOT_H
 #define PAX_SLOT_H
 
+#include "access/tableam.h"
 #include "executor/tuptable.h"
 
 #include "pax_page.h"
+#include "pax_am_hooks.h"
 
 /*
  * PaxTupleTableSlot: a slot whose values are read straight from a pinned
@@ -56,6 +58,8 @@ extern void PaxSlotStoreRow(TupleTableSlot *slot, Relation rel,
 							Buffer buffer, BlockNumber blkno, int row);
 extern void PaxSlotSetNeeded(TupleTableSlot *slot, const int16 *needed,
 							 int nneeded);
+extern const TupleTableSlotOps *pax_slot_callbacks(Relation relation);
+extern bool PaxIsPaxAm(const TableAmRoutine *routine);
 extern struct PaxAmHooks *PaxHooks;
 extern void PaxHooksInit(void);
 

@@ -32,7 +32,7 @@
 #include "pax_numscale.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_tableam.h"
+#include "pax_slot.h"
 #include "pax_stats.h"
 
 /* Columns of the result rows of pax_page_stats and pax_page_columns. */
@@ -62,7 +62,7 @@ PaxOpenForStats(Oid relid)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a table or materialized view",
 						RelationGetRelationName(rel))));
-	if (rel->rd_tableam != PaxGetTableAmRoutine())
+	if (!PaxIsPaxAm(rel->rd_tableam))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a pax table",

@@ -37,9 +37,6 @@ typedef bool PaxUpdateIndexes;
 #define PAX_UPDATE_ALL_INDEXES true
 #endif
 
-/* pax_handler.c */
-extern const TableAmRoutine *PaxGetTableAmRoutine(void);
-
 /* pax_scan.c */
 extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,
 									int nkeys, struct ScanKeyData *key,

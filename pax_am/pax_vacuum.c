@@ -78,6 +78,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "pax_encoding.h"
 #include "pax_page.h"
 #include "pax_xlog.h"
 #include "pax_mvcc.h"

@@ -81,7 +81,6 @@
 #include "pax_minipage.h"
 #include "pax_page.h"
 #include "pax_mvcc.h"
-#include "pax_encode.h"
 #include "pax_stats.h"
 
 PG_FUNCTION_INFO_V1(pax_verify);

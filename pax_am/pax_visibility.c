@@ -46,6 +46,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "pax_encoding.h"
 #include "pax_page.h"
 #include "pax_relscan.h"
 #include "pax_mvcc.h"

@@ -43,7 +43,6 @@
 
 #include "pax_page.h"
 #include "pax_xlog.h"
-#include "pax_tableam.h"
 
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
 #define PAX_FRAGMENT_HEADER		(2 * sizeof(OffsetNumber))

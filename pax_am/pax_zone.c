@@ -26,11 +26,7 @@
 #include "utils/timestamp.h"
 
 #include "pax_encoding.h"
-#include "pax_minipage.h"
 #include "pax_page.h"
-#include "pax_xlog.h"
-#include "pax_mvcc.h"
-#include "pax_encode.h"
 
 /* ----------------------------------------------------------------
  * Zone maps
