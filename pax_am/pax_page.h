@@ -445,6 +445,43 @@ extern bool PaxPageIsOrphanSlow(Page page);
 extern bool PaxPageLayoutUsable(Page page);
 pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,
 										 const char *detail);
+
+/*
+ * PaxPageHeaderProblem says what is wrong with a page's header, or returns
+ * NULL: the special space, the counts and the order of pd_lower, pd_upper
+ * and pd_special, which every reader of a page relies on.
+ */
+static inline const char *
+PaxPageHeaderProblem(Page page)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	if (unlikely(PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)) ||
+				 PaxPageGetOpaque(page)->pax_magic != PAX_PAGE_MAGIC ||
+				 PaxPageGetOpaque(page)->pax_version != PAX_PAGE_VERSION))
+		return "wrong special space, magic or version";
+	/* orphan pages (PaxPageIsOrphan) may have more columns than rel */
+	if (unlikely(hdr->pp_natts > MaxTupleAttributeNumber))
+		return "more columns than a relation can have";
+	if (unlikely(hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
+				 hdr->pp_nrows > hdr->pp_capacity))
+		return "row count or capacity out of range";
+	if (unlikely(phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special))
+		return "pd_lower, pd_upper or pd_special out of order";
+	return NULL;
+}
+
+/* PaxPageCheckHeader raises PaxPageHeaderProblem's finding as an ERROR. */
+static inline void
+PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
+{
+	const char *problem = PaxPageHeaderProblem(page);
+
+	if (unlikely(problem != NULL))
+		PaxPageCorrupted(rel, blkno, problem);
+}
+
 extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
 									   Page page, BlockNumber blkno,
 									   PaxLayoutCache *cache);
