@@ -512,3 +512,71 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	cache->layout = e->layout;
 	return e->layout;
 }
+
+/*
+ * PaxPageInit initialises an empty pax page of the given shape.  The
+ * caller holds an exclusive lock on the buffer (or the page is private) and
+ * WAL-logs the result.
+ */
+void
+PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
+{
+	PaxPageHeader hdr;
+	PaxPageOpaque opaque;
+	int			maplen = PaxDirMapLen(shape->natts);
+	uint16		lower;
+
+	lower = PaxLayoutSize(tupdesc, shape, NULL);
+	if (lower > BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+		elog(ERROR, "pax page shape does not fit a page");
+
+	PageInit(page, BLCKSZ, sizeof(PaxPageOpaqueData));
+	hdr = PaxPageGetHeader(page);
+	hdr->pp_nrows = 0;
+	hdr->pp_capacity = shape->capacity;
+	hdr->pp_natts = shape->natts;
+	hdr->pp_flags = shape->compact ? PAX_PAGE_COMPACT : 0;
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_ABSENT), shape->absent, maplen);
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_NULLMAP), shape->nullmap, maplen);
+	memcpy(PaxPageGetDirMap(page, PAX_DIR_ZONE), shape->zone, maplen);
+	if (shape->widths)
+	{
+		uint32		bases;
+
+		hdr->pp_flags |= PAX_PAGE_ENCODED;
+		memcpy(PaxPageGetWidths(page), shape->widths, shape->natts);
+		/* the base array lies after the zone maps (PaxLayoutSize) */
+		bases = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+						 PAX_NDIRMAPS * maplen + shape->natts);
+		for (int i = 0; i < shape->natts; i++)
+			if (PaxBitIsSet(shape->zone, i))
+				bases += sizeof(PaxZone);
+		for (int i = 0; i < shape->natts; i++)
+		{
+			int			w = shape->widths[i];
+
+			/*
+			 * an int64 base (and factor), or a prefix area (PaxBaseBytes),
+			 * with an alphabet after it for rests in symbols; a numeric
+			 * scale's base, factor and display scale
+			 */
+			if (PaxSymRestWidthOk(w) || PaxNumScaleWidthOk(w))
+				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
+					   PaxBaseBytes(w));
+			else if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
+				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
+					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
+			else if (w != 0)
+				memcpy(page + bases, &shape->bases[i], sizeof(int64));
+			if (PaxFactorWidthOk(w))
+				memcpy(page + bases + sizeof(int64), &shape->factors[i],
+					   sizeof(int64));
+			bases += PaxBaseBytes(w);
+		}
+	}
+	((PageHeader) page)->pd_lower = lower;
+
+	opaque = PaxPageGetOpaque(page);
+	opaque->pax_magic = PAX_PAGE_MAGIC;
+	opaque->pax_version = PAX_PAGE_VERSION;
+}

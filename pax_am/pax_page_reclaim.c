@@ -1,0 +1,191 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_page_reclaim.c
+ *	  Reclaiming a pax page's dead rows: VACUUM's compaction.
+ *
+ * Under a cleanup lock, PaxPageReclaim clears dead rows' slots, moves the\nsurviving values of the value area together and recomputes the page's\nhas-null bits and zone maps (invariant 3 of pax_am/README: values move\nonly under a cleanup lock).
+ *
+ * pax_am/pax_page_reclaim.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/tupdesc_details.h"
+#include "access/tupmacs.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
+#include "storage/buf_internals.h"
+#include "storage/procarray.h"
+#include "utils/date.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "pax_encoding.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+
+/*
+ * PaxReclaimMove copies one stored variable-length value, at *offp in the
+ * scratch copy of the page (at or above old_upper), down to *upper in the
+ * page and points *offp at it: for a row's value (row >= 0) or a
+ * dictionary entry (row -1).  False when alignment padding leaves no room
+ * above pd_lower.
+ */
+static bool
+PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
+			   uint16 *offp, int old_upper, int *upper, BlockNumber blkno,
+			   int attno, int row)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	const char *src;
+	int			size;
+	int			align;
+
+	if (*offp < old_upper || *offp >= special)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
+						blkno, attno + 1, row + 1)));
+	src = scratch + *offp;
+	size = PaxStoredSize(att, src, special - *offp, &align);
+	if (size < 0 || *offp + size > special)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid value length in pax page: block %u, column %d, row %d",
+						blkno, attno + 1, row + 1)));
+	*upper = (*upper - size) & ~(align - 1);
+	if (*upper < ((PageHeader) page)->pd_lower)
+		return false;
+	memcpy(page + *upper, src, size);
+	*offp = (uint16) *upper;
+	return true;
+}
+
+/*
+ * PaxPageReclaim turns the dead rows of a page (a PaxChange copy, with
+ * the buffer cleanup-locked) into UNUSED slots, lowers pp_nrows past
+ * trailing UNUSED slots, compacts the value area and recomputes HASNULL,
+ * ZONESET and the zone maps from the rows left.  rows holds the dead rows'
+ * TID offsets (row index + 1).  Returns the value-area bytes freed.
+ *
+ * The compaction is one linear pass without a sort: the page is copied to
+ * a scratch block, then the values of the rows left are copied back in
+ * row order, growing down from pd_special, and their offsets rewritten.
+ * Everything that must survive stays outside the hole between pd_lower
+ * and pd_upper (README, invariant 1): slots, headers and minipages below
+ * pd_lower, values above the new pd_upper.  The compaction plays the part
+ * of PageRepairFragmentation() (bufpage.c) in lazy_vacuum_heap_page()
+ * (vacuumlazy.c), PostgreSQL 15.
+ */
+int
+PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			   const OffsetNumber *rows, int nrows_dead, BlockNumber blkno,
+			   Relation rel)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PageHeader	phdr = (PageHeader) page;
+	int			maplen = PaxDirMapLen(layout->natts);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	PaxIOBlock scratch;
+	int			nrows = hdr->pp_nrows;
+	int			upper = phdr->pd_special;
+	int			old_upper = phdr->pd_upper;
+	bool		any_unused = false;
+
+	for (int k = 0; k < nrows_dead; k++)
+	{
+		int			r = rows[k] - 1;
+
+		if (r < 0 || r >= nrows ||
+			PaxRowUnused(page, layout->rowhdrs, r))
+			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
+				 blkno, r + 1, RelationGetRelationName(rel));
+		PaxRowClear(page, layout, r, true);
+	}
+	while (nrows > 0 && PaxRowUnused(page, layout->rowhdrs, nrows - 1))
+		PaxRowClear(page, layout, --nrows, false);
+	hdr->pp_nrows = nrows;
+
+	/* the rows left: values back from the scratch copy, maps recomputed */
+	memcpy(scratch.data, page, BLCKSZ);
+	memset(hasnull, 0, maplen);
+	memset(zoneset, 0, maplen);
+	for (int r = 0; r < nrows; r++)
+	{
+		if (PaxRowUnused(page, layout->rowhdrs, r))
+		{
+			any_unused = true;
+			continue;
+		}
+		for (int i = 0; i < layout->natts; i++)
+		{
+			const PaxColumnLayout *col = &layout->cols[i];
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+			if (col->data == 0)
+				continue;
+			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
+			{
+				PaxBitSet(hasnull, i);
+				continue;
+			}
+			if (col->attlen > 0)
+			{
+				if (col->zone >= 0 && !col->dropped)
+					PaxZoneUpdate(page, layout, att, i,
+								  PaxFixedValue(page, col, r));
+				continue;
+			}
+
+			if (col->dict != 0 || PaxInMinipage(col))
+				continue;		/* entries move below; rests stay */
+			if (!PaxReclaimMove(page, scratch.data, att,
+								&((uint16 *) (page + col->data))[r],
+								old_upper, &upper, blkno, i, r))
+				goto overflow;
+		}
+	}
+
+	/* a dictionary keeps all its entries, used by some row or not */
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		uint16	   *dict;
+		int			used;
+
+		if (col->dict == 0)
+			continue;
+		dict = (uint16 *) (page + col->dict);
+		used = PaxDictUsed(page, col);
+		if (used > col->dictcap)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid dictionary in pax page: block %u, column %d has %d entries of %d",
+							blkno, i + 1, used, col->dictcap)));
+		for (int e = 0; e < used; e++)
+			if (!PaxReclaimMove(page, scratch.data, TupleDescAttr(tupdesc, i),
+								&dict[e], old_upper, &upper, blkno, i, -1))
+				goto overflow;
+	}
+	phdr->pd_upper = upper;
+	goto done;
+
+overflow:
+	/* padding outgrew what was freed: keep the values in place */
+	memcpy(page, scratch.data, BLCKSZ);
+	hdr = PaxPageGetHeader(page);
+	upper = old_upper;
+
+done:
+	if (any_unused)
+		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	return upper - old_upper;
+}
