@@ -72,7 +72,7 @@ PaxDictUsed(Page page, const PaxColumnLayout *col)
 /*
  * PaxPrefixShort builds the value of a prefix-encoded column whose rest is
  * the short varlena p (inside the page) into cell: the short varlena of
- * the column's prefix and the rest's data (pax.h, "Prefix encoding").  NULL
+ * the column's prefix and the rest's data (pax_encoding.h, "Prefix encoding").  NULL
  * when the page's bytes cannot be such a value (a prefix longer than its
  * area, a value longer than a short varlena): corrupted.
  */

@@ -21,7 +21,7 @@
 #ifdef HAVE_INT128
 #define PAX_HAVE_FAST_NUMERIC 1
 
-/* (the on-disk header bits, PAX_NUM_*: pax.h) */
+/* (the on-disk header bits, PAX_NUM_*: pax_encoding.h) */
 
 /* Largest scale and magnitude the fast path keeps (10^36 < 2^127). */
 #define PAX_NUM_MAX_SCALE		36

@@ -357,7 +357,7 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
  * PaxRowClear clears row slot r of a page (a private copy of the buffer,
  * which the caller holds cleanup-locked): its header and its values.  With
  * unused, the slot becomes an UNUSED slot below pp_nrows (the state
- * PAX_ROW_UNUSED describes in pax.h: null bits set); without, the
+ * PAX_ROW_UNUSED describes in pax_page.h: null bits set); without, the
  * never-used state of slots at or above pp_nrows (all zero), which inserts
  * at pp_nrows rely on.
  */
