@@ -8,8 +8,10 @@
  *	  for.
  *
  * A page's encodings are chosen when it is initialised (PaxChooseEncodings,
- * called by the page shape choice of pax_insert.c) and never change; a row
- * whose values they cannot hold goes to another page.
+ * called by the page shape choice of pax_shape.c) and never change; a row
+ * whose values they cannot hold goes to another page.  Dictionaries (finding
+ * an entry, choosing one) are pax_dict.c's, and the hints that pages of rows
+ * inserted one at a time are shaped from pax_hints.c's.
  *
  * pax_am/pax_encode.c
  *
@@ -18,7 +20,6 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "port/pg_bitutils.h"
 
 #include "pax_encoding.h"
@@ -30,9 +31,6 @@
 
 /* Rows a page's batch must have for a column to be prefix-encoded. */
 #define PAX_PREFIX_MIN_ROWS		4
-
-/* Distinct values a dictionary-encoded column may start with, at most. */
-#define PAX_DICT_MAX_DISTINCT	64
 
 /* Room an encoded column keeps besides a quarter more (PaxChooseEncodings). */
 #define PAX_ENCODE_SLACK		16
@@ -132,215 +130,9 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 }
 
 /* ----------------------------------------------------------------
- * Dictionaries
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxStoredForm gives the bytes PaxValuePlace stores for a non-null
- * variable-length value: the value's own bytes, or for a value converted to
- * a short varlena its data after the new 1-byte header (*hdr1 set).  False
- * for a TOAST pointer, which no other value equals.
- */
-static bool
-PaxStoredForm(Form_pg_attribute att, Datum value, const char **bytes,
-			  Size *len, bool *hdr1)
-{
-	const char *v = DatumGetPointer(value);
-	int			align;
-	bool		toshort;
-	Size		size;
-
-	*hdr1 = false;
-	if (att->attlen == -2)
-	{
-		*bytes = v;
-		*len = strlen(v) + 1;
-		return true;
-	}
-	if (VARATT_IS_EXTERNAL(v))
-		return false;
-	size = PaxVarStorage(att, value, &align, &toshort);
-	if (toshort)
-	{
-		*hdr1 = true;
-		*bytes = VARDATA(v);
-		*len = size - 1;
-	}
-	else
-	{
-		*bytes = v;
-		*len = size;
-	}
-	return true;
-}
-
-/*
- * PaxSameBytes compares len bytes, rejecting most unequal values (a
- * dictionary's entries seldom share their first and last bytes) before a
- * call of memcmp(): the values of a bulk insert are each looked up among
- * their page's entries.
- */
-static inline bool
-PaxSameBytes(const char *a, const char *b, Size len)
-{
-	if (len == 0)
-		return true;
-	if (a[0] != b[0] || a[len - 1] != b[len - 1])
-		return false;
-	return len <= 2 || memcmp(a + 1, b + 1, len - 2) == 0;
-}
-
-/*
- * PaxDictFind returns the code of the entry of a dictionary-encoded column
- * of the page that stores value exactly as PaxValuePlace would store it
- * (the same header form and bytes: PaxStoredForm), or -1.  TOAST pointers
- * are never found (each names its own value).
- */
-int
-PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
-			Datum value)
-{
-	const uint16 *dict = (const uint16 *) (page + col->dict);
-	int			used = Min(PaxDictUsed(page, col), col->dictcap);
-	uint16		upper = ((PageHeader) page)->pd_upper;
-	uint16		special = ((PageHeader) page)->pd_special;
-	const char *bytes;
-	Size		len;
-	bool		hdr1;
-
-	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
-		return -1;
-	for (int e = 0; e < used; e++)
-	{
-		const char *p = page + dict[e];
-
-		if (dict[e] < upper || dict[e] >= special)
-			continue;
-		if (hdr1 ? (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
-					VARSIZE_1B(p) == len + 1 && PaxSameBytes(p + 1, bytes, len)) :
-			(len <= (Size) (special - dict[e]) && PaxSameBytes(p, bytes, len)))
-			return e;
-	}
-	return -1;
-}
-
-/* ----------------------------------------------------------------
  * Choosing a new page's encodings
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxShapeEncode gives a shape its encoded widths and bases (all columns
- * unencoded), unless it has them.
- */
-static void
-PaxShapeEncode(TupleDesc tupdesc, PaxPageShape *shape)
-{
-	if (shape->widths != NULL)
-		return;
-	shape->widths = palloc0(tupdesc->natts);
-	shape->bases = palloc0(tupdesc->natts * sizeof(int64));
-}
-
-/*
- * PaxSetDictionary makes column i of a shape dictionary-encoded, with room
- * for half as many entries again as the ndistinct values seen and 8 more;
- * its codes bit-packed if `packed`, when the rows seen fill the page and
- * later rows seldom come: then with room for one more entry only (to the
- * next 8), since each doubling of the room takes a bit a row (SSB
- * lineorder's ship modes: 3 bits instead of 5).
- */
-static void
-PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct,
-				 bool packed)
-{
-	int			cap = packed ? TYPEALIGN(8, ndistinct + 1) :
-		TYPEALIGN(8, ndistinct + ndistinct / 2 + 8);
-
-	cap = Min(cap, PAX_DICT_MAX_K * 8);
-	PaxShapeEncode(tupdesc, shape);
-	shape->widths[i] = PAX_DICT_FLAG | (packed ? PAX_DICT_PACKED : 0) | (cap / 8);
-	shape->bases[i] = 0;		/* no entries in use yet */
-}
-
-/*
- * PaxChooseDictionary decides whether variable-length column i of a new
- * page is dictionary-encoded: when the rows looked ahead at have few
- * distinct stored values (at most PAX_DICT_MAX_DISTINCT, and at most a
- * quarter of the rows), with room for half as many again and 8 more, its
- * codes bit-packed if `packed` (the rows fill a bulk-built page).
- * Returns the value-area bytes it saves over the rows (each distinct value
- * stored once), 0 if the column is not encoded.
- */
-static double
-PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
-					bool packed, PaxPageShape *shape)
-{
-	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-	const char *dbytes[PAX_DICT_MAX_DISTINCT];
-	Size		dlen[PAX_DICT_MAX_DISTINCT];
-	bool		dhdr1[PAX_DICT_MAX_DISTINCT];
-	int			ndistinct = 0;
-	double		total = 0;
-	double		distinct_bytes = 0;
-
-	for (int r = 0; r < nrows; r++)
-	{
-		const char *b;
-		Size		len;
-		Size		stored;
-		bool		hdr1;
-		int			d;
-
-		if (rows[r].isnull[i])
-			continue;
-		if (!PaxStoredForm(att, rows[r].values[i], &b, &len, &hdr1))
-			return 0;			/* TOAST pointers: never encoded */
-		/* the bytes the value area takes: a converted value's header too */
-		stored = len + (hdr1 ? 1 : 0);
-		total += stored;
-		for (d = 0; d < ndistinct; d++)
-			if (dlen[d] == len && dhdr1[d] == hdr1 && PaxSameBytes(dbytes[d], b, len))
-				break;
-		if (d < ndistinct)
-			continue;
-		/* too many distinct values already: the answer can only be no */
-		if (ndistinct == PAX_DICT_MAX_DISTINCT || (ndistinct + 1) * 4 > nrows)
-			return 0;
-		dbytes[ndistinct] = b;
-		dlen[ndistinct] = len;
-		dhdr1[ndistinct] = hdr1;
-		distinct_bytes += stored;
-		ndistinct++;
-	}
-	if (ndistinct == 0 || ndistinct * 4 > nrows)
-		return 0;
-	PaxSetDictionary(tupdesc, shape, i, ndistinct, packed);
-	return total - distinct_bytes;
-}
-
-/*
- * PaxHintDictionary decides whether variable-length column i of a page
- * shaped for rows inserted one at a time is dictionary-encoded, from the
- * column's hint: the values placed since the last new page, when there
- * were enough of them (PAX_SHAPE_SAMPLE_ROWS) and few distinct ones (at
- * most PAX_HINT_DISTINCT, and half of them: a page of wide rows holds few,
- * among which even a handful of values repeat less; distinct as far as
- * their hashes tell, so a few more may come).  Returns the value-area bytes
- * a row saves, as those rows would have.
- */
-static double
-PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h, int i,
-				  PaxPageShape *shape)
-{
-	int			d = h->nvhash;
-
-	if (d <= 0 || h->nvrows < PAX_SHAPE_SAMPLE_ROWS || d * 2 > h->nvrows)
-		return 0;
-	PaxSetDictionary(tupdesc, shape, i, d, false);
-	return h->vbytes / h->nvrows * (1.0 - (double) d / h->nvrows);
-}
 
 /*
  * PaxRestAlphabet finds the alphabet of column i's rests among the rows
@@ -557,7 +349,7 @@ PaxEncodeRange(int64 lo, int64 hi, uint64 extra, int attlen, uint8 *width,
  * i (eligible for frame of reference, attlen bytes) among rows[0..nrows),
  * and returns how many of them are not NULL (0: *lo and *hi unset).
  */
-static int
+int
 PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen, int64 *lo,
 			 int64 *hi)
 {
@@ -786,6 +578,186 @@ PaxChooseNumScale(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
 }
 
 /*
+ * PaxChooseVarlena chooses the encoding of variable-length column i of a
+ * new page (PaxChooseEncodings): a dictionary (from the rows at hand, or
+ * for rows one at a time from the hints); else, for the numerics of a
+ * batch, decimal scaling; else, unless `eager`, a prefix.  Adds the
+ * value-area bytes it saves over the rows to *saved, those a row saves to
+ * *saved_per_row.
+ */
+static inline void
+PaxChooseVarlena(TupleDesc tupdesc, const PaxRow *rows, int nrows, int i,
+				 const PaxRelCache *hints, double pack, bool eager, bool bulk,
+				 PaxPageShape *shape, double *saved, double *saved_per_row)
+{
+	Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+	if (att->attisdropped || PaxBitIsSet(shape->absent, i))
+		return;
+	if (bulk)
+		*saved += PaxChooseDictionary(tupdesc, rows, nrows, i,
+									  pack >= 1 && pax_bitpack_minipages,
+									  shape);
+	else if (hints != NULL && i < PAX_HINT_ATTS)
+		*saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
+											i, shape);
+	/* numerics of a batch, not in a dictionary: decimal-scaled? */
+	if (bulk && pack >= 1 && pax_bitpack_minipages &&
+		att->atttypid == NUMERICOID &&
+		(shape->widths == NULL || shape->widths[i] == 0))
+		*saved += PaxChooseNumScale(tupdesc, rows, nrows, i, pack, shape);
+	/* the rows of a batch, not in a dictionary: a shared prefix? */
+	if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
+		*saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);
+}
+
+/*
+ * PaxChooseScaled chooses for float column i of a page built from a batch
+ * (PaxChooseEncodings) a decimal-scaled encoding, bit-packed, when it
+ * saves: true with *width, *base and *factor (the divisor) set.
+ */
+static inline bool
+PaxChooseScaled(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
+				double pack, bool bulk, const PaxPageShape *shape,
+				uint8 *width, int64 *base, uint64 *factor)
+{
+	int64		lo = 0,
+				hi = 0;
+	uint64		span;
+	int			bits;
+
+	if (!bulk || pack < 1 || !pax_bitpack_minipages ||
+		PaxBitIsSet(shape->absent, i) ||
+		(*factor = PaxRowsScale(rows, nrows, i, att->attlen, &lo,
+								&hi)) == 0)
+		return false;
+	span = (uint64) hi - (uint64) lo;
+	bits = PaxRoomyBits(span, pack);
+	if (bits > PAX_PACKED_MAX_BITS ||
+		bits * PAX_PACK_MAX_SHARE_DEN >
+		8 * att->attlen * PAX_PACK_MAX_SHARE_NUM)
+		return false;
+	*width = PAX_FACTOR_FLAG | (bits - 1);
+	*base = lo;
+	return true;
+}
+
+/*
+ * PaxChooseBatchRange chooses the encoding of integer-like column i of a
+ * page built from a batch whose non-null values span lo .. hi
+ * (PaxChooseEncodings): divided by their common factor, bit-packed, or in
+ * fewer bytes than the type's.  True with *width and *base set, and
+ * *factor (0 unless factored); false when the column stays unencoded.
+ */
+static inline bool
+PaxChooseBatchRange(Form_pg_attribute att, const PaxRow *rows, int nrows,
+					int i, const PaxRelCache *hints, double pack, int64 lo,
+					int64 hi, uint8 *width, int64 *base, uint64 *factor)
+{
+	uint64		span = (uint64) hi - (uint64) lo;
+	bool		bytes;
+	int			unpacked;	/* bytes a value takes if not packed */
+	double		need;
+	int			bits;
+
+	bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, width,
+						   base);
+	unpacked = bytes ? *width : att->attlen;
+	/* bits for the range (times pack) and a sixteenth more, from lo */
+	need = (double) span * pack + span / 16 + 1;
+	bits = PaxBitsFor(need);
+	/* the last page's bits when a little more (fewer page shapes) */
+	if (hints != NULL && i < PAX_HINT_ATTS &&
+		hints->hints[i].packbits > bits &&
+		hints->hints[i].packbits - bits <= PAX_PACK_STICKY_BITS)
+		bits = hints->hints[i].packbits;
+	if (pack >= 1 && pax_bitpack_minipages &&
+		(*factor = PaxRowsGcd(rows, nrows, i, att->attlen, lo)) > 1)
+	{
+		/*
+		 * The values' common factor: fewer bits for the same rows,
+		 * with the same room as packing keeps?  More than a few
+		 * fewer: the plain bits keep more room for the rows a page
+		 * takes beyond those looked at (sticky bits), and a factor
+		 * of 3 cost SSB lineorder 2.4% more pages, ended early.  (A
+		 * range that needs all 32 bits without the room gets them:
+		 * no value of it is left out.)
+		 */
+		int			fbits = PaxRoomyBits(span / *factor, pack);
+
+		if (fbits + PAX_PACK_STICKY_BITS < Min(bits, 8 * att->attlen) &&
+			fbits <= PAX_PACKED_MAX_BITS &&
+			fbits * PAX_PACK_MAX_SHARE_DEN <=
+			8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
+		{
+			*width = PAX_FACTOR_FLAG | (fbits - 1);
+			*base = lo;
+			return true;
+		}
+	}
+	*factor = 0;
+	if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
+		bits * PAX_PACK_MAX_SHARE_DEN <=
+		8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
+	{
+		*width = PAX_PACKED_FLAG | bits;
+		*base = lo;
+	}
+	else if (!bytes)
+		return false;
+	return true;
+}
+
+/*
+ * PaxChooseHintRange chooses the range of integer-like column i of a page
+ * shaped for a few rows (one at a time) from the column's hint, the ranges
+ * of the rows placed lately (PaxChooseEncodings); set tells whether the
+ * rows at hand have a non-null value, spanning lo .. hi.  True with *width
+ * and *base set; false when the column stays unencoded.
+ */
+static inline bool
+PaxChooseHintRange(Form_pg_attribute att, const PaxRelCache *hints, int i,
+				   bool set, int64 lo, int64 hi, int perpage, uint8 *width,
+				   int64 *base)
+{
+	const PaxEncodeHint *h;
+	uint64		recent,
+				all;
+
+	/* few rows to go by: the rows placed lately too */
+	if (hints == NULL || i >= PAX_HINT_ATTS)
+		return false;
+	h = &hints->hints[i];
+	if (!h->set || !h->all_set)
+		return false;
+	recent = (uint64) h->hi - (uint64) h->lo;
+	all = (uint64) h->all_hi - (uint64) h->all_lo;
+	if (set && recent < all / 4 && h->nrecent >= PAX_ENCODE_CLUSTER_ROWS &&
+		lo > h->hi)
+	{
+		/* clustered values: the page's range from the new ones */
+		uint64		extra = recent + recent / 4 + PAX_ENCODE_SLACK;
+
+		if (!PaxEncodeRange(lo, hi, extra, att->attlen, width, base))
+			return false;
+		*base = lo - Min((int64) (recent / 8), lo - *base);
+	}
+	else
+	{
+		int64		alo = set ? Min(lo, h->all_lo) : h->all_lo;
+		int64		ahi = set ? Max(hi, h->all_hi) : h->all_hi;
+		uint64		span = (uint64) ahi - (uint64) alo;
+
+		if (span > PG_UINT32_MAX ||
+			!PaxEncodeRange(alo, ahi,
+							span / 2 + PAX_ENCODE_SLACK + (uint64) perpage,
+							att->attlen, width, base))
+			return false;
+	}
+	return true;
+}
+
+/*
  * PaxChooseEncodings chooses which columns of a new page are stored with
  * frame of reference encoding, at which width and from which base: the
  * eligible columns (PaxEncodeEligible) whose values span little enough to
@@ -834,7 +806,6 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		const PaxEncodeHint *h;
 		uint64		factor = 0;
 		bool		scaled = false;
 		bool		set = false;
@@ -845,23 +816,8 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 
 		if (att->attlen < 0)
 		{
-			if (att->attisdropped || PaxBitIsSet(shape->absent, i))
-				continue;
-			if (bulk)
-				saved += PaxChooseDictionary(tupdesc, rows, nrows, i,
-											 pack >= 1 && pax_bitpack_minipages,
-											 shape);
-			else if (hints != NULL && i < PAX_HINT_ATTS)
-				saved_per_row += PaxHintDictionary(tupdesc, &hints->hints[i],
-												   i, shape);
-			/* numerics of a batch, not in a dictionary: decimal-scaled? */
-			if (bulk && pack >= 1 && pax_bitpack_minipages &&
-				att->atttypid == NUMERICOID &&
-				(shape->widths == NULL || shape->widths[i] == 0))
-				saved += PaxChooseNumScale(tupdesc, rows, nrows, i, pack, shape);
-			/* the rows of a batch, not in a dictionary: a shared prefix? */
-			if (!eager && (shape->widths == NULL || shape->widths[i] == 0))
-				saved += PaxChoosePrefix(tupdesc, rows, nrows, i, shape);
+			PaxChooseVarlena(tupdesc, rows, nrows, i, hints, pack, eager,
+							 bulk, shape, &saved, &saved_per_row);
 			continue;
 		}
 		if (bulk && pack != 1 && pax_bitpack_minipages && hints != NULL &&
@@ -879,22 +835,9 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		if (PaxScaleEligible(att))
 		{
 			/* a float column: decimal-scaled, bit-packed, when it saves */
-			uint64		span;
-			int			bits;
-
-			if (!bulk || pack < 1 || !pax_bitpack_minipages ||
-				PaxBitIsSet(shape->absent, i) ||
-				(factor = PaxRowsScale(rows, nrows, i, att->attlen, &lo,
-									   &hi)) == 0)
+			if (!PaxChooseScaled(att, rows, nrows, i, pack, bulk, shape,
+								 &width, &base, &factor))
 				continue;
-			span = (uint64) hi - (uint64) lo;
-			bits = PaxRoomyBits(span, pack);
-			if (bits > PAX_PACKED_MAX_BITS ||
-				bits * PAX_PACK_MAX_SHARE_DEN >
-				8 * att->attlen * PAX_PACK_MAX_SHARE_NUM)
-				continue;
-			width = PAX_FACTOR_FLAG | (bits - 1);
-			base = lo;
 			scaled = true;
 			goto chosen;
 		}
@@ -903,96 +846,14 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		set = PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi) > 0;
 		if (bulk)
 		{
-			uint64		span = (uint64) hi - (uint64) lo;
-			bool		bytes;
-			int			unpacked;	/* bytes a value takes if not packed */
-			double		need;
-			int			bits;
-
-			if (!set)
-				continue;
-			bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, &width,
-								   &base);
-			unpacked = bytes ? width : att->attlen;
-			/* bits for the range (times pack) and a sixteenth more, from lo */
-			need = (double) span * pack + span / 16 + 1;
-			bits = PaxBitsFor(need);
-			/* the last page's bits when a little more (fewer page shapes) */
-			if (hints != NULL && i < PAX_HINT_ATTS &&
-				hints->hints[i].packbits > bits &&
-				hints->hints[i].packbits - bits <= PAX_PACK_STICKY_BITS)
-				bits = hints->hints[i].packbits;
-			if (pack >= 1 && pax_bitpack_minipages &&
-				(factor = PaxRowsGcd(rows, nrows, i, att->attlen, lo)) > 1)
-			{
-				/*
-				 * The values' common factor: fewer bits for the same rows,
-				 * with the same room as packing keeps?  More than a few
-				 * fewer: the plain bits keep more room for the rows a page
-				 * takes beyond those looked at (sticky bits), and a factor
-				 * of 3 cost SSB lineorder 2.4% more pages, ended early.  (A
-				 * range that needs all 32 bits without the room gets them:
-				 * no value of it is left out.)
-				 */
-				int			fbits = PaxRoomyBits(span / factor, pack);
-
-				if (fbits + PAX_PACK_STICKY_BITS < Min(bits, 8 * att->attlen) &&
-					fbits <= PAX_PACKED_MAX_BITS &&
-					fbits * PAX_PACK_MAX_SHARE_DEN <=
-					8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
-				{
-					width = PAX_FACTOR_FLAG | (fbits - 1);
-					base = lo;
-					goto chosen;
-				}
-			}
-			factor = 0;
-			if (pack >= 1 && pax_bitpack_minipages && bits <= PAX_PACKED_MAX_BITS &&
-				bits * PAX_PACK_MAX_SHARE_DEN <=
-				8 * unpacked * PAX_PACK_MAX_SHARE_NUM)
-			{
-				width = PAX_PACKED_FLAG | bits;
-				base = lo;
-			}
-			else if (!bytes)
+			if (!set ||
+				!PaxChooseBatchRange(att, rows, nrows, i, hints, pack, lo, hi,
+									 &width, &base, &factor))
 				continue;
 		}
-		else
-		{
-			uint64		recent,
-						all;
-
-			/* few rows to go by: the rows placed lately too */
-			if (hints == NULL || i >= PAX_HINT_ATTS)
-				continue;
-			h = &hints->hints[i];
-			if (!h->set || !h->all_set)
-				continue;
-			recent = (uint64) h->hi - (uint64) h->lo;
-			all = (uint64) h->all_hi - (uint64) h->all_lo;
-			if (set && recent < all / 4 && h->nrecent >= PAX_ENCODE_CLUSTER_ROWS &&
-				lo > h->hi)
-			{
-				/* clustered values: the page's range from the new ones */
-				uint64		extra = recent + recent / 4 + PAX_ENCODE_SLACK;
-
-				if (!PaxEncodeRange(lo, hi, extra, att->attlen, &width, &base))
-					continue;
-				base = lo - Min((int64) (recent / 8), lo - base);
-			}
-			else
-			{
-				int64		alo = set ? Min(lo, h->all_lo) : h->all_lo;
-				int64		ahi = set ? Max(hi, h->all_hi) : h->all_hi;
-				uint64		span = (uint64) ahi - (uint64) alo;
-
-				if (span > PG_UINT32_MAX ||
-					!PaxEncodeRange(alo, ahi,
-									span / 2 + PAX_ENCODE_SLACK + (uint64) perpage,
-									att->attlen, &width, &base))
-					continue;
-			}
-		}
+		else if (!PaxChooseHintRange(att, hints, i, set, lo, hi, perpage,
+									 &width, &base))
+			continue;
 chosen:
 		PaxShapeEncode(tupdesc, shape);
 		shape->widths[i] = width;
@@ -1005,187 +866,4 @@ chosen:
 		}
 	}
 	return saved / nrows + saved_per_row;
-}
-
-/*
- * PaxHintValue counts a variable-length value placed in a column's hint:
- * its stored bytes, and its hash among the distinct ones while there are
- * at most PAX_HINT_DISTINCT.
- */
-static void
-PaxHintValue(Form_pg_attribute att, PaxEncodeHint *h, Datum value)
-{
-	const char *bytes;
-	Size		len;
-	bool		hdr1;
-	uint32		hash;
-	int			k;
-
-	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
-	{
-		h->nvhash = -1;			/* TOAST pointers: no dictionary */
-		return;
-	}
-	h->nvrows++;
-	h->vbytes += len + hdr1;
-	if (h->nvhash < 0)
-		return;
-	hash = hash_bytes((const unsigned char *) bytes, (int) len) ^ hdr1;
-	for (k = 0; k < h->nvhash; k++)
-		if (h->vhash[k] == hash)
-			return;
-	if (h->nvhash == PAX_HINT_DISTINCT)
-		h->nvhash = -1;
-	else
-		h->vhash[h->nvhash++] = hash;
-}
-
-/* PaxHintWiden widens a hint's range of all rows placed to cover v. */
-static inline void
-PaxHintWiden(PaxEncodeHint *h, int64 v)
-{
-	if (!h->all_set)
-	{
-		h->all_lo = h->all_hi = v;
-		h->all_set = true;
-	}
-	else if (v < h->all_lo)
-		h->all_lo = v;
-	else if (v > h->all_hi)
-		h->all_hi = v;
-}
-
-/*
- * PaxRowsZoneRange gives the least and greatest of column i's non-null
- * values among the rows as PaxZoneNumber's doubles; false when there are
- * none, or a NaN or an infinity.
- */
-static bool
-PaxRowsZoneRange(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
-				 double *lo, double *hi)
-{
-	bool		set = false;
-
-	for (int r = 0; r < nrows; r++)
-	{
-		double		v;
-
-		if (rows[r].isnull[i])
-			continue;
-		v = PaxZoneNumber(att, rows[r].values[i]);
-		if (isnan(v) || isinf(v))
-			return false;
-		if (!set)
-			*lo = *hi = v;
-		else if (v < *lo)
-			*lo = v;
-		else if (v > *hi)
-			*hi = v;
-		set = true;
-	}
-	return set;
-}
-
-/* PaxHintZone widens a zone-mapped column's hint to the rows' range. */
-static void
-PaxHintZone(Form_pg_attribute att, PaxEncodeHint *h, const PaxRow *rows,
-			int nrows, int i)
-{
-	double		lo,
-				hi;
-
-	if (!PaxRowsZoneRange(att, rows, nrows, i, &lo, &hi))
-		return;
-	if (h->zone_rows == 0)
-	{
-		h->zone_lo = lo;
-		h->zone_hi = hi;
-	}
-	h->zone_lo = Min(h->zone_lo, lo);
-	h->zone_hi = Max(h->zone_hi, hi);
-	h->zone_rows += nrows;
-}
-
-/*
- * PaxZoneUseless tells whether a page built from a batch can do without
- * column i's zone map: its rows at hand span at least PAX_ZONE_SPAN_NUM /
- * PAX_ZONE_SPAN_DEN of the range of all rows placed so far (the hint's,
- * counted over at least PAX_ZONE_MIN_PAGES pages' worth of rows): values in
- * no order, which a predicate seldom prunes a page of, since every page's
- * range is nearly the whole column's.  (The 32-column table's random
- * columns: 16 bytes a page each.)  Without a zone map, scans read the
- * page's values; the answers are the same.
- */
-bool
-PaxZoneUseless(Form_pg_attribute att, const PaxEncodeHint *h,
-			   const PaxRow *rows, int nrows, int i)
-{
-	double		lo,
-				hi;
-	double		all;
-
-	if (h->zone_rows < (double) PAX_ZONE_MIN_PAGES * nrows ||
-		!PaxRowsZoneRange(att, rows, nrows, i, &lo, &hi))
-		return false;
-	all = Max(hi, h->zone_hi) - Min(lo, h->zone_lo);
-	return all > 0 &&
-		(hi - lo) * PAX_ZONE_SPAN_DEN >= all * PAX_ZONE_SPAN_NUM;
-}
-
-/*
- * PaxEncodeHintsUpdate counts rows[0..nrows), just placed on one page, in
- * the relation's hints (of PaxChooseEncodings): the ranges of the page's
- * rows and of all rows placed, and the values of variable-length columns.
- * With all_only, only the range of all rows placed: the page's own
- * counts start afresh at the next new page, which a bulk insert shapes
- * from its own rows, not from the hints.
- */
-void
-PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-					 bool all_only, PaxRelCache *hints)
-{
-	int			n = Min(tupdesc->natts, PAX_HINT_ATTS);
-
-	for (int i = 0; i < n; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		PaxEncodeHint *h = &hints->hints[i];
-		int64		lo = 0;
-		int64		hi = 0;
-		int			count;
-
-		if (PaxZoneEligible(att))
-			PaxHintZone(att, h, rows, nrows, i);
-		if (att->attlen < 0 && !att->attisdropped)
-		{
-			if (all_only)
-				continue;
-			for (int r = 0; r < nrows; r++)
-				if (!rows[r].isnull[i])
-					PaxHintValue(att, h, rows[r].values[i]);
-			continue;
-		}
-		if (!PaxEncodeEligible(att))
-			continue;
-		count = PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi);
-		if (count == 0)
-			continue;
-		PaxHintWiden(h, lo);
-		PaxHintWiden(h, hi);
-		if (all_only)
-			continue;
-		if (!h->set)
-		{
-			h->lo = lo;
-			h->hi = hi;
-			h->nrecent = 0;
-			h->set = true;
-		}
-		else
-		{
-			h->lo = Min(h->lo, lo);
-			h->hi = Max(h->hi, hi);
-		}
-		h->nrecent += count;
-	}
 }

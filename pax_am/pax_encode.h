@@ -24,12 +24,26 @@ extern bool pax_bitpack_minipages;
 extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
 extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
 							Datum value);
-extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
-						Form_pg_attribute att, Datum value);
+extern int	PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen,
+						 int64 *lo, int64 *hi);
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
 								 int perpage, double pack, bool eager,
 								 PaxPageShape *shape);
+
+/* pax_dict.c */
+extern bool PaxStoredForm(Form_pg_attribute att, Datum value,
+						  const char **bytes, Size *len, bool *hdr1);
+extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
+						Form_pg_attribute att, Datum value);
+extern void PaxShapeEncode(TupleDesc tupdesc, PaxPageShape *shape);
+extern double PaxChooseDictionary(TupleDesc tupdesc, const PaxRow *rows,
+								  int nrows, int i, bool packed,
+								  PaxPageShape *shape);
+extern double PaxHintDictionary(TupleDesc tupdesc, const PaxEncodeHint *h,
+								int i, PaxPageShape *shape);
+
+/* pax_hints.c */
 extern bool PaxZoneUseless(Form_pg_attribute att, const PaxEncodeHint *h,
 						   const PaxRow *rows, int nrows, int i);
 extern void PaxEncodeHintsUpdate(TupleDesc tupdesc, const PaxRow *rows,

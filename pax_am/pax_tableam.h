@@ -20,6 +20,7 @@
 #include "access/xlog.h"
 
 #include "pax_page.h"
+#include "pax_hio.h"
 #include "pax_relscan.h"
 #include "pax_xlog.h"
 
@@ -141,8 +142,6 @@ extern void pax_multi_insert(Relation relation, TupleTableSlot **slots,
 							 int ntuples, CommandId cid, int options,
 							 struct BulkInsertStateData *bistate);
 extern void pax_finish_bulk_insert(Relation relation, int options);
-extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
-						  HeapTuple oldtup, PaxRow *row);
 extern int	PaxMultiInsert(Relation relation, TupleTableSlot **slots,
 						   int ntuples, CommandId cid, int options,
 						   struct BulkInsertStateData *bistate,
@@ -156,6 +155,29 @@ extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup,
 							 HeapTuple *newtup);
+
+/* pax_place.c */
+extern int	PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper,
+						int lower, Page page, const PaxPageLayout *layout,
+						int rowidx, bool write);
+extern void PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows,
+							   const int *rowidx, int n, Page page,
+							   const PaxPageLayout *layout, int top,
+							   PaxChange *chg);
+
+/* pax_prepare.c */
+extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
+						  HeapTuple oldtup, PaxRow *row);
+
+/* pax_shape.c */
+extern void PaxShapeFree(PaxPageShape *shape);
+extern void PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+						   double var_avg, bool eager, double pack,
+						   const PaxRelCache *hints, bool compact,
+						   PaxPageShape *shape);
+extern void PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+							bool eager, bool compact,
+							PaxRelCache *hints, PaxPageShape *shape);
 
 /* pax_modify.c */
 extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
