@@ -196,8 +196,13 @@ extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
 extern bool PaxPredsLazyPending(List *preds);
 extern void PaxPredsStart(List *preds, ExprContext *econtext,
 						  MemoryContext mcxt);
+
+/* pax_predvalues.c */
+extern void PaxResolveClass(PaxPred *pred, TupleDesc tupdesc);
 extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,
 							MemoryContext mcxt);
+extern bool PaxPredIsLazy(PaxPred *pred);
+extern bool PaxPredIsEarly(PaxPred *pred);
 
 /* pax_filter.c */
 extern bool pax_enable_zonemaps;
