@@ -499,6 +499,128 @@ PaxColumnNulls(Page page, const PaxColumnLayout *col, int attno)
 }
 
 /*
+ * PaxFilterFloat is PaxFilter's loop for a float comparison
+ * (PAX_VC_FLOAT) on column col of the page.
+ */
+static pg_attribute_always_inline int
+PaxFilterFloat(PaxPred *pred, Page page, const PaxColumnLayout *col,
+			   uint16 *sel, int n)
+{
+	int			m = 0;
+	double		c = pred->fval;
+	const char *data = PaxColumnFixedData(page, col,
+										  PaxPageGetHeader(page)->pp_nrows,
+										  PaxDecodeScratch);
+
+	/* (a decimal-scaled column's values decoded) */
+	if (col->attlen == 8)
+	{
+		const float8 *vals = (const float8 *) data;
+
+		for (int k = 0; k < n; k++)
+			if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+				sel[m++] = sel[k];
+	}
+	else
+	{
+		const float4 *vals = (const float4 *) data;
+
+		for (int k = 0; k < n; k++)
+			if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+				sel[m++] = sel[k];
+	}
+	return m;
+}
+
+/*
+ * PaxFilterDict is PaxFilter's path for a dictionary-encoded column: the
+ * predicate once per entry that a selected row uses (never on an entry
+ * only rows the scan does not select use), its verdict then per code;
+ * NULLs (nulls, the column's bitmap or NULL) as the predicate takes them.
+ * A code beyond the dictionary goes through PaxPageGetValue, which
+ * reports it.
+ */
+static pg_attribute_always_inline int
+PaxFilterDict(PaxPred *pred, Page page, const PaxPageLayout *layout,
+			  const PaxColumnLayout *col, const bits8 *nulls, uint16 *sel,
+			  int n)
+{
+	int			m = 0;
+	int8		verdict[PAX_DICT_MAX_K * 8];
+
+	memset(verdict, -1, col->dictcap);
+	for (int k = 0; k < n; k++)
+	{
+		int			r = sel[k];
+		uint32		code = PaxDictCode(page, col, r);
+		bool		ok;
+
+		if (nulls && PaxBitIsSet(nulls, r))
+			ok = PaxPredAcceptsNull(pred);
+		else if (code >= col->dictcap || verdict[code] < 0)
+		{
+			bool		isnull;
+			Datum		value = PaxPageGetValue(page, layout, r,
+												pred->attno, &isnull);
+
+			ok = isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen);
+			if (!isnull && code < col->dictcap)
+				verdict[code] = ok;
+		}
+		else
+			ok = verdict[code];
+		if (ok)
+			sel[m++] = r;
+	}
+	return m;
+}
+
+#ifdef PAX_HAVE_FAST_NUMERIC
+/*
+ * PaxFilterNumeric is PaxFilter's loop for a numeric comparison whose
+ * value fits the fast path (PAX_VC_NUMERIC, numfast): in 64 bits inline
+ * where the value is a short varlena inside the value area; the rest
+ * (NULLs, other forms, values that look corrupted) through
+ * PaxPageGetValue, which reports corruption, and PaxValueQualifies (the
+ * 128-bit comparison, else the operator).
+ */
+static pg_attribute_always_inline int
+PaxFilterNumeric(PaxPred *pred, Page page, const PaxPageLayout *layout,
+				 const PaxColumnLayout *col, uint16 *sel, int n)
+{
+	int			m = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		int			r = sel[k];
+		const char *p = pred->numkey ?
+			PaxPageShortValue(page, col, r,
+							  PaxDecodes(col) ? PaxDecodeCell(pred->attno) : NULL) : NULL;
+		int			cmp;
+		bool		ok;
+
+		if (p != NULL &&
+			PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
+						 pred->nkey, pred->nkeyscale, &cmp))
+			ok = PaxStrategyHolds(pred->strategy, cmp);
+		else
+		{
+			bool		isnull;
+			Datum		value = PaxPageGetValue(page, layout, r,
+												pred->attno, &isnull);
+
+			ok = isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen);
+		}
+		if (ok)
+			sel[m++] = r;
+	}
+	return m;
+}
+#endif
+
+/*
  * PaxFilter applies one predicate to the selection vector sel[0..n) of row
  * indexes of a page and returns how many rows are left (compacted in
  * place).
@@ -595,108 +717,15 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 							   pred->vclass == PAX_VC_UINT, pred->strategy,
 							   pred->ival, sel, n);
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
-	{
-		double		c = pred->fval;
-		const char *data = PaxColumnFixedData(page, col,
-											  PaxPageGetHeader(page)->pp_nrows,
-											  PaxDecodeScratch);
-
-		/* (a decimal-scaled column's values decoded) */
-		if (col->attlen == 8)
-		{
-			const float8 *vals = (const float8 *) data;
-
-			for (int k = 0; k < n; k++)
-				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
-					sel[m++] = sel[k];
-		}
-		else
-		{
-			const float4 *vals = (const float4 *) data;
-
-			for (int k = 0; k < n; k++)
-				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
-					sel[m++] = sel[k];
-		}
-		return m;
-	}
+		return PaxFilterFloat(pred, page, col, sel, n);
 
 	if (col->dict != 0)
-	{
-		/*
-		 * A dictionary-encoded column: the predicate once per entry that a
-		 * selected row uses (never on an entry only rows the scan does not
-		 * select use), its verdict then per code; NULLs as the predicate
-		 * takes them.  A code beyond the dictionary goes through
-		 * PaxPageGetValue, which reports it.
-		 */
-		int8		verdict[PAX_DICT_MAX_K * 8];
-
-		memset(verdict, -1, col->dictcap);
-		for (int k = 0; k < n; k++)
-		{
-			int			r = sel[k];
-			uint32		code = PaxDictCode(page, col, r);
-			bool		ok;
-
-			if (nulls && PaxBitIsSet(nulls, r))
-				ok = PaxPredAcceptsNull(pred);
-			else if (code >= col->dictcap || verdict[code] < 0)
-			{
-				bool		isnull;
-				Datum		value = PaxPageGetValue(page, layout, r,
-													pred->attno, &isnull);
-
-				ok = isnull ? PaxPredAcceptsNull(pred) :
-					PaxValueQualifies(pred, value, col->attlen);
-				if (!isnull && code < col->dictcap)
-					verdict[code] = ok;
-			}
-			else
-				ok = verdict[code];
-			if (ok)
-				sel[m++] = r;
-		}
-		return m;
-	}
+		return PaxFilterDict(pred, page, layout, col, nulls, sel, n);
 
 #ifdef PAX_HAVE_FAST_NUMERIC
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_NUMERIC &&
 		pred->numfast)
-	{
-		/*
-		 * In 64 bits inline where the value is a short varlena inside the
-		 * value area; the rest (NULLs, other forms, values that look
-		 * corrupted) through PaxPageGetValue, which reports corruption, and
-		 * PaxValueQualifies (the 128-bit comparison, else the operator).
-		 */
-		for (int k = 0; k < n; k++)
-		{
-			int			r = sel[k];
-			const char *p = pred->numkey ?
-				PaxPageShortValue(page, col, r,
-								  PaxDecodes(col) ? PaxDecodeCell(pred->attno) : NULL) : NULL;
-			int			cmp;
-			bool		ok;
-
-			if (p != NULL &&
-				PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
-							 pred->nkey, pred->nkeyscale, &cmp))
-				ok = PaxStrategyHolds(pred->strategy, cmp);
-			else
-			{
-				bool		isnull;
-				Datum		value = PaxPageGetValue(page, layout, r,
-													pred->attno, &isnull);
-
-				ok = isnull ? PaxPredAcceptsNull(pred) :
-					PaxValueQualifies(pred, value, col->attlen);
-			}
-			if (ok)
-				sel[m++] = r;
-		}
-		return m;
-	}
+		return PaxFilterNumeric(pred, page, layout, col, sel, n);
 #endif
 
 	/* the general path: one value at a time, still without forming rows */
