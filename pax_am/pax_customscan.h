@@ -4,9 +4,9 @@
  *	  Private declarations of PaxScan, the custom scan of pax relations:
  *	  shared by pax_customscan.c and the aggregate mode's pax_agg*.c only.
  *
- * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown.c
- * and pax_filter.c (predicates, their values and their kernels,
- * pax_pushdown.h: no executor node) <-
+ * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown.c,
+ * pax_filter.c and pax_zonecheck.c (predicates, their values, their
+ * kernels and zone-map checks, pax_pushdown.h: no executor node) <-
  * pax_joinfilter.c (runtime join filters: attached at ExecutorStart,
  * applied by the page loop) <- pax_customscan.c (the plain scan, which
  * also drives the page loop) <- pax_agggroups.c <- pax_aggfold.c <-
