@@ -2,14 +2,16 @@
  *
  * pax_customscan.h
  *	  Private declarations of PaxScan, the custom scan of pax relations:
- *	  shared by pax_customscan.c and pax_aggscan.c only.
+ *	  shared by pax_customscan.c and the aggregate mode's pax_agg*.c only.
  *
- * Dependency direction inside the layer: pax_pushdown.c and pax_filter.c
- * (predicates and their kernels, pax_pushdown.h: no executor node) <-
+ * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown.c,
+ * pax_filter.c and pax_zonecheck.c (predicates, their values, their
+ * kernels and zone-map checks, pax_pushdown.h: no executor node) <-
  * pax_joinfilter.c (runtime join filters: attached at ExecutorStart,
  * applied by the page loop) <- pax_customscan.c (the plain scan, which
- * also drives the page loop) <- pax_aggscan.c (the aggregate mode, which
- * reuses that page loop).  The
+ * also drives the page loop) <- pax_agggroups.c <- pax_aggfold.c <-
+ * pax_aggexec.c <- pax_aggscan.c (the aggregate mode, which reuses that
+ * page loop: its groups, folding, executor and planning).  The
  * plain scan reaches the aggregate mode only through PaxScanCreateUpper,
  * which pax_aggscan.c sets.  Nothing here is visible to the table AM.
  *
@@ -30,6 +32,7 @@
 #include "optimizer/optimizer.h"
 
 #include "pax_encoding.h"
+#include "pax_numeric.h"
 #include "pax_page.h"
 #include "pax_relscan.h"
 #include "pax_am_hooks.h"
@@ -97,7 +100,7 @@
 #define PAX_PREFETCH_MAX_BYTES	1024
 
 /* ----------------------------------------------------------------
- * Executor state (pax_customscan.c, pax_aggscan.c)
+ * Executor state (pax_customscan.c, pax_aggexec.c)
  * ----------------------------------------------------------------
  */
 
@@ -211,6 +214,127 @@ PaxPushedRowCost(Cost pushed_cost, double allvisfrac)
 }
 
 /* ----------------------------------------------------------------
+ * Aggregate mode (pax_aggscan.c, pax_aggexec.c, pax_aggfold.c,
+ * pax_agggroups.c)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Aggregates the mode computes itself, column-at-a-time (see
+ * PaxUpperPaths).  The order is that of PaxAggNames (pax_aggexec.c).
+ */
+typedef enum PaxAggKind
+{
+	PAX_AGG_COUNT_STAR,			/* count(*) */
+	PAX_AGG_COUNT,				/* count(col) */
+	PAX_AGG_SUM,				/* sum(int2/int4) -> int8 */
+	PAX_AGG_AVG,				/* avg(int2/int4) -> numeric */
+	PAX_AGG_MIN,				/* min of an integer-like type */
+	PAX_AGG_MAX,				/* max of an integer-like type */
+	PAX_AGG_SUM_NUMERIC,		/* sum of a numeric expression */
+	PAX_AGG_AVG_NUMERIC			/* avg of a numeric expression */
+} PaxAggKind;
+
+#define PAX_AGG_NKINDS	(PAX_AGG_AVG_NUMERIC + 1)
+
+/* An aggregate's running state, per group. */
+typedef struct PaxAggAcc
+{
+	int64		count;			/* non-null values seen */
+	int64		acc;			/* sum, or min/max so far */
+#ifdef PAX_HAVE_FAST_NUMERIC
+	PaxNumSum	nsum;			/* numeric kinds */
+#endif
+} PaxAggAcc;
+
+typedef struct PaxAgg
+{
+	PaxAggKind	kind;
+	int			attno;			/* zero-based column, -1 for count(*) and
+								 * numeric kinds */
+	Oid			type;			/* the column's type */
+	Node	   *arg;			/* numeric kinds: the argument, for EXPLAIN */
+#ifdef PAX_HAVE_FAST_NUMERIC
+	PaxNumExpr *num;			/* numeric kinds: its evaluation tree */
+#endif
+} PaxAgg;
+
+/* A GROUP BY column: how its values are hashed and compared. */
+typedef struct PaxGroupCol
+{
+	int			attno;			/* zero-based */
+	int16		attlen;
+	bool		byval;
+	bool		bpchar;			/* trailing blanks are insignificant */
+} PaxGroupCol;
+
+/*
+ * Positions in the aggregate-mode plan's custom_private (PaxAggPlan); the
+ * first is the plain scan's list of projected columns, always NIL here.
+ */
+#define PAX_AGG_PRIVATE_SPEC	1	/* (kind, column) pairs */
+#define PAX_AGG_PRIVATE_CLAUSES	2	/* the pushed clauses */
+#define PAX_AGG_PRIVATE_RTI		3	/* the relation's index at planning */
+#define PAX_AGG_PRIVATE_GROUP	4	/* zero-based GROUP BY columns */
+#define PAX_AGG_PRIVATE_LEN		5
+
+/* The executor state: PaxScanState first, for the page loop. */
+typedef struct PaxAggScanState
+{
+	PaxScanState base;
+
+	PaxAgg	   *aggs;			/* one result row of these per group */
+	int			naggs;
+	PaxGroupCol *gcols;			/* GROUP BY columns */
+	int			ngcols;
+	bool		has_numeric;	/* some aggregate is of a numeric kind */
+	bool		partial;		/* returns partial states (parallel plans) */
+	bool		aggregated;		/* every row is folded in */
+	int			next_group;		/* the group to return next */
+	List	   *clauses;		/* the pushed clauses, for EXPLAIN */
+
+	/* groups: keys, their hashes, and naggs accumulators each */
+	MemoryContext groupcxt;		/* keys, accumulators, numeric sums */
+	MemoryContext rowcxt;		/* per page: detoasted keys, slow numerics */
+	int			ngroups;
+	int			maxgroups;
+	Datum	   *gkeys;			/* ngcols per group */
+	bool	   *gnulls;
+	uint64	   *gpacked;		/* ngcols per group, where gpackok */
+	bool	   *gpackok;
+	uint32	   *ghashes;
+	PaxAggAcc  *accs;			/* naggs per group */
+	int32	   *slots;			/* open addressing: group index or -1 */
+	int			nslots;			/* a power of two */
+
+	/* a row's values, by column, for GROUP BY keys and slow numerics */
+	Datum	   *values;
+	bool	   *isnull;
+	uint64	   *rowpacked;		/* its packed GROUP BY key (PaxGroupReadKey) */
+#ifdef PAX_HAVE_FAST_NUMERIC
+	/* the numeric columns the aggregates read, parsed per page */
+	int		   *numattnos;
+	int			nnumcols;
+	PaxNumColumn *numcols;
+#endif
+	int32		gid[PAX_MAX_CAPACITY];	/* group of each selected row */
+} PaxAggScanState;
+
+/*
+ * PaxAggValue reads one column of a row of the page (the caller holds a
+ * pin), or its missing value for a column added after the page was laid
+ * out.
+ */
+static inline Datum
+PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			int row, int attno, bool *isnull)
+{
+	if (attno < layout->natts)
+		return PaxPageGetValue(page, layout, row, attno, isnull);
+	return getmissingattr(tupdesc, attno + 1, isnull);
+}
+
+/* ----------------------------------------------------------------
  * Externs
  * ----------------------------------------------------------------
  */
@@ -259,5 +383,20 @@ extern void PaxJoinFilterInit(void);
 /* pax_aggscan.c */
 extern bool pax_enable_aggpushdown;
 extern void PaxAggScanInit(void);
+
+/* pax_aggexec.c */
+extern Node *PaxAggCreateState(CustomScan *cscan);
+
+/* pax_aggfold.c */
+extern void PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc);
+extern Datum PaxAggResult(PaxAgg *agg, PaxAggAcc *accum, bool *isnull);
+extern Datum PaxAggPartial(PaxAgg *agg, PaxAggAcc *accum, bool *isnull);
+
+/* pax_agggroups.c */
+extern void PaxGroupResize(PaxAggScanState *state);
+extern int	PaxGroupNew(PaxAggScanState *state, uint32 h, bool packed);
+extern void PaxGroupRows(PaxAggScanState *state, Page page,
+						 const PaxPageLayout *layout, TupleDesc tupdesc,
+						 const uint16 *sel, int nsel);
 
 #endif							/* PAX_CUSTOMSCAN_H */

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * pax_filter.c
- *	  PaxScan's typed filter kernels and zone-map checks: how pushed
- *	  predicates (pax_pushdown.c) are applied to the rows of one page.
+ *	  PaxScan's typed filter kernels: how pushed predicates
+ *	  (pax_pushdown.c) are applied to the rows of one page.
  *
  * A page's candidate rows are a selection vector: row indexes, ascending,
  * below pp_nrows.  Each predicate compacts it in place, in a tight typed
@@ -10,15 +10,13 @@
  * bytewise for text, and through the operator's function otherwise; no row
  * is formed.  Before that, a page whose zone map (least and greatest value
  * of a column over every row stored, visible or not) refutes a predicate is
- * skipped whole.
+ * skipped whole (pax_zonecheck.c).
  *
  * pax_am/pax_filter.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include <math.h>
 
 #include "access/nbtree.h"
 #include "common/int.h"
@@ -30,27 +28,10 @@
 #include "pax_numeric.h"
 #include "pax_pushdown.h"
 
-/* GUC pax.enable_zonemaps, defined in _PG_init */
-bool		pax_enable_zonemaps = true;
-
 /* ----------------------------------------------------------------
  * Evaluation over a page
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxCmpDouble compares doubles as float8_cmp_internal() in float.c
- * (PostgreSQL 15) does: NaN is equal to NaN and larger than anything else.
- */
-static inline int
-PaxCmpDouble(double a, double b)
-{
-	if (unlikely(isnan(a)))
-		return isnan(b) ? 0 : 1;
-	if (unlikely(isnan(b)))
-		return -1;
-	return (a > b) - (a < b);
-}
 
 /*
  * PaxStrategyHolds tells whether a three-way comparison result satisfies a
@@ -499,6 +480,128 @@ PaxColumnNulls(Page page, const PaxColumnLayout *col, int attno)
 }
 
 /*
+ * PaxFilterFloat is PaxFilter's loop for a float comparison
+ * (PAX_VC_FLOAT) on column col of the page.
+ */
+static pg_attribute_always_inline int
+PaxFilterFloat(PaxPred *pred, Page page, const PaxColumnLayout *col,
+			   uint16 *sel, int n)
+{
+	int			m = 0;
+	double		c = pred->fval;
+	const char *data = PaxColumnFixedData(page, col,
+										  PaxPageGetHeader(page)->pp_nrows,
+										  PaxDecodeScratch);
+
+	/* (a decimal-scaled column's values decoded) */
+	if (col->attlen == 8)
+	{
+		const float8 *vals = (const float8 *) data;
+
+		for (int k = 0; k < n; k++)
+			if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+				sel[m++] = sel[k];
+	}
+	else
+	{
+		const float4 *vals = (const float4 *) data;
+
+		for (int k = 0; k < n; k++)
+			if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
+				sel[m++] = sel[k];
+	}
+	return m;
+}
+
+/*
+ * PaxFilterDict is PaxFilter's path for a dictionary-encoded column: the
+ * predicate once per entry that a selected row uses (never on an entry
+ * only rows the scan does not select use), its verdict then per code;
+ * NULLs (nulls, the column's bitmap or NULL) as the predicate takes them.
+ * A code beyond the dictionary goes through PaxPageGetValue, which
+ * reports it.
+ */
+static pg_attribute_always_inline int
+PaxFilterDict(PaxPred *pred, Page page, const PaxPageLayout *layout,
+			  const PaxColumnLayout *col, const bits8 *nulls, uint16 *sel,
+			  int n)
+{
+	int			m = 0;
+	int8		verdict[PAX_DICT_MAX_K * 8];
+
+	memset(verdict, -1, col->dictcap);
+	for (int k = 0; k < n; k++)
+	{
+		int			r = sel[k];
+		uint32		code = PaxDictCode(page, col, r);
+		bool		ok;
+
+		if (nulls && PaxBitIsSet(nulls, r))
+			ok = PaxPredAcceptsNull(pred);
+		else if (code >= col->dictcap || verdict[code] < 0)
+		{
+			bool		isnull;
+			Datum		value = PaxPageGetValue(page, layout, r,
+												pred->attno, &isnull);
+
+			ok = isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen);
+			if (!isnull && code < col->dictcap)
+				verdict[code] = ok;
+		}
+		else
+			ok = verdict[code];
+		if (ok)
+			sel[m++] = r;
+	}
+	return m;
+}
+
+#ifdef PAX_HAVE_FAST_NUMERIC
+/*
+ * PaxFilterNumeric is PaxFilter's loop for a numeric comparison whose
+ * value fits the fast path (PAX_VC_NUMERIC, numfast): in 64 bits inline
+ * where the value is a short varlena inside the value area; the rest
+ * (NULLs, other forms, values that look corrupted) through
+ * PaxPageGetValue, which reports corruption, and PaxValueQualifies (the
+ * 128-bit comparison, else the operator).
+ */
+static pg_attribute_always_inline int
+PaxFilterNumeric(PaxPred *pred, Page page, const PaxPageLayout *layout,
+				 const PaxColumnLayout *col, uint16 *sel, int n)
+{
+	int			m = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		int			r = sel[k];
+		const char *p = pred->numkey ?
+			PaxPageShortValue(page, col, r,
+							  PaxDecodes(col) ? PaxDecodeCell(pred->attno) : NULL) : NULL;
+		int			cmp;
+		bool		ok;
+
+		if (p != NULL &&
+			PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
+						 pred->nkey, pred->nkeyscale, &cmp))
+			ok = PaxStrategyHolds(pred->strategy, cmp);
+		else
+		{
+			bool		isnull;
+			Datum		value = PaxPageGetValue(page, layout, r,
+												pred->attno, &isnull);
+
+			ok = isnull ? PaxPredAcceptsNull(pred) :
+				PaxValueQualifies(pred, value, col->attlen);
+		}
+		if (ok)
+			sel[m++] = r;
+	}
+	return m;
+}
+#endif
+
+/*
  * PaxFilter applies one predicate to the selection vector sel[0..n) of row
  * indexes of a page and returns how many rows are left (compacted in
  * place).
@@ -595,108 +698,15 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 							   pred->vclass == PAX_VC_UINT, pred->strategy,
 							   pred->ival, sel, n);
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_FLOAT)
-	{
-		double		c = pred->fval;
-		const char *data = PaxColumnFixedData(page, col,
-											  PaxPageGetHeader(page)->pp_nrows,
-											  PaxDecodeScratch);
-
-		/* (a decimal-scaled column's values decoded) */
-		if (col->attlen == 8)
-		{
-			const float8 *vals = (const float8 *) data;
-
-			for (int k = 0; k < n; k++)
-				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
-					sel[m++] = sel[k];
-		}
-		else
-		{
-			const float4 *vals = (const float4 *) data;
-
-			for (int k = 0; k < n; k++)
-				if (PaxStrategyHolds(pred->strategy, PaxCmpDouble(vals[sel[k]], c)))
-					sel[m++] = sel[k];
-		}
-		return m;
-	}
+		return PaxFilterFloat(pred, page, col, sel, n);
 
 	if (col->dict != 0)
-	{
-		/*
-		 * A dictionary-encoded column: the predicate once per entry that a
-		 * selected row uses (never on an entry only rows the scan does not
-		 * select use), its verdict then per code; NULLs as the predicate
-		 * takes them.  A code beyond the dictionary goes through
-		 * PaxPageGetValue, which reports it.
-		 */
-		int8		verdict[PAX_DICT_MAX_K * 8];
-
-		memset(verdict, -1, col->dictcap);
-		for (int k = 0; k < n; k++)
-		{
-			int			r = sel[k];
-			uint32		code = PaxDictCode(page, col, r);
-			bool		ok;
-
-			if (nulls && PaxBitIsSet(nulls, r))
-				ok = PaxPredAcceptsNull(pred);
-			else if (code >= col->dictcap || verdict[code] < 0)
-			{
-				bool		isnull;
-				Datum		value = PaxPageGetValue(page, layout, r,
-													pred->attno, &isnull);
-
-				ok = isnull ? PaxPredAcceptsNull(pred) :
-					PaxValueQualifies(pred, value, col->attlen);
-				if (!isnull && code < col->dictcap)
-					verdict[code] = ok;
-			}
-			else
-				ok = verdict[code];
-			if (ok)
-				sel[m++] = r;
-		}
-		return m;
-	}
+		return PaxFilterDict(pred, page, layout, col, nulls, sel, n);
 
 #ifdef PAX_HAVE_FAST_NUMERIC
 	if (pred->kind == PAX_PRED_CMP && pred->vclass == PAX_VC_NUMERIC &&
 		pred->numfast)
-	{
-		/*
-		 * In 64 bits inline where the value is a short varlena inside the
-		 * value area; the rest (NULLs, other forms, values that look
-		 * corrupted) through PaxPageGetValue, which reports corruption, and
-		 * PaxValueQualifies (the 128-bit comparison, else the operator).
-		 */
-		for (int k = 0; k < n; k++)
-		{
-			int			r = sel[k];
-			const char *p = pred->numkey ?
-				PaxPageShortValue(page, col, r,
-								  PaxDecodes(col) ? PaxDecodeCell(pred->attno) : NULL) : NULL;
-			int			cmp;
-			bool		ok;
-
-			if (p != NULL &&
-				PaxNumCmpKey(p + VARHDRSZ_SHORT, VARSIZE_1B(p) - VARHDRSZ_SHORT,
-							 pred->nkey, pred->nkeyscale, &cmp))
-				ok = PaxStrategyHolds(pred->strategy, cmp);
-			else
-			{
-				bool		isnull;
-				Datum		value = PaxPageGetValue(page, layout, r,
-													pred->attno, &isnull);
-
-				ok = isnull ? PaxPredAcceptsNull(pred) :
-					PaxValueQualifies(pred, value, col->attlen);
-			}
-			if (ok)
-				sel[m++] = r;
-		}
-		return m;
-	}
+		return PaxFilterNumeric(pred, page, layout, col, sel, n);
 #endif
 
 	/* the general path: one value at a time, still without forming rows */
@@ -718,151 +728,9 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 }
 
 /* ----------------------------------------------------------------
- * Zone maps
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxRangeRefutes tells whether no value v between a page's least and
- * greatest value satisfies "v strategy c", from cmplo, c compared with the
- * least, and cmphi, c compared with the greatest.
- */
-static inline bool
-PaxRangeRefutes(int strategy, int cmplo, int cmphi)
-{
-	switch (strategy)
-	{
-		case BTLessStrategyNumber:
-			return cmplo <= 0;	/* least >= c */
-		case BTLessEqualStrategyNumber:
-			return cmplo < 0;	/* least > c */
-		case BTEqualStrategyNumber:
-			return cmplo < 0 || cmphi > 0;
-		case BTGreaterEqualStrategyNumber:
-			return cmphi > 0;	/* greatest < c */
-		case BTGreaterStrategyNumber:
-			return cmphi >= 0;	/* greatest <= c */
-		default:				/* PAX_STRATEGY_NE: all values equal c */
-			return cmplo == 0 && cmphi == 0;
-	}
-}
-
-/*
- * PaxZoneRefutes tells whether a page's zone map proves that no row of the
- * page satisfies the predicate.  Zone maps cover every row stored on the
- * page, visible or not, so refutation is always safe.
- */
-static bool
-PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
-			   TupleDesc tupdesc)
-{
-	const PaxColumnLayout *col;
-	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
-	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
-	PaxZone    *zone;
-	Oid			type;
-
-	if (pred->attno >= layout->natts)
-		return false;
-	col = &layout->cols[pred->attno];
-	if (col->dropped)
-		return false;
-	if (pred->kind == PAX_PRED_OR)
-	{
-		ListCell   *lc;
-
-		foreach(lc, pred->args)
-			if (!PaxZoneRefutes(lfirst(lc), page, layout, tupdesc))
-				return false;
-		return true;
-	}
-	if (pred->kind == PAX_PRED_ISNULL)
-		return col->data != 0 && !PaxBitIsSet(hasnull, pred->attno);
-	if (pred->never)
-		return true;
-	if (pred->always)
-		return false;
-	if (col->data == 0)
-		return true;			/* all NULL: no strict comparison holds */
-	if (pred->kind == PAX_PRED_NOTNULL)
-		return col->zone >= 0 && !PaxBitIsSet(zoneset, pred->attno) &&
-			PaxPageGetHeader(page)->pp_nrows > 0;
-	if (col->zone < 0)
-		return false;
-	if (!PaxBitIsSet(zoneset, pred->attno))
-		return PaxPageGetHeader(page)->pp_nrows > 0;	/* all NULL */
-
-	Assert(col->zone < layout->nzones);
-	zone = (PaxZone *) (page + layout->zones) + col->zone;
-	type = pred->coltype;
-
-	if (pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT)
-	{
-		int64		imin = PaxToInt64(PaxZoneDatum(zone->min), type);
-		int64		imax = PaxToInt64(PaxZoneDatum(zone->max), type);
-
-		if (pred->kind == PAX_PRED_IN)
-		{
-			for (int i = 0; i < pred->nvals; i++)
-				if (pred->ivals[i] >= imin && pred->ivals[i] <= imax)
-					return false;
-			return true;
-		}
-		if (pred->kind == PAX_PRED_NOTIN)
-			return imin == imax && pred->nvals > 0 &&
-				bsearch(&imin, pred->ivals, pred->nvals, sizeof(int64), PaxCmpInt64);
-		return PaxRangeRefutes(pred->strategy,
-							   PaxCmpInt64(&pred->ival, &imin),
-							   PaxCmpInt64(&pred->ival, &imax));
-	}
-	if (pred->vclass == PAX_VC_FLOAT)
-	{
-		double		fmin = PaxToDouble(PaxZoneDatum(zone->min), type);
-		double		fmax = PaxToDouble(PaxZoneDatum(zone->max), type);
-
-		if (pred->kind == PAX_PRED_IN)
-		{
-			for (int i = 0; i < pred->nvals; i++)
-				if (PaxCmpDouble(pred->fvals[i], fmin) >= 0 &&
-					PaxCmpDouble(pred->fvals[i], fmax) <= 0)
-					return false;
-			return true;
-		}
-		if (pred->kind != PAX_PRED_CMP)
-			return false;
-		return PaxRangeRefutes(pred->strategy,
-							   PaxCmpDouble(pred->fval, fmin),
-							   PaxCmpDouble(pred->fval, fmax));
-	}
-	return false;
-}
-
-/* ----------------------------------------------------------------
  * Lists of predicates
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxPredsRefutePage tells whether the page's zone maps prove that no row
- * on it passes the predicates.  Only evaluated predicates whose clause may
- * skip pages take part.  The caller holds a lock on the page.
- */
-bool
-PaxPredsRefutePage(List *preds, Page page, const PaxPageLayout *layout,
-				   TupleDesc tupdesc)
-{
-	ListCell   *lc;
-
-	foreach(lc, preds)
-	{
-		PaxPred    *pred = lfirst(lc);
-
-		if (pred->zone_ok && pred->evaluated &&
-			PaxZoneRefutes(pred, page, layout, tupdesc))
-			return true;
-	}
-	return false;
-}
 
 /* at most this many ranges fused per pass (PaxPredsFilter) */
 #define PAX_MAX_FUSED	8

@@ -15,6 +15,8 @@
 #ifndef PAX_PUSHDOWN_H
 #define PAX_PUSHDOWN_H
 
+#include <math.h>
+
 #include "access/stratnum.h"
 #include "catalog/pg_type_d.h"
 #include "nodes/execnodes.h"
@@ -161,6 +163,20 @@ PaxCmpInt64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * PaxCmpDouble compares doubles as float8_cmp_internal() in float.c
+ * (PostgreSQL 15) does: NaN is equal to NaN and larger than anything else.
+ */
+static inline int
+PaxCmpDouble(double a, double b)
+{
+	if (unlikely(isnan(a)))
+		return isnan(b) ? 0 : 1;
+	if (unlikely(isnan(b)))
+		return -1;
+	return (a > b) - (a < b);
+}
+
 #ifdef USE_ASSERT_CHECKING
 /*
  * PaxSelIsValid tells whether sel[0..n) is a selection vector of a page of
@@ -196,14 +212,21 @@ extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
 extern bool PaxPredsLazyPending(List *preds);
 extern void PaxPredsStart(List *preds, ExprContext *econtext,
 						  MemoryContext mcxt);
+
+/* pax_predvalues.c */
+extern void PaxResolveClass(PaxPred *pred, TupleDesc tupdesc);
 extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,
 							MemoryContext mcxt);
+extern bool PaxPredIsLazy(PaxPred *pred);
+extern bool PaxPredIsEarly(PaxPred *pred);
 
-/* pax_filter.c */
+/* pax_zonecheck.c */
 extern bool pax_enable_zonemaps;
 extern bool PaxPredsRefutePage(List *preds, Page page,
 							   const PaxPageLayout *layout,
 							   TupleDesc tupdesc);
+
+/* pax_filter.c */
 extern int	PaxPredsFilter(List *preds, bool early, Page page,
 						   const PaxPageLayout *layout, TupleDesc tupdesc,
 						   uint16 *sel, int n, ExprContext *econtext,
