@@ -2,21 +2,25 @@
  *
  * pax_customscan.h
  *	  Private declarations of PaxScan, the custom scan of pax relations:
- *	  shared by pax_customscan.c and the aggregate mode's pax_agg*.c only.
+ *	  shared by the files of PaxScan's layer only.
  *
  * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown.c,
  * pax_filter.c and pax_zonecheck.c (predicates, their values, their
  * kernels and zone-map checks, pax_pushdown.h: no executor node) <-
- * pax_joinfilter.c (runtime join filters: attached at ExecutorStart,
- * applied by the page loop) <- pax_customscan.c (the plain scan, which
- * also drives the page loop) <- pax_agggroups.c <- pax_aggfold.c <-
- * pax_aggexec.c <- pax_aggscan.c (the aggregate mode, which reuses that
- * page loop: its groups, folding, executor and planning).  The
- * plain scan reaches the aggregate mode only through PaxScanCreateUpper,
- * which pax_aggscan.c sets.  Nothing here is visible to the table AM.
+ * pax_joinfilter.c (runtime join filters: built and applied by the page
+ * loop) <- pax_customscan_exec.c and pax_customscan_explain.c (the plain
+ * scan's executor, which also drives the page loop, and its EXPLAIN) <-
+ * pax_customscan.c (the plain scan's planner side and PaxScan's methods)
+ * <- pax_joinfilter_attach.c (join filters attached at ExecutorStart) <-
+ * pax_joinpath.c (join paths costed with their filters); and
+ * pax_customscan.c <- pax_agggroups.c <- pax_aggfold.c <- pax_aggexec.c
+ * <- pax_aggscan.c (the aggregate mode, which reuses the page loop: its
+ * groups, folding, executor and planning).  The plain scan reaches the
+ * aggregate mode only through PaxScanCreateUpper, which pax_aggscan.c
+ * sets.  Nothing here is visible to the table AM.
  *
- * Layout follows pax.h: constants, state structs, then externs grouped
- * by defining file.
+ * Layout follows contrib/bloom's bloom.h: constants, state structs, then
+ * externs grouped by defining file.
  *
  * pax_am/pax_customscan.h
  *
@@ -100,7 +104,7 @@
 #define PAX_PREFETCH_MAX_BYTES	1024
 
 /* ----------------------------------------------------------------
- * Executor state (pax_customscan.c, pax_aggexec.c)
+ * Executor state (pax_customscan_exec.c, pax_aggexec.c)
  * ----------------------------------------------------------------
  */
 
@@ -335,6 +339,69 @@ PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 }
 
 /* ----------------------------------------------------------------
+ * Runtime join filters (pax_joinfilter.c, pax_joinfilter_attach.c)
+ * ----------------------------------------------------------------
+ */
+
+/* How a key column's hash is computed (PaxJoinKey.how). */
+typedef enum PaxJfHash
+{
+	PAX_JF_HASH_INT2,			/* hashint2 */
+	PAX_JF_HASH_INT4,			/* hashint4, hashoid, hashchar-free 4 bytes */
+	PAX_JF_HASH_INT8,			/* hashint8 */
+	PAX_JF_HASH_CALL			/* call the hash function */
+} PaxJfHash;
+
+typedef struct PaxJoinKey
+{
+	int			attno;			/* zero-based column of the scan relation */
+	PaxJfHash	how;
+	FmgrInfo	flinfo;			/* the join's outer hash function */
+	Oid			collation;
+} PaxJoinKey;
+
+/* One runtime filter of a PaxScan. */
+typedef struct PaxJoinFilter
+{
+	HashJoinState *hj;			/* the join whose hash table it summarises */
+
+	/*
+	 * A filter of the join's inner side (its table's rows) is built instead
+	 * from a scan of its outer side, the plain PaxScan prescan_plan, before
+	 * the table is: the outer rows' keys (columns prescan_cols of its
+	 * output), hashed by the outer hash functions.
+	 */
+	bool		prescan;
+	Plan	   *prescan_plan;
+	AttrNumber *prescan_cols;
+	FmgrInfo   *prescan_hash;
+	Oid		   *prescan_coll;
+	int			nkeys;
+	PaxJoinKey *keys;
+	bool		ready;			/* built from the join's table */
+	bool		off;			/* unusable (batches) or not worth it */
+	bool		judged;			/* its trial is over */
+	bool		probing;		/* on trial against the join's table itself,
+								 * unbuilt (PaxJfTableHolds) */
+	uint64	   *words;			/* the Bloom filter */
+	uint32		wordshift;		/* 32 - log2(number of words) */
+
+	/*
+	 * One integer key compared by integer equality: the table's key values
+	 * are read too (innerattno, the column of its tuples), and a table whose
+	 * keys span few enough values gets an exact bitmap over kmin..kmin+span,
+	 * which the one-pass loop tests instead of the Bloom filter.
+	 */
+	AttrNumber	innerattno;		/* 0: hash values only */
+	Oid			innertype;
+	uint64	   *bitmap;			/* NULL: no exact set */
+	int64		kmin;
+	uint64		span;
+	uint64		tested;			/* rows tested since the last rescan */
+	uint64		removed;
+} PaxJoinFilter;
+
+/* ----------------------------------------------------------------
  * Externs
  * ----------------------------------------------------------------
  */
@@ -355,10 +422,14 @@ extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
 extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
 								 List *rest, int jf_keys, double jf_share);
 extern bool PaxIsPaxRelation(Oid relid);
+
+/* pax_customscan_exec.c */
 extern void PaxScanBeginPreds(PaxScanState *state, List *clauses,
 							  Index varno, List *zone_ok);
+extern void PaxScanBegin(CustomScanState *node, EState *estate, int eflags);
 extern void PaxScanStart(PaxScanState *state);
 extern bool PaxScanNextPage(PaxScanState *state);
+extern TupleTableSlot *PaxScanExec(CustomScanState *node);
 extern void PaxScanEnd(CustomScanState *node);
 extern void PaxScanReScan(CustomScanState *node);
 extern Size PaxScanEstimateDSM(CustomScanState *node, ParallelContext *pcxt);
@@ -369,15 +440,25 @@ extern void PaxScanReInitializeDSM(CustomScanState *node,
 extern void PaxScanInitializeWorker(CustomScanState *node, shm_toc *toc,
 									void *coordinate);
 extern void PaxScanShutdown(CustomScanState *node);
+
+/* pax_customscan_explain.c */
 extern void PaxExplainFilter(CustomScanState *node, List *clauses,
 							 List *ancestors, struct ExplainState *es);
+extern void PaxScanExplain(CustomScanState *node, List *ancestors,
+						   struct ExplainState *es);
 
 /* pax_joinfilter.c */
-extern bool pax_enable_joinfilter;
 extern int	PaxJoinFiltersApply(PaxScanState *state, Page page,
 								TupleDesc tupdesc, int n);
 extern void PaxJoinFiltersReset(PaxScanState *state);
 extern char *PaxJoinFiltersDescribe(PaxScanState *state, TupleDesc tupdesc);
+
+/* pax_joinfilter_attach.c */
+extern bool pax_enable_joinfilter;
+extern bool PaxJfJoinDropsUnmatchedOuter(JoinType jointype);
+extern void PaxJfAttachInit(void);
+
+/* pax_joinpath.c */
 extern void PaxJoinFilterInit(void);
 
 /* pax_aggscan.c */
