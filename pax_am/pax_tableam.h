@@ -6,7 +6,8 @@
  * The entry points of the access paths that pax_handler.c wires into the
  * TableAmRoutine and that call each other: scans, inserts and kept rows,
  * DELETE, UPDATE and row locks, VACUUM, rewrites, index support and the
- * records of logical decoding.
+ * records of logical decoding; and the state that the files of VACUUM
+ * share (PaxVacState, pax_vacuum.c and pax_vacuum_page.c).
  *
  * pax_am/pax_tableam.h
  *
@@ -18,6 +19,7 @@
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
+#include "commands/vacuum.h"
 
 #include "pax_page.h"
 #include "pax_relscan.h"
@@ -184,8 +186,77 @@ extern void pax_tuple_complete_speculative(Relation relation,
 extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
 
 /* pax_vacuum.c */
+/*
+ * The dead TIDs collected for index vacuuming and reclaim, sorted.  Ours
+ * rather than vacuum.h's (VacDeadItems until 16, a TidStore from 17): the
+ * reclaim pass walks them a page at a time, and index AMs are called with
+ * our own callback (PaxVacTidReaped), so every version uses one array.
+ */
+typedef struct PaxDeadItems
+{
+	int			max_items;
+	int			num_items;
+	ItemPointerData items[FLEXIBLE_ARRAY_MEMBER];
+} PaxDeadItems;
+
+/* State of one VACUUM of a pax relation. */
+typedef struct PaxVacState
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	BufferAccessStrategy bstrategy;
+	int			elevel;
+
+	/* indexes */
+	int			nindexes;
+	Relation   *indrels;
+	IndexBulkDeleteResult **indstats;
+	bool		do_index_vacuuming;
+	bool		do_index_cleanup;
+	bool		do_truncate;
+	bool		aggressive;		/* must advance relfrozenxid to freeze_limit */
+
+	/* cutoffs and what the relation's new ones may be */
+#if PG_VERSION_NUM >= 160000
+	struct VacuumCutoffs cutoffs;	/* what the fields below come from */
+#endif
+	TransactionId oldest_xmin;
+	TransactionId freeze_limit;
+	MultiXactId multi_cutoff;
+	MultiXactId oldest_mxact;
+	TransactionId new_frozen_xid;
+	MultiXactId new_min_mxid;
+
+	/* dead TIDs, sorted, waiting for index vacuuming and reclaim */
+	PaxDeadItems *dead_items;
+
+	PaxLayoutCache lcache;
+	Buffer		vmbuffer;
+
+	/* counters */
+	BlockNumber rel_pages;
+	BlockNumber nonempty_pages; /* last page with rows left, + 1 */
+	BlockNumber all_visible_pages;
+	BlockNumber pages_reclaimed;
+	BlockNumber pages_removed;
+	int			num_index_scans;
+	double		live;
+	double		recently_dead;
+	double		dead_kept;		/* dead, but left in place */
+	double		removed;		/* made UNUSED */
+	double		frozen;
+	double		invalidated;
+	int64		bytes_freed;
+	TimestampTz starttime;
+} PaxVacState;
+
 extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
 								BufferAccessStrategy bstrategy);
+
+/* pax_vacuum_page.c */
+extern void PaxVacReclaimPage(PaxVacState *vs, Buffer buffer,
+							  const ItemPointerData *items, int nitems);
+extern void PaxVacScanPage(PaxVacState *vs, BlockNumber blkno);
 
 /* pax_rewrite.c */
 extern void pax_relation_copy_for_cluster(Relation OldTable,
