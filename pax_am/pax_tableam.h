@@ -6,8 +6,9 @@
  * The entry points of the access paths that pax_handler.c wires into the
  * TableAmRoutine and that call each other: scans, inserts and kept rows,
  * DELETE, UPDATE and row locks, VACUUM, rewrites, index support and the
- * records of logical decoding; and the state that the files of VACUUM
- * share (PaxVacState, pax_vacuum.c and pax_vacuum_page.c).
+ * records of logical decoding; and the state that the files of one access
+ * path share: a row being changed (PaxTarget, pax_lock.c and pax_modify.c)
+ * and one VACUUM's (PaxVacState, pax_vacuum.c and pax_vacuum_page.c).
  *
  * pax_am/pax_tableam.h
  *
@@ -159,6 +160,45 @@ extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 const PaxRowInit *init, HeapTuple oldtup,
 							 HeapTuple *newtup);
 
+/* pax_lock.c */
+/* A row being changed: its pinned, exclusively locked page. */
+typedef struct PaxTarget
+{
+	Relation	rel;
+	Buffer		buffer;
+	Buffer		vmbuffer;		/* pinned map page, or InvalidBuffer */
+	Page		page;
+	HeapTupleData tuple;		/* t_data points into the page, or at own:
+								 * see PaxTargetRefresh */
+	union
+	{
+		char		bytes[PAX_ROWHDR_SIZE];
+		uint64		align;
+	}			own;			/* the header of a row on a header page */
+	bool		have_tuple_lock;
+	LockTupleMode tuplock_mode;
+	bool		noop;			/* we already hold a lock strong enough */
+	bool		checked_lockers;	/* lockers were waited for or checked */
+	bool		locker_remains; /* ... and some are still running */
+} PaxTarget;
+
+extern void PaxTargetOpen(Relation rel, ItemPointer tid, PaxTarget *t);
+extern void PaxTargetLock(PaxTarget *t);
+extern void PaxTargetClose(PaxTarget *t);
+extern TM_Result PaxTargetAcquire(PaxTarget *t, CommandId cid,
+								  LockTupleMode mode, bool is_update,
+								  LockWaitPolicy wait_policy,
+								  bool nowait_modified, bool follow_updates,
+								  Snapshot crosscheck, TM_FailureData *tmfd);
+extern void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax,
+							 uint16 infomask, uint16 infomask2, CommandId cid,
+							 bool iscombo, const ItemPointerData *ctid);
+extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot,
+								CommandId cid, LockTupleMode mode,
+								LockWaitPolicy wait_policy, uint8 flags,
+								TM_FailureData *tmfd);
+
 /* pax_modify.c */
 extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
 								  CommandId cid, Snapshot snapshot,
@@ -170,11 +210,6 @@ extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
 								  bool wait, TM_FailureData *tmfd,
 								  LockTupleMode *lockmode,
 								  PaxUpdateIndexes *update_indexes);
-extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
-								Snapshot snapshot, TupleTableSlot *slot,
-								CommandId cid, LockTupleMode mode,
-								LockWaitPolicy wait_policy, uint8 flags,
-								TM_FailureData *tmfd);
 extern void pax_tuple_insert_speculative(Relation relation,
 										 TupleTableSlot *slot, CommandId cid,
 										 int options,
