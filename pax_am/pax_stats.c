@@ -209,6 +209,64 @@ PaxZoneText(Form_pg_attribute att, Datum value)
 }
 
 /*
+ * PaxColumnEncoding fills in the encoding and value_width columns of
+ * pax_page_columns' row for a column of the page (both NULL for a column
+ * without minipage).
+ */
+static void
+PaxColumnEncoding(Page page, const PaxColumnLayout *col, Datum *values,
+				  bool *nulls)
+{
+	if (col->data == 0)
+		nulls[8] = nulls[9] = true;
+	else
+	{
+		if (col->bits != 0)
+		{
+			int64		slot[3] = {0};	/* a decimal-scaled numeric's */
+
+			/* no whole bytes a value: the minipage's size says it */
+			if (col->numslot != 0)
+				PaxNumSlot(page, col, slot);
+			values[8] = CStringGetTextDatum(col->numslot != 0 ?
+											psprintf("decimal-scaled, scale %d, factor " INT64_FORMAT ", %d bits",
+													 (int) slot[2], slot[1],
+													 col->bits) :
+											col->scaled ?
+											psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
+													 PaxColumnFactor(page, col),
+													 col->bits) :
+											col->factored ?
+											psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
+													 PaxColumnFactor(page, col),
+													 col->bits) :
+											psprintf("%s, %d bits",
+													 col->dict ? "dictionary" :
+													 "frame of reference",
+													 col->bits));
+			nulls[9] = true;
+		}
+		else if (col->prefix)
+		{
+			values[8] = CStringGetTextDatum(col->symbits ?
+											psprintf("prefix, fixed-width rests in %d-bit codes (%d symbols)",
+													 col->symbits,
+													 page[col->prefix + PAX_FIXREST_AREA]) :
+											col->restwidth ?
+											"prefix, fixed-width rests" :
+											"prefix");
+			values[9] = Int32GetDatum(col->restwidth ? col->restwidth : col->width);
+		}
+		else
+		{
+			values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
+											col->dict ? "dictionary" : "plain");
+			values[9] = Int32GetDatum(col->width);
+		}
+	}
+}
+
+/*
  * pax_page_columns(rel regclass, blkno bigint,
  *					OUT attnum int, OUT attname name, OUT minipage_bytes int,
  *					OUT value_bytes int, OUT has_nullmap bool,
@@ -334,53 +392,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		}
 		else
 			nulls[6] = nulls[7] = true;
-		if (col->data == 0)
-			nulls[8] = nulls[9] = true;
-		else
-		{
-			if (col->bits != 0)
-			{
-				int64		slot[3] = {0};	/* a decimal-scaled numeric's */
-
-				/* no whole bytes a value: the minipage's size says it */
-				if (col->numslot != 0)
-					PaxNumSlot(page, col, slot);
-				values[8] = CStringGetTextDatum(col->numslot != 0 ?
-												psprintf("decimal-scaled, scale %d, factor " INT64_FORMAT ", %d bits",
-														 (int) slot[2], slot[1],
-														 col->bits) :
-												col->scaled ?
-												psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
-														 PaxColumnFactor(page, col),
-														 col->bits) :
-												col->factored ?
-												psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
-														 PaxColumnFactor(page, col),
-														 col->bits) :
-												psprintf("%s, %d bits",
-														 col->dict ? "dictionary" :
-														 "frame of reference",
-														 col->bits));
-				nulls[9] = true;
-			}
-			else if (col->prefix)
-			{
-				values[8] = CStringGetTextDatum(col->symbits ?
-												psprintf("prefix, fixed-width rests in %d-bit codes (%d symbols)",
-														 col->symbits,
-														 page[col->prefix + PAX_FIXREST_AREA]) :
-												col->restwidth ?
-												"prefix, fixed-width rests" :
-												"prefix");
-				values[9] = Int32GetDatum(col->restwidth ? col->restwidth : col->width);
-			}
-			else
-			{
-				values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
-												col->dict ? "dictionary" : "plain");
-				values[9] = Int32GetDatum(col->width);
-			}
-		}
+		PaxColumnEncoding(page, col, values, nulls);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	UnlockReleaseBuffer(buffer);

@@ -4,7 +4,9 @@
  *	  SQL-callable inspection of pax relations.
  *
  * pax_page_stats(), pax_page_columns() and pax_verify() open relations the
- * same way.
+ * same way.  pax_verify()'s checks, in pax_verify.c and
+ * pax_verify_col.c, share the state of the call (PaxVerifyContext) and
+ * report each problem through PaxVerifyReport.
  *
  * pax_am/pax_stats.h
  *
@@ -13,9 +15,60 @@
 #ifndef PAX_STATS_H
 #define PAX_STATS_H
 
+#include "access/transam.h"
+#include "nodes/execnodes.h"
+#include "storage/bufmgr.h"
 #include "utils/rel.h"
+
+#include "pax_page.h"
 
 /* pax_stats.c */
 extern Relation PaxOpenForStats(Oid relid);
+
+/* pax_verify.c and pax_verify_col.c */
+
+/* Columns of pax_verify's result. */
+#define PAX_VERIFY_COLS		4
+
+/* Running state of one pax_verify call. */
+typedef struct PaxVerifyContext
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	BlockNumber nblocks;		/* refreshed when a TID points past it */
+	BufferAccessStrategy bstrategy;
+
+	/* valid transaction ID range, refreshed when an ID falls outside */
+	FullTransactionId next_fxid;
+	TransactionId next_xid;
+	FullTransactionId oldest_fxid;	/* oldest datfrozenxid of the cluster */
+	FullTransactionId relfrozenfxid;	/* 0:0 when relfrozenxid is not
+										 * normal */
+	TransactionId relfrozenxid;
+
+	/* valid multixact ID range */
+	MultiXactId relminmxid;
+	MultiXactId oldest_mxact;
+	MultiXactId next_mxact;
+
+	/* layout of the current page, sized for the relation's natts */
+	PaxPageLayout *layout;
+	bool	   *zone_ok;		/* per column: zone map may be compared */
+
+	/* where we are, for the report */
+	BlockNumber blkno;
+	int			row;			/* row index, -1 for page-level problems */
+	int			attnum;			/* zero-based column, -1 for none */
+
+	int64		nproblems;		/* rows reported so far */
+	PaxIOBlock copy;		/* a block read around the buffer manager */
+	ReturnSetInfo *rsinfo;
+} PaxVerifyContext;
+
+/* pax_verify_col.c */
+extern void PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
+			pg_attribute_printf(2, 3);
+extern void PaxVerifyDirectory(PaxVerifyContext *ctx, Page page);
+extern void PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row);
 
 #endif							/* PAX_STATS_H */

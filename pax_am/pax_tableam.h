@@ -6,7 +6,9 @@
  * The entry points of the access paths that pax_handler.c wires into the
  * TableAmRoutine and that call each other: scans, inserts and kept rows,
  * DELETE, UPDATE and row locks, VACUUM, rewrites, index support and the
- * records of logical decoding.
+ * records of logical decoding; and the state that the files of one access
+ * path share: a row being changed (PaxTarget, pax_lock.c and pax_modify.c)
+ * and one VACUUM's (PaxVacState, pax_vacuum.c and pax_vacuum_page.c).
  *
  * pax_am/pax_tableam.h
  *
@@ -18,6 +20,7 @@
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
+#include "commands/vacuum.h"
 
 #include "pax_page.h"
 #include "pax_hio.h"
@@ -179,6 +182,45 @@ extern void PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 							bool eager, bool compact,
 							PaxRelCache *hints, PaxPageShape *shape);
 
+/* pax_lock.c */
+/* A row being changed: its pinned, exclusively locked page. */
+typedef struct PaxTarget
+{
+	Relation	rel;
+	Buffer		buffer;
+	Buffer		vmbuffer;		/* pinned map page, or InvalidBuffer */
+	Page		page;
+	HeapTupleData tuple;		/* t_data points into the page, or at own:
+								 * see PaxTargetRefresh */
+	union
+	{
+		char		bytes[PAX_ROWHDR_SIZE];
+		uint64		align;
+	}			own;			/* the header of a row on a header page */
+	bool		have_tuple_lock;
+	LockTupleMode tuplock_mode;
+	bool		noop;			/* we already hold a lock strong enough */
+	bool		checked_lockers;	/* lockers were waited for or checked */
+	bool		locker_remains; /* ... and some are still running */
+} PaxTarget;
+
+extern void PaxTargetOpen(Relation rel, ItemPointer tid, PaxTarget *t);
+extern void PaxTargetLock(PaxTarget *t);
+extern void PaxTargetClose(PaxTarget *t);
+extern TM_Result PaxTargetAcquire(PaxTarget *t, CommandId cid,
+								  LockTupleMode mode, bool is_update,
+								  LockWaitPolicy wait_policy,
+								  bool nowait_modified, bool follow_updates,
+								  Snapshot crosscheck, TM_FailureData *tmfd);
+extern void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax,
+							 uint16 infomask, uint16 infomask2, CommandId cid,
+							 bool iscombo, const ItemPointerData *ctid);
+extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot,
+								CommandId cid, LockTupleMode mode,
+								LockWaitPolicy wait_policy, uint8 flags,
+								TM_FailureData *tmfd);
+
 /* pax_modify.c */
 extern TM_Result pax_tuple_delete(Relation relation, ItemPointer tid,
 								  CommandId cid, Snapshot snapshot,
@@ -190,11 +232,6 @@ extern TM_Result pax_tuple_update(Relation relation, ItemPointer otid,
 								  bool wait, TM_FailureData *tmfd,
 								  LockTupleMode *lockmode,
 								  PaxUpdateIndexes *update_indexes);
-extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
-								Snapshot snapshot, TupleTableSlot *slot,
-								CommandId cid, LockTupleMode mode,
-								LockWaitPolicy wait_policy, uint8 flags,
-								TM_FailureData *tmfd);
 extern void pax_tuple_insert_speculative(Relation relation,
 										 TupleTableSlot *slot, CommandId cid,
 										 int options,
@@ -206,8 +243,77 @@ extern void pax_tuple_complete_speculative(Relation relation,
 extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
 
 /* pax_vacuum.c */
+/*
+ * The dead TIDs collected for index vacuuming and reclaim, sorted.  Ours
+ * rather than vacuum.h's (VacDeadItems until 16, a TidStore from 17): the
+ * reclaim pass walks them a page at a time, and index AMs are called with
+ * our own callback (PaxVacTidReaped), so every version uses one array.
+ */
+typedef struct PaxDeadItems
+{
+	int			max_items;
+	int			num_items;
+	ItemPointerData items[FLEXIBLE_ARRAY_MEMBER];
+} PaxDeadItems;
+
+/* State of one VACUUM of a pax relation. */
+typedef struct PaxVacState
+{
+	Relation	rel;
+	TupleDesc	tupdesc;
+	BufferAccessStrategy bstrategy;
+	int			elevel;
+
+	/* indexes */
+	int			nindexes;
+	Relation   *indrels;
+	IndexBulkDeleteResult **indstats;
+	bool		do_index_vacuuming;
+	bool		do_index_cleanup;
+	bool		do_truncate;
+	bool		aggressive;		/* must advance relfrozenxid to freeze_limit */
+
+	/* cutoffs and what the relation's new ones may be */
+#if PG_VERSION_NUM >= 160000
+	struct VacuumCutoffs cutoffs;	/* what the fields below come from */
+#endif
+	TransactionId oldest_xmin;
+	TransactionId freeze_limit;
+	MultiXactId multi_cutoff;
+	MultiXactId oldest_mxact;
+	TransactionId new_frozen_xid;
+	MultiXactId new_min_mxid;
+
+	/* dead TIDs, sorted, waiting for index vacuuming and reclaim */
+	PaxDeadItems *dead_items;
+
+	PaxLayoutCache lcache;
+	Buffer		vmbuffer;
+
+	/* counters */
+	BlockNumber rel_pages;
+	BlockNumber nonempty_pages; /* last page with rows left, + 1 */
+	BlockNumber all_visible_pages;
+	BlockNumber pages_reclaimed;
+	BlockNumber pages_removed;
+	int			num_index_scans;
+	double		live;
+	double		recently_dead;
+	double		dead_kept;		/* dead, but left in place */
+	double		removed;		/* made UNUSED */
+	double		frozen;
+	double		invalidated;
+	int64		bytes_freed;
+	TimestampTz starttime;
+} PaxVacState;
+
 extern void pax_relation_vacuum(Relation rel, struct VacuumParams *params,
 								BufferAccessStrategy bstrategy);
+
+/* pax_vacuum_page.c */
+extern void PaxVacReclaimPage(PaxVacState *vs, Buffer buffer,
+							  const ItemPointerData *items, int nitems);
+extern void PaxVacScanPage(PaxVacState *vs, BlockNumber blkno);
 
 /* pax_rewrite.c */
 extern void pax_relation_copy_for_cluster(Relation OldTable,

@@ -1,0 +1,505 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_verify_col.c
+ *	  pax_verify()'s checks of a page's columns: the column directory and
+ *	  the metadata of the encodings, zone maps, and every stored value.
+ *
+ * pax_verify.c checks a page's header and row headers and calls these once
+ * the page's layout is known: PaxVerifyDirectory for the column directory
+ * (the encodings' factors, divisors, prefixes, alphabets and dictionaries;
+ * nulls and zone maps), PaxVerifyValues for each row's values (NULLs,
+ * varlena headers and TOAST pointers, codes of dictionaries and alphabets,
+ * zone map bounds).  Every problem found goes through PaxVerifyReport,
+ * which adds a row to pax_verify's result.
+ *
+ * pax_am/pax_verify_col.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/toast_compression.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
+
+#include "pax_encoding.h"
+#include "pax_numscale.h"
+#include "pax_minipage.h"
+#include "pax_page.h"
+#include "pax_stats.h"
+
+/* The largest valid va_rawsize of a varlena. */
+#define PAX_VARLENA_SIZE_LIMIT	0x3FFFFFFF
+
+static void PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha);
+
+/*
+ * PaxVerifyReport adds one problem at the current position to the result.
+ */
+void
+PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
+{
+	Datum		values[PAX_VERIFY_COLS];
+	bool		nulls[PAX_VERIFY_COLS] = {0};
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	for (;;)
+	{
+		va_list		args;
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&msg, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&msg, needed);
+	}
+
+	values[0] = Int64GetDatum((int64) ctx->blkno);
+	values[1] = Int32GetDatum(ctx->row + 1);
+	nulls[1] = ctx->row < 0;
+	values[2] = Int32GetDatum(ctx->attnum + 1);
+	nulls[2] = ctx->attnum < 0;
+	values[3] = CStringGetTextDatum(msg.data);
+	tuplestore_putvalues(ctx->rsinfo->setResult, ctx->rsinfo->setDesc,
+						 values, nulls);
+	pfree(DatumGetPointer(values[3]));
+	pfree(msg.data);
+	ctx->nproblems++;
+}
+
+/* ----------------------------------------------------------------
+ * Zone-mapped values
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyCompare compares two values of a zone-mapped column with its
+ * type's btree comparison function.
+ */
+static int
+PaxVerifyCompare(Form_pg_attribute att, Datum a, Datum b)
+{
+	TypeCacheEntry *tc = lookup_type_cache(att->atttypid,
+										   TYPECACHE_CMP_PROC_FINFO);
+
+	return DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
+										   att->attcollation, a, b));
+}
+
+/*
+ * PaxVerifyZoneText renders a zone-eligible value for a message, through
+ * the type's output function where that cannot fail on any bit pattern.
+ */
+static char *
+PaxVerifyZoneText(Form_pg_attribute att, Datum value)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+
+	if ((att->atttypid == TIMESTAMPOID || att->atttypid == TIMESTAMPTZOID) &&
+		!TIMESTAMP_NOT_FINITE(DatumGetTimestamp(value)) &&
+		!IS_VALID_TIMESTAMP(DatumGetTimestamp(value)))
+		return psprintf("(invalid timestamp " INT64_FORMAT ")",
+						DatumGetInt64(value));
+	if (att->atttypid == DATEOID &&
+		!DATE_NOT_FINITE(DatumGetDateADT(value)) &&
+		!IS_VALID_DATE(DatumGetDateADT(value)))
+		return psprintf("(invalid date %d)", DatumGetInt32(value));
+	getTypeOutputInfo(att->atttypid, &outfunc, &isvarlena);
+	return OidOutputFunctionCall(outfunc, value);
+}
+
+/*
+ * PaxVerifyZone checks a non-null value of a zone-mapped column against
+ * the page's zone map.
+ */
+static void
+PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
+{
+	Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+	PaxZone    *zone = (PaxZone *) (page + ctx->layout->zones) +
+		ctx->layout->cols[i].zone;
+
+	if (!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_ZONESET), i))
+	{
+		PaxVerifyReport(ctx, "zone map is not set, but the row has value %s",
+						PaxVerifyZoneText(att, value));
+		return;
+	}
+	if (PaxVerifyCompare(att, PaxZoneDatum(zone->min), value) > 0 ||
+		PaxVerifyCompare(att, value, PaxZoneDatum(zone->max)) > 0)
+		PaxVerifyReport(ctx, "value %s is outside the zone map [%s, %s]",
+						PaxVerifyZoneText(att, value),
+						PaxVerifyZoneText(att, PaxZoneDatum(zone->min)),
+						PaxVerifyZoneText(att, PaxZoneDatum(zone->max)));
+}
+
+/* ----------------------------------------------------------------
+ * Column directory
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyDirectory checks the column directory bits that the layout does
+ * not depend on, and the zone maps' own order, deciding per column whether
+ * its zone map can be compared with its values.
+ */
+void
+PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
+{
+	PaxPageLayout *layout = ctx->layout;
+	bits8	   *absent = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+	bits8	   *nullmap = PaxPageGetDirMap(page, PAX_DIR_NULLMAP);
+	bits8	   *zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+
+	if (layout->nzones > PAX_MAX_ZONES)
+		PaxVerifyReport(ctx, "page has %d zone maps, more than %d",
+						layout->nzones, PAX_MAX_ZONES);
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		/* (a dropped float column's scale looks like a factor: unchecked) */
+		if (col->factored && !col->dropped && PaxColumnFactor(page, col) < 2)
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a factored column is below 2",
+							PaxColumnFactor(page, col));
+		}
+		if (col->scaled && !PaxIsScaleDivisor(PaxColumnFactor(page, col)))
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "divisor " INT64_FORMAT " of a decimal-scaled column is not a power of ten up to 10^%d",
+							PaxColumnFactor(page, col), PAX_SCALE_MAX);
+		}
+		if (col->prefix != 0 && (uint8) page[col->prefix] > col->prefixmax)
+		{
+			ctx->attnum = i;
+			PaxVerifyReport(ctx, "prefix of %u bytes is longer than its area holds (%u)",
+							(uint8) page[col->prefix], col->prefixmax);
+		}
+		if (col->symbits != 0)
+		{
+			ctx->attnum = i;
+			PaxVerifyAlphabet(ctx, (const uint8 *) page + col->prefix +
+							  PAX_FIXREST_AREA);
+		}
+		if (col->numslot != 0)
+		{
+			int64		slot[3];	/* base, factor, display scale */
+
+			PaxNumSlot(page, col, slot);
+			ctx->attnum = i;
+			if (slot[1] < 1)
+				PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a decimal-scaled numeric column is below 1",
+								slot[1]);
+			if (slot[2] < 0 || slot[2] > PAX_NUM_SHORT_DSCALE_MAX)
+				PaxVerifyReport(ctx, "display scale " INT64_FORMAT " of a decimal-scaled numeric column is outside 0 .. %d",
+								slot[2], PAX_NUM_SHORT_DSCALE_MAX);
+		}
+		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
+			continue;
+		ctx->attnum = i;
+		PaxVerifyReport(ctx, "dictionary has %u entries in use, more than its %u",
+						PaxDictUsed(page, col), col->dictcap);
+	}
+	ctx->attnum = -1;
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+
+		ctx->attnum = i;
+		ctx->zone_ok[i] = false;
+		if (PaxBitIsSet(absent, i) &&
+			(PaxBitIsSet(nullmap, i) || PaxBitIsSet(zone, i)))
+			PaxVerifyReport(ctx, "column without minipage has a null bitmap or zone map");
+		if (PaxBitIsSet(hasnull, i) && !PaxBitIsSet(nullmap, i))
+			PaxVerifyReport(ctx, "column is marked as having nulls but has no null bitmap");
+		if (PaxBitIsSet(zoneset, i) && !PaxBitIsSet(zone, i))
+			PaxVerifyReport(ctx, "column without zone map has its zone map marked set");
+		if (!PaxBitIsSet(zone, i) || att->attisdropped)
+			continue;			/* a dropped column's zone map is unused */
+		if (!PaxZoneEligible(att))
+		{
+			PaxVerifyReport(ctx, "column of type %s has a zone map",
+							format_type_be(att->atttypid));
+			continue;
+		}
+		if (PaxBitIsSet(absent, i) ||
+			!OidIsValid(lookup_type_cache(att->atttypid,
+										  TYPECACHE_CMP_PROC_FINFO)->cmp_proc))
+			continue;
+		ctx->zone_ok[i] = true;
+		if (PaxBitIsSet(zoneset, i))
+		{
+			PaxZone    *z = (PaxZone *) (page + layout->zones) + layout->cols[i].zone;
+
+			if (PaxVerifyCompare(att, PaxZoneDatum(z->min),
+								 PaxZoneDatum(z->max)) > 0)
+				PaxVerifyReport(ctx, "zone map min %s is greater than its max %s",
+								PaxVerifyZoneText(att, PaxZoneDatum(z->min)),
+								PaxVerifyZoneText(att, PaxZoneDatum(z->max)));
+		}
+	}
+	ctx->attnum = -1;
+}
+
+/* ----------------------------------------------------------------
+ * Values
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyAlphabet checks the alphabet of a column of fixed-width rests in
+ * symbols (a count, then the bytes): at most PAX_SYMREST_MAX_SYMBOLS
+ * bytes, none of them zero (code 0 is the zero byte), in ascending order,
+ * and zero bytes after them.
+ */
+static void
+PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha)
+{
+	if (alpha[0] > PAX_SYMREST_MAX_SYMBOLS)
+	{
+		PaxVerifyReport(ctx, "alphabet of %u symbols is larger than its area holds (%u)",
+						alpha[0], PAX_SYMREST_MAX_SYMBOLS);
+		return;
+	}
+	for (int c = 1; c <= PAX_SYMREST_MAX_SYMBOLS; c++)
+	{
+		if (c > alpha[0] ? alpha[c] != 0 : alpha[c] <= (c == 1 ? 0 : alpha[c - 1]))
+		{
+			PaxVerifyReport(ctx, "alphabet's entry %d (0x%02X) is %s", c, alpha[c],
+							c > alpha[0] ? "past its symbols but not zero" :
+							"not above the one before");
+			return;
+		}
+	}
+}
+
+/*
+ * PaxVerifyPrefixRest checks the rest of a prefix-encoded column's value at
+ * `off` (inside the value area): a short varlena, not a TOAST pointer,
+ * within the page, that with the prefix makes a short varlena (pax.h,
+ * "Prefix encoding").
+ */
+static void
+PaxVerifyPrefixRest(PaxVerifyContext *ctx, Page page,
+					const PaxColumnLayout *col, uint16 off)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	const char *p = page + off;
+	uint8		plen = (uint8) page[col->prefix];
+
+	if (!VARATT_IS_1B(p) || VARATT_IS_1B_E(p))
+		PaxVerifyReport(ctx, "value at offset %u of a prefix-encoded column is not a short varlena",
+						off);
+	else if (VARSIZE_1B(p) > special - off)
+		PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+						off, (unsigned) VARSIZE_1B(p), special);
+	else if (plen <= col->prefixmax &&	/* else reported for the page */
+			 VARSIZE_1B(p) + plen > VARATT_SHORT_MAX)
+		PaxVerifyReport(ctx, "value at offset %u with length %u and its prefix of %u bytes is longer than a short varlena",
+						off, (unsigned) VARSIZE_1B(p), plen);
+}
+
+/*
+ * PaxVerifyVarlena checks a variable-length value at `off` (inside the
+ * value area) of a column of the given attlen and attalign.  Adapted from
+ * check_tuple_attribute() in contrib/amcheck/verify_heapam.c, PostgreSQL 15.
+ */
+static void
+PaxVerifyVarlena(PaxVerifyContext *ctx, Page page, uint16 off,
+				 Form_pg_attribute att)
+{
+	uint16		special = ((PageHeader) page)->pd_special;
+	char	   *p = page + off;
+	uint32		room = special - off;	/* >= 1 */
+
+	if (att->attlen == -2)
+	{
+		if (memchr(p, '\0', room) == NULL)
+			PaxVerifyReport(ctx, "cstring value at offset %u is not terminated before pd_special %u",
+							off, special);
+		return;
+	}
+
+	if (VARATT_IS_1B_E(p))
+	{
+		struct varatt_external ptr;
+		int32		rawsize;
+		uint32		extsize;
+
+		if (room < VARHDRSZ_EXTERNAL ||
+			VARTAG_1B_E(p) != VARTAG_ONDISK)
+		{
+			PaxVerifyReport(ctx, "external value at offset %u has invalid tag %u",
+							off, room < VARHDRSZ_EXTERNAL ? 0 : (unsigned) VARTAG_1B_E(p));
+			return;
+		}
+		if (room < VARHDRSZ_EXTERNAL + sizeof(ptr))
+		{
+			PaxVerifyReport(ctx, "toast pointer at offset %u ends beyond pd_special %u",
+							off, special);
+			return;
+		}
+		memcpy(&ptr, VARDATA_EXTERNAL(p), sizeof(ptr));
+		rawsize = ptr.va_rawsize;
+		extsize = VARATT_EXTERNAL_GET_EXTSIZE(ptr);
+		if (ptr.va_toastrelid != ctx->rel->rd_rel->reltoastrelid)
+			PaxVerifyReport(ctx, "toast pointer at offset %u names relation %u, not the toast table %u",
+							off, ptr.va_toastrelid, ctx->rel->rd_rel->reltoastrelid);
+		if (rawsize < VARHDRSZ || rawsize > PAX_VARLENA_SIZE_LIMIT)
+			PaxVerifyReport(ctx, "toast value %u raw size %d is out of range",
+							ptr.va_valueid, rawsize);
+		else if (extsize > (uint32) (rawsize - VARHDRSZ))
+			PaxVerifyReport(ctx, "toast value %u external size %u exceeds raw size %d",
+							ptr.va_valueid, extsize, rawsize - VARHDRSZ);
+		else if (VARATT_EXTERNAL_IS_COMPRESSED(ptr) &&
+				 (ptr.va_extinfo >> VARLENA_EXTSIZE_BITS) >= TOAST_INVALID_COMPRESSION_ID)
+			PaxVerifyReport(ctx, "toast value %u has invalid compression method id %u",
+							ptr.va_valueid, ptr.va_extinfo >> VARLENA_EXTSIZE_BITS);
+		return;
+	}
+
+	if (VARATT_IS_1B(p))
+	{
+		if (VARSIZE_1B(p) > room)
+			PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+							off, (unsigned) VARSIZE_1B(p), special);
+		return;
+	}
+
+	/* 4-byte header: stored at the column's alignment */
+	if (att_align_nominal(off, att->attalign) != off)
+		PaxVerifyReport(ctx, "value at offset %u with a 4-byte header is not aligned",
+						off);
+	if (room < VARHDRSZ)
+	{
+		PaxVerifyReport(ctx, "value header at offset %u ends beyond pd_special %u",
+						off, special);
+		return;
+	}
+	{
+		union
+		{
+			varattrib_4b v;
+			char		bytes[VARHDRSZ_COMPRESSED];
+		}			head;
+		uint32		size;
+
+		memcpy(head.bytes, p, Min(room, VARHDRSZ_COMPRESSED));
+		size = VARSIZE_4B(&head);
+		if (size < VARHDRSZ)
+			PaxVerifyReport(ctx, "value at offset %u has length %u, less than its header",
+							off, size);
+		else if (size > room)
+			PaxVerifyReport(ctx, "value at offset %u with length %u ends beyond pd_special %u",
+							off, size, special);
+		else if (VARATT_IS_4B_C(&head))
+		{
+			uint32		raw = VARDATA_COMPRESSED_GET_EXTSIZE(&head);
+			uint32		method = VARDATA_COMPRESSED_GET_COMPRESS_METHOD(&head);
+
+			if (size < VARHDRSZ_COMPRESSED)
+				PaxVerifyReport(ctx, "compressed value at offset %u has length %u, less than its header",
+								off, size);
+			else if (raw > PAX_VARLENA_SIZE_LIMIT)
+				PaxVerifyReport(ctx, "compressed value at offset %u has raw size %u, out of range",
+								off, raw);
+			else if (method >= TOAST_INVALID_COMPRESSION_ID)
+				PaxVerifyReport(ctx, "compressed value at offset %u has invalid compression method id %u",
+								off, method);
+		}
+	}
+}
+
+/*
+ * PaxVerifyValues checks the stored values of one row.
+ */
+void
+PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageLayout *layout = ctx->layout;
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+
+		if (col->data == 0)
+			continue;			/* absent: NULL in every row */
+		ctx->attnum = i;
+		if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, row))
+		{
+			if (!PaxBitIsSet(hasnull, i))
+				PaxVerifyReport(ctx, "value is null, but the column is not marked as having nulls");
+			continue;
+		}
+		if (col->attlen > 0)
+		{
+			if (ctx->zone_ok[i])
+				PaxVerifyZone(ctx, page, i, PaxFixedValue(page, col, row));
+		}
+		else if (col->numslot != 0)
+		{
+			char		cell[PAX_DECODE_CELL];
+			int64		slot[3];
+
+			PaxNumSlot(page, col, slot);
+			if (slot[1] >= 1 && slot[2] >= 0 && slot[2] <= PAX_NUM_SHORT_DSCALE_MAX &&
+				PaxNumScaledShort(page, col, row, cell) == NULL)
+				PaxVerifyReport(ctx, "decimal-scaled value " INT64_FORMAT " + %u * " INT64_FORMAT " is out of range",
+								slot[0], (uint32) PaxPackedGet(page + col->data, col->bits, row),
+								slot[1]);
+		}
+		else if (col->symbits != 0)
+		{
+			/* (any rest's bytes make a value; a code must name one) */
+			const uint8 *alpha = (const uint8 *) page + col->prefix + PAX_FIXREST_AREA;
+
+			for (int j = 0; j < col->restwidth; j++)
+			{
+				uint32		c = PaxPackedGet(page + col->data, col->symbits,
+											 row * col->restwidth + j);
+
+				if (c > alpha[0])
+				{
+					PaxVerifyReport(ctx, "code %u of a rest's byte %d is past the alphabet's %u symbols",
+									c, j + 1, alpha[0]);
+					break;
+				}
+			}
+		}
+		else if (col->restwidth == 0)	/* (any rest's bytes make a value) */
+		{
+			uint16		off = PaxVarOffset(page, col, row);
+			uint32		code = col->dict ? PaxDictCode(page, col, row) : 0;
+
+			if (col->dict != 0 && code >= PaxDictUsed(page, col))
+				PaxVerifyReport(ctx, "dictionary code %u is not below the %u entries in use",
+								code, PaxDictUsed(page, col));
+			else if (off < phdr->pd_upper || off >= phdr->pd_special)
+				PaxVerifyReport(ctx, "value offset %u is outside the value area %u .. %u",
+								off, phdr->pd_upper, phdr->pd_special);
+			else if (col->prefix != 0)
+				PaxVerifyPrefixRest(ctx, page, col, off);
+			else
+				PaxVerifyVarlena(ctx, page, off, att);
+		}
+	}
+	ctx->attnum = -1;
+}
