@@ -494,7 +494,7 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	npass = clamp_row_est(ntuples *
 						  clauselist_selectivity(root, pushed, input_rel->relid,
 												 JOIN_INNER, NULL));
-	PaxPageCosts(root, input_rel, &disk_page, &cached_page);
+	PaxScanPageCosts(root, input_rel, &disk_page, &cached_page);
 	disk = input_rel->pages * disk_page;
 	cpu = input_rel->pages * cached_page +
 		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed),

@@ -82,6 +82,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
 

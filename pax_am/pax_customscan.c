@@ -182,7 +182,7 @@ PaxParallelDivisor(int workers)
 }
 
 /*
- * PaxPageCosts sets what a PaxScan is charged per page of rel: *disk for
+ * PaxScanPageCosts sets what a PaxScan is charged per page of rel: *disk for
  * reading it, *cached for visiting it in memory.  cost_seqscan() charges
  * every page as read from disk (seq_page_cost), which is what a page costs
  * a pax scan too when it is not in memory; a page in memory costs a scan
@@ -196,7 +196,7 @@ PaxParallelDivisor(int workers)
  * which they do.
  */
 void
-PaxPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk, Cost *cached)
+PaxScanPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk, Cost *cached)
 {
 	double		spc_seq_page_cost;
 	double		total = Max(root->total_table_pages, 1.0);
@@ -245,7 +245,7 @@ PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed)
 
 /*
  * PaxCostPath estimates a PaxScan path as cost_seqscan would, with pages in
- * memory charged less (PaxPageCosts), the pushed clauses evaluated
+ * memory charged less (PaxScanPageCosts), the pushed clauses evaluated
  * column-at-a-time (PaxPushedClausesCost) and rows formed only when they
  * pass them.  Under a hash join whose table filters its rows (jf_keys > 0
  * key columns, pax_joinfilter.c), the rows that pass the pushed clauses are
@@ -274,7 +274,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	if (!enable_seqscan)
 		startup_cost += disable_cost;
 
-	PaxPageCosts(root, rel, &disk_page, &cached_page);
+	PaxScanPageCosts(root, rel, &disk_page, &cached_page);
 	disk_run_cost = disk_page * rel->pages;
 
 	/*

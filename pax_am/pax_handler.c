@@ -4,7 +4,7 @@
  *	  TableAmRoutine adapter of the pax table access method.
  *
  * This file is a thin adapter in TableAmRoutine order, in the manner of
- * heapam_handler.c: the work lives in the concern files (pax_scan.c,
+ * heapam_handler.c: the work lives in the concern files (pax_tablescan.c,
  * pax_slot.c, pax_index.c, pax_insert.c, pax_modify.c, pax_vacuum.c,
  * pax_rewrite.c).  Every callback of TableAmRoutine is provided.
  *
@@ -35,6 +35,7 @@
 #include "utils/snapmgr.h"
 
 #include "pax_page.h"
+#include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
 

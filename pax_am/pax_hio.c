@@ -39,6 +39,12 @@
 #include "pax_page.h"
 #include "pax_hio.h"
 
+/* Kept rows (pax_hio.h): set by pax_bulk.c's PaxBulkInit. */
+Oid			pax_bulk_relid = InvalidOid;
+PaxBulkKeepFunc PaxBulkKeepHook = NULL;
+PaxBulkPlaceFunc PaxBulkPlaceHook = NULL;
+PaxBulkMultiFunc PaxBulkMultiHook = NULL;
+
 /*
  * Free space map value of a page with a free row slot: the value area's
  * room plus one FSM category, so that a page with a slot but (fixed-width

@@ -88,6 +88,38 @@ typedef struct PaxRelCache
 	Buffer		bufs[FLEXIBLE_ARRAY_MEMBER];	/* InvalidBuffer: unknown */
 } PaxRelCache;
 
+/*
+ * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
+ * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
+ * functions, set by PaxBulkInit, that keep a row, place the kept ones, and
+ * take a batch of COPY's (whose last rows they may keep).
+ * The access paths reach pax_bulk.c only through these, which live here,
+ * below both, so that neither calls the other.
+ */
+typedef bool (*PaxBulkKeepFunc) (Relation rel, TupleTableSlot *slot,
+								 CommandId cid, int options,
+								 struct BulkInsertStateData *bistate);
+typedef void (*PaxBulkPlaceFunc) (Relation rel);
+typedef bool (*PaxBulkMultiFunc) (Relation rel, TupleTableSlot **slots,
+								  int nslots, CommandId cid, int options,
+								  struct BulkInsertStateData *bistate);
+extern Oid	pax_bulk_relid;
+extern PaxBulkKeepFunc PaxBulkKeepHook;
+extern PaxBulkPlaceFunc PaxBulkPlaceHook;
+extern PaxBulkMultiFunc PaxBulkMultiHook;
+
+/*
+ * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,
+ * before rel's rows or storage are read or changed.
+ */
+static inline void
+PaxBulkPlaceFor(Relation rel)
+{
+	if (unlikely(pax_bulk_relid != InvalidOid) &&
+		pax_bulk_relid == RelationGetRelid(rel))
+		PaxBulkPlaceHook(rel);
+}
+
 /* pax_buffers.c */
 extern bool pax_enable_buffer_guessing;
 extern PaxRelCache *PaxGetRelCache(Relation rel, BlockNumber nblocks);

@@ -40,6 +40,7 @@
 #include "pax_page.h"
 #include "pax_relscan.h"
 #include "pax_mvcc.h"
+#include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
 

@@ -53,7 +53,6 @@
 #include "utils/tuplesort.h"
 
 #include "pax_encoding.h"
-#include "pax_numscale.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
 #include "pax_xlog.h"
@@ -66,11 +65,6 @@
 /* GUC pax.compact_rows: bulk loads build compact pages (PaxCompactTakes) */
 bool		pax_compact_rows = true;
 
-/* Kept rows (pax.h): set by pax_bulk.c when it is loaded. */
-Oid			pax_bulk_relid = InvalidOid;
-PaxBulkKeepFunc PaxBulkKeepHook = NULL;
-PaxBulkPlaceFunc PaxBulkPlaceHook = NULL;
-PaxBulkMultiFunc PaxBulkMultiHook = NULL;
 
 /* The running average of a row's value bytes moves 1/this of the way. */
 #define PAX_VAR_AVG_WEIGHT		64.0
@@ -321,14 +315,14 @@ PaxRowFrozenPlain(HeapTupleHeader hdr)
 }
 
 /*
- * PaxPageAddRow stores a prepared row on a page (the private copy of a
+ * PaxAddRowToPage stores a prepared row on a page (the private copy of a
  * PaxChange, whose ranges it names), sets its TID in the row's slot and
  * returns the row's index on the page.
  * Adapted from heap_prepare_insert() and RelationPutHeapTuple() in heapam.c
  * and hio.c, PostgreSQL 15.
  */
 static int
-PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
+PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 			  const PaxPageLayout *layout, BlockNumber blkno,
 			  TransactionId xid, CommandId cid, int options, PaxChange *chg)
 {
@@ -480,13 +474,13 @@ PaxPageAddRow(Relation rel, const PaxRow *row, Page page,
 }
 
 /*
- * PaxPageReinit lays out a page afresh, empty, for rows of the relation as
+ * PaxReinitOrphan lays out a page afresh, empty, for rows of the relation as
  * it is now (VACUUM reuses an orphan page this way).  The page is a
  * private page copy whose change is logged as a full image.  The caller holds
  * the buffer cleanup-locked.
  */
 void
-PaxPageReinit(Relation rel, Page page)
+PaxReinitOrphan(Relation rel, Page page)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxRelCache *hints = PaxGetInsertHints(rel);
@@ -689,7 +683,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 			PaxFitListBuild(&fits, page, layout);
 		do
 		{
-			rowidx[next - first] = PaxPageAddRow(rel, &rows[next], page,
+			rowidx[next - first] = PaxAddRowToPage(rel, &rows[next], page,
 												 layout, blkno, xid, cid,
 												 options, &chg);
 			next++;
@@ -715,7 +709,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 								 nrows - next >= PAX_SHAPE_SAMPLE_ROWS &&
 								 next - first >= PAX_SHAPE_SAMPLE_ROWS,
 								 hints);
-		PaxPageGroupValues(tupdesc, &rows[first], rowidx, next - first, page,
+		PaxPlaceGroupValues(tupdesc, &rows[first], rowidx, next - first, page,
 						   layout, top, &chg);
 		PaxChangeFinish(&chg);
 
@@ -743,7 +737,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
  * PaxMaterializeSource materialises a pax slot that still reads a row of
  * some page (INSERT ... SELECT from a pax table hands us the scan's slot),
  * as heap's slot is by ExecFetchSlotHeapTuple, so that the new row's
- * header can replace the source row's in it (PaxPageAddRow) for
+ * header can replace the source row's in it (PaxAddRowToPage) for
  * RETURNING's system columns.
  */
 static void

@@ -91,7 +91,7 @@ extern bool PaxAnalyzeRow(Relation rel, Page page, uint16 rowhdrs,
 						  BlockNumber blkno, int row, Buffer buffer,
 						  TransactionId OldestXmin, double *liverows,
 						  double *deadrows);
-extern bool PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs,
+extern bool PaxRowsAllVisible(Relation rel, Page page, uint16 rowhdrs,
 								  Buffer buffer, BlockNumber blkno,
 								  TransactionId oldest_xmin,
 								  TransactionId *cutoff, bool *all_frozen);

@@ -245,7 +245,7 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
  * page's column count.  pp_natts places the row headers: a wrong one would
  * have them read from the wrong bytes, and the page's rows vanish (or
  * appear) without an error; every stored row's header records the page's
- * count (see PaxPageAddRow), so the row about to be read must match.
+ * count (see PaxAddRowToPage), so the row about to be read must match.
  */
 void
 PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,

@@ -10,7 +10,7 @@
  * a row fits a page and then to place it there, row preparation
  * (pax_prepare.c) to measure a row's value-area needs, and the page shape
  * choice (pax_shape.c) whether a new page's capacity leaves a row room.
- * PaxPageGroupValues lays out the values a change placed column by
+ * PaxPlaceGroupValues lays out the values a change placed column by
  * column.  Nothing here locks a buffer or writes WAL: the page is the
  * caller's private copy of a PaxChange.
  *
@@ -280,7 +280,7 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 }
 
 /*
- * PaxPageGroupValues lays out again, column by column, the value-area bytes
+ * PaxPlaceGroupValues lays out again, column by column, the value-area bytes
  * of the rows rows[0..n) that this change has just placed row by row at
  * page slots rowidx[0..n), all of them below `top` (the page's pd_upper
  * before the first of them): each column's values of the group then lie
@@ -292,7 +292,7 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
  * grouped layout larger than the free space, the rows keep their order.
  */
 void
-PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
+PaxPlaceGroupValues(TupleDesc tupdesc, const PaxRow *rows, const int *rowidx,
 				   int n, Page page, const PaxPageLayout *layout, int top,
 				   PaxChange *chg)
 {

@@ -38,6 +38,7 @@
 #include "pax_minipage.h"
 #include "pax_page.h"
 #include "pax_mvcc.h"
+#include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
 

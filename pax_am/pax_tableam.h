@@ -23,9 +23,9 @@
 #include "commands/vacuum.h"
 
 #include "pax_page.h"
-#include "pax_hio.h"
 #include "pax_relscan.h"
 #include "pax_xlog.h"
+#include "pax_hio.h"
 
 /*
  * What an UPDATE tells the executor about index entries: a bool until 15,
@@ -41,7 +41,7 @@ typedef bool PaxUpdateIndexes;
 #define PAX_UPDATE_ALL_INDEXES true
 #endif
 
-/* pax_scan.c */
+/* pax_tablescan.c */
 extern TableScanDesc pax_scan_begin(Relation relation, Snapshot snapshot,
 									int nkeys, struct ScanKeyData *key,
 									ParallelTableScanDesc parallel_scan,
@@ -104,38 +104,6 @@ extern Page PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno);
 extern bool pax_batch_bulk_inserts;
 extern void PaxBulkInit(void);
 
-/*
- * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
- * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
- * functions, set by PaxBulkInit, that keep a row, place the kept ones, and
- * take a batch of COPY's (whose last rows they may keep).
- * The access paths reach pax_bulk.c, a layer above them, only through
- * these (pax_am/README, "Dependency direction").
- */
-typedef bool (*PaxBulkKeepFunc) (Relation rel, TupleTableSlot *slot,
-								 CommandId cid, int options,
-								 struct BulkInsertStateData *bistate);
-typedef void (*PaxBulkPlaceFunc) (Relation rel);
-typedef bool (*PaxBulkMultiFunc) (Relation rel, TupleTableSlot **slots,
-								  int nslots, CommandId cid, int options,
-								  struct BulkInsertStateData *bistate);
-extern Oid	pax_bulk_relid;
-extern PaxBulkKeepFunc PaxBulkKeepHook;
-extern PaxBulkPlaceFunc PaxBulkPlaceHook;
-extern PaxBulkMultiFunc PaxBulkMultiHook;
-
-/*
- * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,
- * before rel's rows or storage are read or changed.
- */
-static inline void
-PaxBulkPlaceFor(Relation rel)
-{
-	if (unlikely(pax_bulk_relid != InvalidOid) &&
-		pax_bulk_relid == RelationGetRelid(rel))
-		PaxBulkPlaceHook(rel);
-}
-
 /* pax_insert.c */
 extern bool pax_compact_rows;
 extern void pax_tuple_insert(Relation relation, TupleTableSlot *slot,
@@ -153,7 +121,7 @@ extern int	PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 						  CommandId cid, int options,
 						  struct BulkInsertStateData *bistate,
 						  TransactionId xid, bool keep_tail);
-extern void PaxPageReinit(Relation rel, Page page);
+extern void PaxReinitOrphan(Relation rel, Page page);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup,
@@ -163,7 +131,7 @@ extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 extern int	PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper,
 						int lower, Page page, const PaxPageLayout *layout,
 						int rowidx, bool write);
-extern void PaxPageGroupValues(TupleDesc tupdesc, const PaxRow *rows,
+extern void PaxPlaceGroupValues(TupleDesc tupdesc, const PaxRow *rows,
 							   const int *rowidx, int n, Page page,
 							   const PaxPageLayout *layout, int top,
 							   PaxChange *chg);

@@ -48,7 +48,7 @@
  * through the free space map, and PaxPageHasFreeSlot and PaxPageTakeSlot
  * (pax_page.c) find the slot for a new row (the first UNUSED one, else the
  * one after the last row).  Rows are judged by PaxRowVacuumStatus and
- * all-visible pages found by PaxPageRowsAllVisible (pax_visibility.c).
+ * all-visible pages found by PaxRowsAllVisible (pax_visibility.c).
  *
  * This file holds the work on the whole relation: the dead-TID array, the
  * index passes, truncation and statistics.  The work on one page, phase 1
@@ -82,7 +82,6 @@
 
 #include "pax_encoding.h"
 #include "pax_page.h"
-#include "pax_mvcc.h"
 #include "pax_hio.h"
 #include "pax_tableam.h"
 

@@ -146,7 +146,7 @@ PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk)
 		return;
 	}
 	copy = PaxChangeStart(&chg, vs->rel, hbuf, true);
-	PaxPageReinit(vs->rel, copy);
+	PaxReinitOrphan(vs->rel, copy);
 	PaxChangeFinish(&chg);
 	avail = PaxFsmValue(BufferGetPage(hbuf));
 	UnlockReleaseBuffer(hbuf);
@@ -199,7 +199,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		 */
 		state = GenericXLogStart(vs->rel);
 		page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
-		PaxPageReinit(vs->rel, page);
+		PaxReinitOrphan(vs->rel, page);
 		GenericXLogFinish(state);
 		if (hblk != 0)
 			PaxVacFreeHeaderPage(vs, hblk);
@@ -230,14 +230,14 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	 * can use its free slots.
 	 */
 	if (layout->compact && PaxPageGetHeader(page)->pp_nrows == 0)
-		PaxPageReinit(vs->rel, page);
+		PaxReinitOrphan(vs->rel, page);
 	else if (layout->compact && PaxCompactToRowForm(vs->rel, page, layout, blkno))
 		;						/* its header page (hblk) is free now */
 	else if (hblk != 0 && PaxCompactHasOverflow(page, layout->rowhdrs))
 		hblk = 0;				/* still in use */
 	else if (hblk != 0)
 		PaxCompactHeaderPage(page, layout->rowhdrs) = 0;	/* (below pd_lower) */
-	all_visible = PaxPageRowsAllVisible(vs->rel, page, layout->rowhdrs,
+	all_visible = PaxRowsAllVisible(vs->rel, page, layout->rowhdrs,
 										buffer, blkno, vs->oldest_xmin,
 										&cutoff, &all_frozen);
 	if (all_visible)

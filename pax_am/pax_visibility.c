@@ -384,7 +384,7 @@ PaxAnalyzeRow(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
  */
 
 /*
- * PaxPageRowsAllVisible tells whether every row left on a page (the buffer's
+ * PaxRowsAllVisible tells whether every row left on a page (the buffer's
  * page, or a copy of it being changed) is visible to everyone as of
  * oldest_xmin, with in *cutoff the newest xmin among them and in
  * *all_frozen whether all are frozen.  False for a page without rows.  The
@@ -392,7 +392,7 @@ PaxAnalyzeRow(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
  * in vacuumlazy.c, PostgreSQL 15.
  */
 bool
-PaxPageRowsAllVisible(Relation rel, Page page, uint16 rowhdrs, Buffer buffer,
+PaxRowsAllVisible(Relation rel, Page page, uint16 rowhdrs, Buffer buffer,
 					  BlockNumber blkno, TransactionId oldest_xmin,
 					  TransactionId *cutoff, bool *all_frozen)
 {

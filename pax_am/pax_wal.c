@@ -125,11 +125,11 @@ PaxChangeCheck(PaxChange *chg)
 #endif
 
 /*
- * PaxPageImageSize: the bytes of a page's image in WAL, its hole left out
+ * PaxImageSize: the bytes of a page's image in WAL, its hole left out
  * (REGBUF_STANDARD).
  */
 static inline Size
-PaxPageImageSize(PageHeader phdr)
+PaxImageSize(PageHeader phdr)
 {
 	return BLCKSZ - (phdr->pd_upper - phdr->pd_lower);
 }
@@ -164,7 +164,7 @@ PaxChangeFinish(PaxChange *chg)
 		 * PostgreSQL 16 and later PANIC there, and 15 writes the length
 		 * truncated, a record nothing can read back (recovery ends at it).
 		 */
-		if (size >= PaxPageImageSize(phdr))
+		if (size >= PaxImageSize(phdr))
 			chg->full = true;
 	}
 	if (logged && !chg->full)

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pax_scan.c
+ * pax_tablescan.c
  *	  Sequential, parallel, TID, TID range, sample and ANALYZE scans of pax
  *	  relations, and row fetches by TID.
  *
@@ -17,7 +17,7 @@
  * Most routines here re-derive heap's (heapam.c, heapam_handler.c,
  * PostgreSQL 15) for pax pages; each comment names its model.
  *
- * pax_am/pax_scan.c
+ * pax_am/pax_tablescan.c
  *
  *-------------------------------------------------------------------------
  */
