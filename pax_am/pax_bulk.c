@@ -10,9 +10,9 @@
  * once, for all but INSERT), where COPY hands its rows over in batches
  * (table_multi_insert).
  * Placed one at a time, a pax page is shaped without seeing the rows that
- * will fill it, and copied, changed and logged once for every row: CREATE
- * TABLE AS of 500,000 SSB rows took 5x heap's time, INSERT ... SELECT 4.3x,
- * and made pages a third larger than COPY's.  So pax_tuple_insert keeps such rows, copied into
+ * will fill it, and copied, changed and logged once for every row, where a
+ * batch is shaped, encoded and logged once a page.  So pax_tuple_insert
+ * keeps such rows, copied into
  * slots of its own, and hands them to pax_multi_insert in batches of
  * COPY's size (PAX_BULK_MAX_ROWS rows, PAX_BULK_MAX_BYTES bytes); the
  * last batch at table_finish_bulk_insert.  The pages are then COPY's:
@@ -558,8 +558,8 @@ PaxBulkCopyIn(PaxBulkBatch *b, int k, Relation rel, TupleTableSlot *slot)
  * table_finish_bulk_insert, or the ProcessUtility hook): every page of
  * the load is then shaped from a page's worth of rows.  COPY's batches
  * (1,000 rows or 64 kB) otherwise each end in a page shaped from their
- * last rows, which the next batch's rows seldom fit (SSB lineorder: a
- * page in four).  Only where rows may be kept at all (PaxBulkTableKeeps),
+ * last rows, which the next batch's rows seldom fit.  Only where rows may
+ * be kept at all (PaxBulkTableKeeps),
  * else false: the caller places them.
  */
 static bool

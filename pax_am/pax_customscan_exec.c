@@ -225,9 +225,8 @@ PaxScanPrefetchValues(PaxScanState *state, Page page)
  * stalling the next PaxScanNextPage: after pushdown, a scan's time goes
  * mostly to such stalls.  It runs for every page read, as soon as the page
  * is unlocked, whether or not any of its rows qualify: a selective scan
- * passes over most pages without a row, and stalled on each of them while
- * it ran only for pages with rows (age = 20 AND i0 = 17 in bench/run
- * age32 took 1.4 times as long).
+ * passes over most pages without a row, and would stall on each of them
+ * if it ran only for pages with rows.
  */
 static void
 PaxScanPrefetchNext(PaxScanState *state)

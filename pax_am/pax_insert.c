@@ -82,8 +82,8 @@ PaxGetInsertHints(Relation rel)
 /*
  * The layout cache of single-row inserts and updates, kept across them
  * while they go to one relation (a multi-row insert has a cache of its
- * own): a cache made afresh for each row computed its page's layout afresh,
- * a sixth of an INSERT ... SELECT's instructions.  A page's layout depends
+ * own), so that a row's page layout is computed once per page shape, not
+ * once per row.  A page's layout depends
  * on its shape, which each lookup compares, and on the relation's columns
  * (attlen, attalign, attbyval, attisdropped): the cache is emptied when the
  * relation's relcache entry is invalidated (ALTER TABLE, DROP COLUMN) and

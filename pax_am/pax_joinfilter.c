@@ -31,8 +31,8 @@
  * tuples than that costs more than the trial: for such a table the trial
  * comes first, each row's hash looked up in the join's table itself
  * (PaxJfTableHolds; rows it cannot hold are dropped already), and the
- * filter is built only if the trial says it is worth it (TPC-H Q14: the
- * 200,000 parts of its table match every lineitem row).
+ * filter is built only if the trial says it is worth it (a table whose
+ * keys match every row of the scan removes none).
  *
  * This file builds and applies the filters (the page loop of
  * pax_customscan_exec.c calls PaxJoinFiltersApply); attaching them is

@@ -337,9 +337,9 @@ typedef struct PaxPageLayout
  * computed from, so pages of a shape seen recently skip the computation:
  * the pages of a table of variable-width rows alternate between a few
  * capacities, and a bulk-loaded table's encoded pages between a few sets
- * of widths (TPC-H SF1 loaded by COPY: lineitem 68 shapes in a quarter of
- * its pages, partsupp 43, orders 35; 32 entries missed on one lineitem
- * fetch in 24).  The cache is set-associative: a shape's
+ * of widths (a bulk-loaded table of many columns has dozens of shapes, so
+ * the cache holds more than a few).  The cache is set-associative: a
+ * shape's
  * signature (a hash of the shape) picks a set of PAX_LAYOUT_CACHE_WAYS
  * entries, the only ones looked at, and entries whose signature differs
  * are passed over without comparing their bitmaps; a miss takes a free

@@ -442,8 +442,7 @@ PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred)
  * at a fraction of an operator call per row: a typed loop, a bytewise or
  * scaled-integer comparison, a null test or the LIKE matcher.  Not a
  * bytewise comparison of bpchar, which strips each value's trailing blanks
- * first: measured on TPC-H's lineitem (two bpchar clauses, on dictionary
- * pages), about 8 ns a row, an operator call's cost.
+ * first, at about an operator call's cost a row.
  */
 static bool
 PaxPredIsInline(PaxPred *pred)
