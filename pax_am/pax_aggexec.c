@@ -6,7 +6,7 @@
  *	  returns a row per group, EvalPlanQual, rescan) and its EXPLAIN lines.
  *
  * Plans with no scan relation reach PaxAggCreateState through
- * PaxScanCreateUpper (pax_customscan.c); the relation is the one the junk
+ * PaxScanCreateUpper (pax_customscan_plan.c); the relation is the one the junk
  * ctid Var of the scan tuple names.  Pages are read through the plain
  * scan's loop (PaxScanNextPage), and the other methods (end, parallel DSM,
  * shutdown) are the plain scan's.  The groups are pax_agggroups.c's, the

@@ -12,7 +12,7 @@
  * yet is guessed to sit in the buffer after the previous block's, as
  * tables read in order tend to (pg_prewarm, a load, a scan into free
  * buffers), while such guesses keep coming true.  Parallel participants
- * share what they find through a map in the parallel DSM (pax_customscan.c
+ * share what they find through a map in the parallel DSM (pax_customscan_plan.c
  * places it there; the PaxSharedBuffers* functions below fill, attach and
  * adopt it).
  *

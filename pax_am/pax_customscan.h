@@ -4,16 +4,16 @@
  *	  Private declarations of PaxScan, the custom scan of pax relations:
  *	  shared by the files of PaxScan's layer only.
  *
- * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown.c,
+ * Dependency direction inside the layer: pax_predvalues.c, pax_pushdown_clauses.c,
  * pax_filter.c and pax_zonecheck.c (predicates, their values, their
  * kernels and zone-map checks, pax_pushdown.h: no executor node) <-
  * pax_joinfilter.c (runtime join filters: built and applied by the page
  * loop) <- pax_customscan_exec.c and pax_customscan_explain.c (the plain
  * scan's executor, which also drives the page loop, and its EXPLAIN) <-
- * pax_customscan.c (the plain scan's planner side and PaxScan's methods)
+ * pax_customscan_plan.c (the plain scan's planner side and PaxScan's methods)
  * <- pax_joinfilter_attach.c (join filters attached at ExecutorStart) <-
  * pax_joinpath.c (join paths costed with their filters); and
- * pax_customscan.c <- pax_agggroups.c <- pax_aggfold.c <- pax_aggexec.c
+ * pax_customscan_plan.c <- pax_agggroups.c <- pax_aggfold.c <- pax_aggexec.c
  * <- pax_aggscan.c (the aggregate mode, which reuses the page loop: its
  * groups, folding, executor and planning).  The plain scan reaches the
  * aggregate mode only through PaxScanCreateUpper, which pax_aggscan.c
@@ -73,7 +73,7 @@
 /*
  * Default of pax.cached_page_cost, the cost of a page a PaxScan finds in
  * memory (its pin, its header and the minipages of the columns read); see
- * PaxPageCosts.  Measured with TPC-H's lineitem in shared buffers: a pax
+ * PaxScanPageCosts.  Measured with TPC-H's lineitem in shared buffers: a pax
  * page whose rows a pushed clause all removes takes 0.5 us, and heap's
  * count(*) takes 2 us per unit of its estimated cost, which gives 0.25;
  * twice that leaves room for the CPU costs of PostgreSQL's own nodes above
@@ -406,7 +406,7 @@ typedef struct PaxJoinFilter
  * ----------------------------------------------------------------
  */
 
-/* pax_customscan.c */
+/* pax_customscan_plan.c */
 extern bool pax_enable_customscan;
 extern Node *(*PaxScanCreateUpper) (CustomScan *cscan);
 extern void PaxCustomScanInit(void);
@@ -414,7 +414,7 @@ extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
 extern double PaxParallelDivisor(int workers);
 extern double pax_cached_page_cost;
-extern void PaxPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk,
+extern void PaxScanPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk,
 						 Cost *cached);
 extern Cost PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel,
 								 List *pushed);

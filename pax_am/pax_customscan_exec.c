@@ -20,10 +20,10 @@
  * parameters supplied from outside ($n of prepared statements) are
  * evaluated at scan start and again on rescan; anything else (nestloop
  * parameters, initplans, stable functions) when a visible row first
- * reaches the predicate (pax_pushdown.c, PaxPredIsLazy).  Parallel scans
+ * reaches the predicate (pax_pushdown_clauses.c, PaxPredIsLazy).  Parallel scans
  * share counters and a recent-buffer map (PaxScanShared).
  *
- * The executor state is made by PaxScanCreateState (pax_customscan.c),
+ * The executor state is made by PaxScanCreateState (pax_customscan_plan.c),
  * whose executor methods name the callbacks of this file.
  *
  * pax_am/pax_customscan_exec.c

@@ -2,7 +2,7 @@
  *
  * pax_filter.c
  *	  PaxScan's typed filter kernels: how pushed predicates
- *	  (pax_pushdown.c) are applied to the rows of one page.
+ *	  (pax_pushdown_clauses.c) are applied to the rows of one page.
  *
  * A page's candidate rows are a selection vector: row indexes, ascending,
  * below pp_nrows.  Each predicate compacts it in place, in a tight typed

@@ -16,7 +16,9 @@
 #define PAX_HIO_H
 
 #include "access/hio.h"
+#include "executor/tuptable.h"
 #include "storage/bufmgr.h"
+#include "utils/rel.h"
 
 #include "pax_relscan.h"
 

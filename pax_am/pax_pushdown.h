@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * pax_pushdown.h
- *	  Pushed predicates of PaxScan: what pax_pushdown.c makes of a WHERE
+ *	  Pushed predicates of PaxScan: what pax_pushdown_clauses.c makes of a WHERE
  *	  clause, and the typed kernels of pax_filter.c that run it on the
  *	  minipages.
  *
@@ -201,7 +201,7 @@ PaxSelIsValid(const uint16 *sel, int n, int nrows)
  * ----------------------------------------------------------------
  */
 
-/* pax_pushdown.c */
+/* pax_pushdown_clauses.c */
 extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
 extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);

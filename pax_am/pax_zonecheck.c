@@ -10,7 +10,7 @@
  * Comparisons and IN lists are checked for the integer-like and float
  * classes (pax_predvalues.c sets the class), IS [NOT] NULL by the page's
  * bitmaps; only predicates whose value is known and whose clause may skip
- * pages take part.  pax_customscan.c calls PaxPredsRefutePage for each
+ * pages take part.  pax_customscan_plan.c calls PaxPredsRefutePage for each
  * page under pax.enable_zonemaps; the rows of the pages left are filtered
  * by pax_filter.c.
  *

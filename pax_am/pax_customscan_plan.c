@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pax_customscan.c
+ * pax_customscan_plan.c
  *	  PaxScan: a custom scan of pax relations that reads only the columns
  *	  the plan needs and evaluates pushed-down selections on the minipages,
  *	  before any row is formed.
@@ -8,7 +8,7 @@
  * Planner side: set_rel_pathlist_hook adds a PaxScan path (and a partial
  * path for parallel plans) to every pax relation scanned as a base or
  * partition relation.  The restriction clauses that PaxScan can evaluate
- * itself (pax_pushdown.c) go to custom_exprs and are costed as cheap
+ * itself (pax_pushdown_clauses.c) go to custom_exprs and are costed as cheap
  * column-at-a-time work; the others stay in the plan's qual.
  *
  * This file holds the planner side and the definition of PaxScan (its
@@ -16,7 +16,7 @@
  * side, with the page loop and the parallel DSM callbacks, is
  * pax_customscan_exec.c; EXPLAIN's lines are pax_customscan_explain.c.
  *
- * pax_am/pax_customscan.c
+ * pax_am/pax_customscan_plan.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pax_pushdown.c
+ * pax_pushdown_clauses.c
  *	  PaxScan's pushed-down selections: which clauses it evaluates itself,
  *	  the predicates they become, their comparison classes and their
  *	  values.  The typed loops that run them on a page's selection vector,
@@ -26,13 +26,13 @@
  * pax_predvalues.c's (PaxResolveClass, PaxPredEvaluate, PaxPredIsLazy,
  * PaxPredIsEarly).
  *
- * Nothing here knows the executor node: pax_customscan.c calls
+ * Nothing here knows the executor node: pax_customscan_plan.c calls
  * PaxSplitClauses, PaxPredsInit and PaxPredsStart at the end of this file
  * (for the aggregate mode too, through PaxScanBeginPreds and PaxScanStart),
  * pax_aggscan.c PaxSplitClauses, and pax_filter.c PaxPredEvaluate
  * (pax_predvalues.c) for a lazy predicate's first use.
  *
- * pax_am/pax_pushdown.c
+ * pax_am/pax_pushdown_clauses.c
  *
  *-------------------------------------------------------------------------
  */
