@@ -40,8 +40,9 @@ SELECT * FROM q('SELECT id, n, length(t), md5(t), pg_column_compression(t) FROM 
 SELECT id, n, length(t), left(t, 3), right(t, 2) FROM to_pax ORDER BY id;
 VACUUM to_pax;
 VACUUM to_heap;
--- only the live values' chunks remain; the TOAST tables are the same size
-SELECT 'pax' AS am, * FROM chunks('to_pax') UNION ALL SELECT 'heap', * FROM chunks('to_heap');
+-- only the live values' chunks remain, and pax's TOAST table is no larger
+-- (how far VACUUM truncates either depends on the cluster's other snapshots)
+SELECT 'pax' AS am, chunks FROM chunks('to_pax') UNION ALL SELECT 'heap', chunks FROM chunks('to_heap');
 SELECT (SELECT pages FROM chunks('to_pax')) <= (SELECT pages FROM chunks('to_heap')) AS pax_toast_not_larger;
 -- space freed by VACUUM is used again
 INSERT INTO to_pax SELECT i, 0, repeat(chr(64 + i), 100000) FROM generate_series(18, 20) i;
