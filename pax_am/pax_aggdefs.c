@@ -493,6 +493,143 @@ PaxAggNumPartial(const PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
 #endif							/* PAX_HAVE_FAST_NUMERIC */
 
 /* ----------------------------------------------------------------
+ * bool_and (every) and bool_or
+ *
+ * The accumulator's acc is 1 once a value decides the result (or false:
+ * bool_and, a false value; or true: bool_or, a true one).
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxAggBoolColumn counts aggregate agg's non-null values among the
+ * selected rows of a page (*count) and the true ones (*ntrue), in a loop
+ * over the column's bytes (a stored bool is one byte, true when not 0, as
+ * DatumGetBool reads it).
+ */
+static inline void
+PaxAggBoolColumn(PaxAggScanState *state, const PaxAgg *agg, Page page,
+				 TupleDesc tupdesc, int64 *count, int64 *ntrue)
+{
+	const PaxPageLayout *layout = state->base.layout;
+	const uint16 *sel = state->base.sel;
+	int			nsel = state->base.nsel;
+	const PaxColumnLayout *col;
+	const bits8 *nulls;
+	const uint8 *v;
+	int64		c = 0;
+	int64		t = 0;
+
+	Assert(agg->attno >= 0 && agg->attno < tupdesc->natts);
+	*count = *ntrue = 0;
+	if (agg->attno >= layout->natts)
+	{
+		/* a column added after the page was laid out: its missing value */
+		bool		isnull;
+		Datum		d = getmissingattr(tupdesc, agg->attno + 1, &isnull);
+
+		if (!isnull)
+		{
+			*count = nsel;
+			*ntrue = DatumGetBool(d) ? nsel : 0;
+		}
+		return;
+	}
+	col = &layout->cols[agg->attno];
+	if (col->data == 0)
+		return;					/* NULL in every row */
+	Assert(col->attlen == 1);
+	nulls = col->nullmap ? (const bits8 *) page + col->nullmap : NULL;
+	v = (const uint8 *) PaxColumnFixedData(page, col,
+										   PaxPageGetHeader(page)->pp_nrows,
+										   PaxDecodeScratch);
+	if (nulls == NULL)
+	{
+		c = nsel;
+		for (int r = 0; r < nsel; r++)
+			t += v[sel[r]] != 0;
+	}
+	else
+		for (int r = 0; r < nsel; r++)
+		{
+			int			i = sel[r];
+			int			present = !PaxBitIsSet(nulls, i);
+
+			c += present;
+			t += present & (v[i] != 0);
+		}
+	*count = c;
+	*ntrue = t;
+}
+
+static pg_attribute_always_inline void
+PaxAggBoolOne(PAX_AGG_FOLD_ARGS, bool or)
+{
+	int64		count;
+	int64		ntrue;
+
+	PaxAggBoolColumn(state, agg, page, tupdesc, &count, &ntrue);
+	state->accs[k].acc |= or ? ntrue > 0 : ntrue < count;
+	state->accs[k].count += count;
+}
+
+static void
+PaxAggBoolAndOne(PAX_AGG_FOLD_ARGS)
+{
+	PaxAggBoolOne(state, agg, k, page, tupdesc, false);
+}
+
+static void
+PaxAggBoolOrOne(PAX_AGG_FOLD_ARGS)
+{
+	PaxAggBoolOne(state, agg, k, page, tupdesc, true);
+}
+
+static inline void
+PaxAggBoolAndRow(PaxAggAcc *accum, Datum d, int16 len)
+{
+	accum->acc |= !DatumGetBool(d);
+	accum->count++;
+}
+
+static inline void
+PaxAggBoolOrRow(PaxAggAcc *accum, Datum d, int16 len)
+{
+	accum->acc |= DatumGetBool(d);
+	accum->count++;
+}
+
+static void
+PaxAggBoolAndGroups(PAX_AGG_FOLD_ARGS)
+{
+	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggBoolAndRow);
+}
+
+static void
+PaxAggBoolOrGroups(PAX_AGG_FOLD_ARGS)
+{
+	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggBoolOrRow);
+}
+
+/*
+ * bool_and and bool_or: NULL without a value, as booland_statefunc and
+ * boolor_statefunc (strict, with a NULL initial state) leave it; their
+ * transition state is that bool, so this is their partial state too.
+ */
+static Datum
+PaxAggBoolAndFinal(const PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
+{
+	*isnull = accum->count == 0;
+	return *isnull ? (Datum) 0 : BoolGetDatum(accum->acc == 0);
+}
+
+static Datum
+PaxAggBoolOrFinal(const PaxAgg *agg, PaxAggAcc *accum, bool *isnull)
+{
+	*isnull = accum->count == 0;
+	return *isnull ? (Datum) 0 : BoolGetDatum(accum->acc != 0);
+}
+
+/* ----------------------------------------------------------------
  * The table
  * ----------------------------------------------------------------
  */
@@ -588,6 +725,36 @@ const PaxAggDef PaxAggDefs[PAX_AGG_NKINDS] = {
 		.partial = PaxAggNumPartial,
 	},
 #endif
+	[PAX_AGG_BOOL_AND] = {
+		.name = "bool_and",
+		.fnoids = {F_BOOL_AND},
+		.arg = PAX_AGG_ARG_COLUMN,
+		.restype = BOOLOID,
+		.fold_one = PaxAggBoolAndOne,
+		.fold_groups = PaxAggBoolAndGroups,
+		.final = PaxAggBoolAndFinal,
+		.partial = PaxAggBoolAndFinal,
+	},
+	[PAX_AGG_BOOL_OR] = {
+		.name = "bool_or",
+		.fnoids = {F_BOOL_OR},
+		.arg = PAX_AGG_ARG_COLUMN,
+		.restype = BOOLOID,
+		.fold_one = PaxAggBoolOrOne,
+		.fold_groups = PaxAggBoolOrGroups,
+		.final = PaxAggBoolOrFinal,
+		.partial = PaxAggBoolOrFinal,
+	},
+	[PAX_AGG_EVERY] = {
+		.name = "every",
+		.fnoids = {F_EVERY},
+		.arg = PAX_AGG_ARG_COLUMN,
+		.restype = BOOLOID,
+		.fold_one = PaxAggBoolAndOne,
+		.fold_groups = PaxAggBoolAndGroups,
+		.final = PaxAggBoolAndFinal,
+		.partial = PaxAggBoolAndFinal,
+	},
 };
 
 /* PaxAggKindOf gives the kind that computes an aggregate function, or -1. */

@@ -241,6 +241,9 @@ typedef enum PaxAggKind
 	PAX_AGG_MAX,				/* max of an integer-like type */
 	PAX_AGG_SUM_NUMERIC,		/* sum of a numeric expression */
 	PAX_AGG_AVG_NUMERIC,		/* avg of a numeric expression */
+	PAX_AGG_BOOL_AND,			/* bool_and(bool) */
+	PAX_AGG_BOOL_OR,			/* bool_or(bool) */
+	PAX_AGG_EVERY,				/* every(bool), bool_and by another name */
 	PAX_AGG_NKINDS
 } PaxAggKind;
 
