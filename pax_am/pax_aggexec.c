@@ -10,7 +10,8 @@
  * ctid Var of the scan tuple names.  Pages are read through the plain
  * scan's loop (PaxScanNextPage), and the other methods (end, parallel DSM,
  * shutdown) are the plain scan's.  The groups are pax_agggroups.c's, the
- * folding of a page into them and the results pax_aggfold.c's; planning is
+ * page step pax_aggfold.c's, each aggregate's folding, result and partial
+ * state its row's in PaxAggDefs (pax_aggdefs.c); planning is
  * pax_aggscan.c's.
  *
  * pax_am/pax_aggexec.c
@@ -34,11 +35,6 @@
 
 #include "pax_numeric.h"
 #include "pax_customscan.h"
-
-/* Names of the aggregates for EXPLAIN, by PaxAggKind. */
-static const char *const PaxAggNames[PAX_AGG_NKINDS] = {
-	"count", "count", "sum", "avg", "min", "max", "sum", "avg"
-};
 
 static void PaxAggBegin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *PaxAggExec(CustomScanState *node);
@@ -133,11 +129,13 @@ PaxAggBegin(CustomScanState *node, EState *estate, int eflags)
 		agg->kind = list_nth_int(aggspec, 2 * k);
 		agg->attno = list_nth_int(aggspec, 2 * k + 1);
 		Assert(agg->kind >= 0 && agg->kind < PAX_AGG_NKINDS);
+		agg->def = &PaxAggDefs[agg->kind];
 		Assert(agg->attno < tupdesc->natts);
+		Assert((agg->attno >= 0) == (agg->def->arg == PAX_AGG_ARG_COLUMN));
 		if (agg->attno >= 0)
 			agg->type = TupleDescAttr(tupdesc, agg->attno)->atttypid;
 #ifdef PAX_HAVE_FAST_NUMERIC
-		if (agg->kind == PAX_AGG_SUM_NUMERIC || agg->kind == PAX_AGG_AVG_NUMERIC)
+		if (agg->def->arg == PAX_AGG_ARG_NUMERIC)
 		{
 			TargetEntry *tle = list_nth(cscan->custom_scan_tlist,
 										state->ngcols + k);
@@ -234,11 +232,14 @@ PaxAggNext(ScanState *ss)
 		slot->tts_isnull[i] = agss->gnulls[g * agss->ngcols + i];
 	}
 	for (int k = 0; k < agss->naggs; k++)
-		slot->tts_values[agss->ngcols + k] = agss->partial ?
-			PaxAggPartial(&agss->aggs[k], &agss->accs[g * agss->naggs + k],
-						  &slot->tts_isnull[agss->ngcols + k]) :
-			PaxAggResult(&agss->aggs[k], &agss->accs[g * agss->naggs + k],
-						 &slot->tts_isnull[agss->ngcols + k]);
+	{
+		const PaxAgg *agg = &agss->aggs[k];
+
+		slot->tts_values[agss->ngcols + k] =
+			(agss->partial ? agg->def->partial : agg->def->final)
+			(agg, &agss->accs[g * agss->naggs + k],
+			 &slot->tts_isnull[agss->ngcols + k]);
+	}
 	MemoryContextSwitchTo(old);
 	slot->tts_isnull[agss->ngcols + agss->naggs] = true;	/* the junk ctid */
 	return ExecStoreVirtualTuple(slot);
@@ -355,7 +356,7 @@ PaxAggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		else
 			arg = quote_identifier(NameStr(TupleDescAttr(tupdesc, agg->attno)->attname));
 		appendStringInfo(&aggs, "%s%s(%s)", k > 0 ? ", " : "",
-						 PaxAggNames[agg->kind], arg);
+						 agg->def->name, arg);
 	}
 	ExplainPropertyText(state->partial ? "Pax Partial Aggregates" : "Pax Aggregates",
 						aggs.data, es);

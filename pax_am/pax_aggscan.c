@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * pax_aggscan.c
- *	  The aggregate mode of PaxScan: count, sum, avg, min and max of a pax
- *	  table, grouped or not, computed on the minipages without forming rows.
+ *	  The aggregate mode of PaxScan: the aggregates of PaxAggDefs over a
+ *	  pax table, grouped or not, computed on the minipages without forming
+ *	  rows.
  *	  This file offers and plans it; the other pax_agg*.c files run it.
  *
  * For a query that aggregates one pax table, and whose every restriction
@@ -26,17 +27,17 @@
  * path aggregates partially: each participant's PaxScan (parallel-aware,
  * sharing the plain scan's DSM callbacks and block allocator) folds the
  * pages it claims and returns, per group, the partial states that
- * PostgreSQL's own aggregates would have (count and int sums as int8,
- * avg of int2/int4 as the int8[] {count, sum}, min/max as the value,
- * numeric sums and averages as numeric_avg_serialize's bytea), under a
- * Gather and a Finalize Aggregate that combines them with the aggregates'
- * combine and final functions, as core's partial aggregation does.
+ * PostgreSQL's own aggregates would have (each kind's partial function in
+ * PaxAggDefs), under a Gather and a Finalize Aggregate that combines them
+ * with the aggregates' combine and final functions, as core's partial
+ * aggregation does.
  *
  * The mode's files, each using only those before it: pax_agggroups.c
- * (the hash table of groups), pax_aggfold.c (a page's selected rows
- * folded into the groups' accumulators, and the results), pax_aggexec.c
- * (the executor methods and EXPLAIN) and this one (the
- * create_upper_paths_hook, the paths and the plan, PaxAggScanInit).
+ * (the hash table of groups), pax_aggdefs.c (the aggregates: what each
+ * stands for, its folding, results and partial states), pax_aggfold.c (a
+ * page's selected rows grouped and folded), pax_aggexec.c (the executor
+ * methods and EXPLAIN) and this one (the create_upper_paths_hook, the
+ * paths and the plan, PaxAggScanInit).
  * Their types and shared functions are in pax_customscan.h.
  *
  * pax_am/pax_aggscan.c
@@ -89,46 +90,6 @@ static const CustomPathMethods PaxAggPathMethods = {
 	.PlanCustomPath = PaxAggPlan,
 };
 
-/* PaxAggKindOf maps an aggregate function to what PaxScan computes, or -1. */
-static int
-PaxAggKindOf(Oid aggfnoid)
-{
-	switch (aggfnoid)
-	{
-		case F_COUNT_:
-			return PAX_AGG_COUNT_STAR;
-		case F_COUNT_ANY:
-			return PAX_AGG_COUNT;
-		case F_SUM_INT2:
-		case F_SUM_INT4:
-			return PAX_AGG_SUM;
-		case F_AVG_INT2:
-		case F_AVG_INT4:
-			return PAX_AGG_AVG;
-		case F_MIN_INT2:
-		case F_MIN_INT4:
-		case F_MIN_INT8:
-		case F_MIN_DATE:
-		case F_MIN_TIMESTAMP:
-		case F_MIN_TIMESTAMPTZ:
-			return PAX_AGG_MIN;
-		case F_MAX_INT2:
-		case F_MAX_INT4:
-		case F_MAX_INT8:
-		case F_MAX_DATE:
-		case F_MAX_TIMESTAMP:
-		case F_MAX_TIMESTAMPTZ:
-			return PAX_AGG_MAX;
-#ifdef PAX_HAVE_FAST_NUMERIC
-		case F_SUM_NUMERIC:
-			return PAX_AGG_SUM_NUMERIC;
-		case F_AVG_NUMERIC:
-			return PAX_AGG_AVG_NUMERIC;
-#endif
-	}
-	return -1;
-}
-
 /*
  * PaxConstOnlyWalker accepts the expressions a pushed clause of aggregate
  * mode may contain: columns, constants and the operators between them
@@ -157,9 +118,46 @@ PaxConstOnlyWalker(Node *node, void *context)
 }
 
 /*
+ * PaxAggArgOk tells whether an aggregate's arguments are what its kind's
+ * row asks for (PaxAggDef.arg), and gives its column (zero-based, -1 for
+ * none) in *attno and the argument's type in *argtype.
+ */
+static bool
+PaxAggArgOk(const PaxAggDef *def, Aggref *aggref, Index relid, int *attno,
+			Oid *argtype)
+{
+	Node	   *arg;
+	Var		   *var;
+
+	*attno = -1;
+	*argtype = InvalidOid;
+	if (def->arg == PAX_AGG_ARG_NONE)
+		return aggref->args == NIL;
+	if (list_length(aggref->args) != 1)
+		return false;
+	arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+	*argtype = exprType(arg);
+	if (def->arg == PAX_AGG_ARG_NUMERIC)
+	{
+#ifdef PAX_HAVE_FAST_NUMERIC
+		return PaxNumExprSupported(arg, relid);
+#else
+		return false;
+#endif
+	}
+	Assert(def->arg == PAX_AGG_ARG_COLUMN);
+	var = (Var *) arg;
+	if (!IsA(var, Var) || var->varno != relid ||
+		var->varlevelsup != 0 || var->varattno <= 0)
+		return false;
+	*attno = var->varattno - 1;
+	return true;
+}
+
+/*
  * PaxAggSpec checks the aggregates of the query (Aggrefs of relation relid)
- * and lists them as (kind, zero-based column) pairs in *aggspec; false if
- * one is not computed by the aggregate mode.
+ * against PaxAggDefs and lists them as (kind, zero-based column) pairs in
+ * *aggspec; false if one is not computed by the aggregate mode.
  */
 static bool
 PaxAggSpec(List *aggrefs, Index relid, List **aggspec)
@@ -170,8 +168,10 @@ PaxAggSpec(List *aggrefs, Index relid, List **aggspec)
 	foreach(lc, aggrefs)
 	{
 		Aggref	   *aggref = lfirst(lc);
+		const PaxAggDef *def;
 		int			kind;
-		int			attno = -1;
+		int			attno;
+		Oid			argtype;
 
 		if (!IsA(aggref, Aggref) || aggref->aggdistinct != NIL ||
 			aggref->aggorder != NIL || aggref->aggfilter != NULL ||
@@ -179,30 +179,10 @@ PaxAggSpec(List *aggrefs, Index relid, List **aggspec)
 			aggref->aggkind != AGGKIND_NORMAL ||
 			(kind = PaxAggKindOf(aggref->aggfnoid)) < 0)
 			return false;
-#ifdef PAX_HAVE_FAST_NUMERIC
-		if (kind == PAX_AGG_SUM_NUMERIC || kind == PAX_AGG_AVG_NUMERIC)
-		{
-			if (list_length(aggref->args) != 1 ||
-				!PaxNumExprSupported((Node *) ((TargetEntry *) linitial(aggref->args))->expr,
-									 relid))
-				return false;
-		}
-		else
-#endif
-		if (kind != PAX_AGG_COUNT_STAR)
-		{
-			TargetEntry *tle;
-			Var		   *var;
-
-			if (list_length(aggref->args) != 1)
-				return false;
-			tle = linitial(aggref->args);
-			var = (Var *) tle->expr;
-			if (!IsA(var, Var) || var->varno != relid ||
-				var->varlevelsup != 0 || var->varattno <= 0)
-				return false;
-			attno = var->varattno - 1;
-		}
+		def = &PaxAggDefs[kind];
+		if (!PaxAggArgOk(def, aggref, relid, &attno, &argtype) ||
+			aggref->aggtype != (OidIsValid(def->restype) ? def->restype : argtype))
+			return false;
 		*aggspec = lappend_int(lappend_int(*aggspec, kind), attno);
 	}
 	return true;
@@ -344,12 +324,22 @@ PaxAggMakePath(RelOptInfo *output_rel, PathTarget *target, Cost cost,
 	return cpath;
 }
 
+/* PaxAggPartialOk: has every aggregate of aggspec partial states? */
+static bool
+PaxAggPartialOk(List *aggspec)
+{
+	for (int i = 0; i < list_length(aggspec); i += 2)
+		if (PaxAggDefs[list_nth_int(aggspec, i)].partial == NULL)
+			return false;
+	return true;
+}
+
 /*
  * PaxAggPartialPaths offers, where workers may scan the relation, the
  * aggregate mode under a Gather: each participant's PaxScan folds the pages
- * it claims into partial states (PaxAggPartial), and a Finalize Aggregate
- * (hashed with GROUP BY) combines them and applies HAVING, as core's
- * partial aggregation does (add_paths_to_grouping_rel() and
+ * it claims into partial states (PaxAggDef.partial), and a Finalize
+ * Aggregate (hashed with GROUP BY) combines them and applies HAVING, as
+ * core's partial aggregation does (add_paths_to_grouping_rel() and
  * create_partial_grouping_paths() in planner.c, PostgreSQL 15).  disk and
  * cpu are the serial path's costs: the CPU share is divided among the
  * processes.
@@ -378,6 +368,7 @@ PaxAggPartialPaths(PlannerInfo *root, RelOptInfo *input_rel,
 #endif
 	if (!input_rel->consider_parallel || !output_rel->consider_parallel ||
 		root->hasNonPartialAggs || root->hasNonSerialAggs ||
+		!PaxAggPartialOk(aggspec) ||
 		list_length(groupClause) != list_length(gvars) ||
 		(groupClause != NIL && !grouping_is_hashable(groupClause)))
 		return;
@@ -426,12 +417,12 @@ PaxAggPartialPaths(PlannerInfo *root, RelOptInfo *input_rel,
 }
 
 /*
- * PaxUpperPaths offers, for a query that aggregates one pax table without
- * GROUP BY (count(*), count, sum and avg of int2/int4, min and max of
- * integer-like columns), a PaxScan that computes the aggregates itself on
- * the minipages: a loop per column and page instead of a row formed and
- * fed to the Agg node for each row.  Every restriction clause must be
- * pushable with constant values; anything else keeps the usual plan.
+ * PaxUpperPaths offers, for a query that aggregates one pax table, grouped
+ * by plain columns or not, with aggregates of PaxAggDefs only, a PaxScan
+ * that computes the aggregates itself on the minipages: a loop per column
+ * and page instead of a row formed and fed to the Agg node for each row.
+ * Every restriction clause must be pushable with constant values; anything
+ * else keeps the usual plan.
  */
 static void
 PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,

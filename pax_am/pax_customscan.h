@@ -13,11 +13,11 @@
  * pax_customscan_plan.c (the plain scan's planner side and PaxScan's methods)
  * <- pax_joinfilter_attach.c (join filters attached at ExecutorStart) <-
  * pax_joinpath.c (join paths costed with their filters); and
- * pax_customscan_plan.c <- pax_agggroups.c <- pax_aggfold.c <- pax_aggexec.c
- * <- pax_aggscan.c (the aggregate mode, which reuses the page loop: its
- * groups, folding, executor and planning).  The plain scan reaches the
- * aggregate mode only through PaxScanCreateUpper, which pax_aggscan.c
- * sets.  Nothing here is visible to the table AM.
+ * pax_customscan_plan.c <- pax_agggroups.c <- pax_aggdefs.c <- pax_aggfold.c
+ * <- pax_aggexec.c <- pax_aggscan.c (the aggregate mode, which reuses the
+ * page loop: its groups, its aggregates, a page's folding, executor and
+ * planning).  The plain scan reaches the aggregate mode only through
+ * PaxScanCreateUpper, which pax_aggscan.c sets.  Nothing here is visible to the table AM.
  *
  * Layout follows contrib/bloom's bloom.h: constants, state structs, then
  * externs grouped by defining file.
@@ -219,13 +219,16 @@ PaxPushedRowCost(Cost pushed_cost, double allvisfrac)
 
 /* ----------------------------------------------------------------
  * Aggregate mode (pax_aggscan.c, pax_aggexec.c, pax_aggfold.c,
- * pax_agggroups.c)
+ * pax_aggdefs.c, pax_agggroups.c)
  * ----------------------------------------------------------------
  */
 
 /*
  * Aggregates the mode computes itself, column-at-a-time (see
- * PaxUpperPaths).  The order is that of PaxAggNames (pax_aggexec.c).
+ * PaxUpperPaths): each kind is one row of PaxAggDefs (pax_aggdefs.c),
+ * which says which aggregate functions it stands for and how it folds,
+ * finishes and hands over partial states.  README.paxscan, "Adding an
+ * aggregate", says how to add one.
  */
 typedef enum PaxAggKind
 {
@@ -236,24 +239,29 @@ typedef enum PaxAggKind
 	PAX_AGG_MIN,				/* min of an integer-like type */
 	PAX_AGG_MAX,				/* max of an integer-like type */
 	PAX_AGG_SUM_NUMERIC,		/* sum of a numeric expression */
-	PAX_AGG_AVG_NUMERIC			/* avg of a numeric expression */
+	PAX_AGG_AVG_NUMERIC,		/* avg of a numeric expression */
+	PAX_AGG_BOOL_AND,			/* bool_and(bool) */
+	PAX_AGG_BOOL_OR,			/* bool_or(bool) */
+	PAX_AGG_EVERY,				/* every(bool), bool_and by another name */
+	PAX_AGG_NKINDS
 } PaxAggKind;
 
-#define PAX_AGG_NKINDS	(PAX_AGG_AVG_NUMERIC + 1)
-
-/* An aggregate's running state, per group. */
+/* An aggregate's running state, per group; zeroed for a new group. */
 typedef struct PaxAggAcc
 {
 	int64		count;			/* non-null values seen */
-	int64		acc;			/* sum, or min/max so far */
+	int64		acc;			/* sum, min/max so far, or a kind's flag */
 #ifdef PAX_HAVE_FAST_NUMERIC
 	PaxNumSum	nsum;			/* numeric kinds */
 #endif
 } PaxAggAcc;
 
+typedef struct PaxAggDef PaxAggDef;
+
 typedef struct PaxAgg
 {
 	PaxAggKind	kind;
+	const PaxAggDef *def;		/* PaxAggDefs[kind] */
 	int			attno;			/* zero-based column, -1 for count(*) and
 								 * numeric kinds */
 	Oid			type;			/* the column's type */
@@ -262,6 +270,64 @@ typedef struct PaxAgg
 	PaxNumExpr *num;			/* numeric kinds: its evaluation tree */
 #endif
 } PaxAgg;
+
+/* What an aggregate's argument must be for the mode to compute it. */
+typedef enum PaxAggArg
+{
+	PAX_AGG_ARG_NONE,			/* no argument: count(*) */
+	PAX_AGG_ARG_COLUMN,			/* a plain column of the relation */
+	PAX_AGG_ARG_NUMERIC			/* a numeric expression of its columns
+								 * (PaxNumExprSupported), which the page
+								 * loop parses and evaluates per page */
+} PaxAggArg;
+
+struct PaxAggScanState;
+
+/*
+ * PaxAggFoldFn folds the selected rows of the current page (state->base:
+ * sel, nsel, layout; the page pinned) into aggregate k (agg)'s
+ * accumulators: state->accs[k] without GROUP BY, else
+ * state->accs[gid[r] * naggs + k] for selected row r.  Called once per page
+ * and aggregate: the loop over the rows is the function's own, with no
+ * call per value.  Its parameters, as PG_FUNCTION_ARGS names fmgr's:
+ */
+#define PAX_AGG_FOLD_ARGS \
+	struct PaxAggScanState *state, const PaxAgg *agg, int k, Page page, \
+	TupleDesc tupdesc
+
+typedef void (*PaxAggFoldFn) (PAX_AGG_FOLD_ARGS);
+
+/* PaxAggFinalFn gives a group's result or partial state from accum. */
+typedef Datum (*PaxAggFinalFn) (const PaxAgg *agg, PaxAggAcc *accum,
+								bool *isnull);
+
+/* The most aggregate functions (pg_proc OIDs) one kind stands for. */
+#define PAX_AGG_MAX_FNOIDS	8
+
+/*
+ * One aggregate the mode computes: a row of PaxAggDefs, by kind.  Planning
+ * matches an Aggref by its function (fnoids) and checks its argument (arg)
+ * and result type (restype); the executor folds each page with fold_one
+ * (no GROUP BY: the one group) or fold_groups, and returns final's value,
+ * or under a Gather partial's: exactly the transition state (serialised,
+ * where the state type is internal) that the aggregate's own transition
+ * and serial functions would have built from the same rows, which the
+ * Finalize Aggregate combines with the aggregate's combine function.
+ */
+struct PaxAggDef
+{
+	const char *name;			/* for EXPLAIN: "name(argument)" */
+	Oid			fnoids[PAX_AGG_MAX_FNOIDS]; /* the aggregates' pg_proc OIDs
+											 * (F_*), InvalidOid after the
+											 * last */
+	PaxAggArg	arg;
+	Oid			restype;		/* the result's type; InvalidOid: the
+								 * argument's */
+	PaxAggFoldFn fold_one;
+	PaxAggFoldFn fold_groups;
+	PaxAggFinalFn final;
+	PaxAggFinalFn partial;		/* NULL: no parallel plan */
+};
 
 /* A GROUP BY column: how its values are hashed and compared. */
 typedef struct PaxGroupCol
@@ -468,10 +534,12 @@ extern void PaxAggScanInit(void);
 /* pax_aggexec.c */
 extern Node *PaxAggCreateState(CustomScan *cscan);
 
+/* pax_aggdefs.c */
+extern const PaxAggDef PaxAggDefs[PAX_AGG_NKINDS];
+extern int	PaxAggKindOf(Oid aggfnoid);
+
 /* pax_aggfold.c */
 extern void PaxAggPage(PaxAggScanState *state, Page page, TupleDesc tupdesc);
-extern Datum PaxAggResult(PaxAgg *agg, PaxAggAcc *accum, bool *isnull);
-extern Datum PaxAggPartial(PaxAgg *agg, PaxAggAcc *accum, bool *isnull);
 
 /* pax_agggroups.c */
 extern void PaxGroupResize(PaxAggScanState *state);

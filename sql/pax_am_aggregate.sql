@@ -1,6 +1,7 @@
 --
--- pax_am_aggregate: count, sum, avg, min and max of a whole pax table,
--- computed by PaxScan on the minipages, equal to heap's in every case
+-- pax_am_aggregate: count, sum, avg, min, max, bool_and and bool_or of a
+-- whole pax table, computed by PaxScan on the minipages, equal to heap's in
+-- every case
 --
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
@@ -42,14 +43,16 @@ SELECT count(*), sum(i), avg(s), min(d), max(ts) FROM ag_pax;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM ag_pax WHERE i BETWEEN 100 AND 200 OR i IS NULL;
 
--- a query on both tables; the results must be equal
-CREATE FUNCTION ag_same(q text) RETURNS TABLE (pax text, same bool)
+-- a query on both tables (%I); the results must be equal
+CREATE FUNCTION ag_same(q text, pax_table text DEFAULT 'ag_pax',
+                        heap_table text DEFAULT 'ag_heap')
+RETURNS TABLE (pax text, same bool)
 LANGUAGE plpgsql AS $$
 DECLARE
     p text; h text;
 BEGIN
-    EXECUTE format(q, 'ag_pax') INTO p;
-    EXECUTE format(q, 'ag_heap') INTO h;
+    EXECUTE format(q, pax_table) INTO p;
+    EXECUTE format(q, heap_table) INTO h;
     pax := p;
     same := p IS NOT DISTINCT FROM h;
     RETURN NEXT;
@@ -141,6 +144,83 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM ag_small WHERE id = 3;
 RESET enable_seqscan;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(p) FROM ag_small WHERE p = 20;
 
+-- bool_and, every and bool_or of bool columns: a never NULL (false in
+-- group 0 only), f mixed (false in some groups, NULL in others, and in
+-- every row of group 4), t true or NULL, x false or NULL, n NULL in every
+-- row, k added later (its default on old pages); NULL without a non-null
+-- value, as heap's
+CREATE TABLE ag_bheap (id int, g int, a bool, f bool, t bool, x bool, n bool) USING heap;
+INSERT INTO ag_bheap
+SELECT i, i % 5, i % 4000 <> 0,
+       CASE WHEN i % 5 = 4 OR i % 7 = 0 THEN NULL ELSE i % 997 <> 0 END,
+       CASE WHEN i % 3 = 0 THEN NULL ELSE true END,
+       CASE WHEN i % 3 = 1 THEN NULL ELSE false END,
+       NULL
+  FROM generate_series(1, 20000) i;
+CREATE TABLE ag_bpax (LIKE ag_bheap) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO ag_bpax SELECT * FROM ag_bheap;
+BEGIN;
+INSERT INTO ag_bpax SELECT id, g, false, false, false, true, true FROM ag_bheap WHERE id <= 500;
+ROLLBACK;
+DELETE FROM ag_bpax WHERE id % 997 = 0 AND g = 1;
+DELETE FROM ag_bheap WHERE id % 997 = 0 AND g = 1;
+UPDATE ag_bpax SET f = false WHERE id = 10003;
+UPDATE ag_bheap SET f = false WHERE id = 10003;
+ALTER TABLE ag_bpax ADD COLUMN k bool DEFAULT true;
+ALTER TABLE ag_bheap ADD COLUMN k bool DEFAULT true;
+INSERT INTO ag_bpax (id, g, k) VALUES (30001, 5, NULL), (30002, 6, false);
+INSERT INTO ag_bheap (id, g, k) VALUES (30001, 5, NULL), (30002, 6, false);
+ANALYZE ag_bheap, ag_bpax;
+
+EXPLAIN (COSTS OFF)
+SELECT bool_and(f), bool_or(f), every(t), bool_or(x) FROM ag_bpax;
+EXPLAIN (COSTS OFF)
+SELECT g, bool_and(f), bool_or(f) FROM ag_bpax WHERE id > 100 GROUP BY g;
+SELECT * FROM ag_same('SELECT (bool_and(f), bool_or(f), every(f), count(f))::text FROM %I', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(a), bool_or(a), every(a), count(a))::text FROM %I', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(a), bool_or(a))::text FROM %I WHERE id > 4000 AND id < 8000', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(t), bool_or(t), bool_and(x), bool_or(x))::text FROM %I', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(n), bool_or(n), every(n), count(n))::text FROM %I', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(k), bool_or(k), every(k), count(k))::text FROM %I', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(f), bool_or(f), count(*))::text FROM %I WHERE id < 0', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(f), bool_or(f), bool_and(t))::text FROM %I WHERE g = 4', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT (bool_and(f), bool_or(x))::text FROM %I WHERE id BETWEEN 990 AND 1000 AND f', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k), count(f) FROM %I GROUP BY g) r', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (SELECT f, bool_and(t), bool_or(x), count(*) FROM %I GROUP BY f) r', 'ag_bpax', 'ag_bheap');
+SELECT * FROM ag_same('SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (SELECT g, bool_or(f) FROM %I GROUP BY g HAVING bool_and(f) IS NOT TRUE) r', 'ag_bpax', 'ag_bheap');
+SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k)
+  FROM ag_bpax GROUP BY g ORDER BY g;
+CREATE TABLE ag_bempty (g int, b bool) USING pax;
+SELECT bool_and(b), bool_or(b), every(b), count(*) FROM ag_bempty;
+SELECT g, bool_and(b), bool_or(b) FROM ag_bempty GROUP BY g;
+-- parallel workers return each group's bool (NULL without a value), the
+-- Finalize Aggregate combines them with booland_statefunc/boolor_statefunc
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k) FROM ag_bpax GROUP BY g;
+EXPLAIN (COSTS OFF)
+SELECT bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n) FROM ag_bpax;
+SELECT string_agg(r::text, ';' ORDER BY r::text) AS heap
+  FROM (SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k) FROM ag_bheap GROUP BY g) r \gset groups_
+SELECT string_agg(r::text, ';' ORDER BY r::text) = :'groups_heap' AS same
+  FROM (SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k) FROM ag_bpax GROUP BY g) r;
+SELECT (bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k))::text AS heap FROM ag_bheap \gset
+SELECT (bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k))::text = :'heap' AS same FROM ag_bpax;
+SELECT (bool_and(f), bool_or(f))::text AS heap FROM ag_bheap WHERE id < 0 \gset
+SELECT (bool_and(f), bool_or(f))::text = :'heap' AS same FROM ag_bpax WHERE id < 0;
+SET parallel_leader_participation = off;
+SELECT string_agg(r::text, ';' ORDER BY r::text) = :'groups_heap' AS same
+  FROM (SELECT g, bool_and(a), bool_and(f), bool_or(f), every(t), bool_or(x), bool_and(n), bool_or(k) FROM ag_bpax GROUP BY g) r;
+RESET parallel_leader_participation;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 DROP VIEW ag_v;
 DROP TABLE ag_heap, ag_pax, ag_empty, ag_nocols, ag_sorted, ag_small;
+DROP TABLE ag_bheap, ag_bpax, ag_bempty;
 DROP FUNCTION ag_same;
