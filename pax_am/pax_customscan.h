@@ -73,11 +73,11 @@
 /*
  * Default of pax.cached_page_cost, the cost of a page a PaxScan finds in
  * memory (its pin, its header and the minipages of the columns read); see
- * PaxScanPageCosts.  Measured with TPC-H's lineitem in shared buffers: a pax
- * page whose rows a pushed clause all removes takes 0.5 us, and heap's
- * count(*) takes 2 us per unit of its estimated cost, which gives 0.25;
- * twice that leaves room for the CPU costs of PostgreSQL's own nodes above
- * the scan, which a cheap page exposes (pax_am/README, "Heuristics").
+ * PaxScanPageCosts.  A pax page in memory whose rows a pushed clause all
+ * removes costs a quarter of a unit of heap's scan cost; the default is
+ * twice that, to leave room for the CPU costs of PostgreSQL's own nodes
+ * above the scan, which a cheap page exposes (the calibration:
+ * README.paxscan, "Heuristics").
  */
 #define PAX_CACHED_PAGE_COST	0.5
 
@@ -85,9 +85,9 @@
  * Of a page in memory, the share a scan under a join filter pays whatever
  * columns it reads (pin, header, layout); the rest in proportion to the
  * share of the row's bytes that the columns it reads take
- * (PaxNeededByteShare).  Measured on TPC-H SF1: a pax scan of partsupp
- * reading a tenth of its bytes takes 0.4 us a page, where a unit of heap's
- * scan cost takes 3.7 us (pax_am/README, "Heuristics").
+ * (PaxNeededByteShare): a scan reading a tenth of a page's bytes costs
+ * about a tenth of a unit of heap's scan cost a page (the calibration:
+ * README.paxscan, "Heuristics").
  */
 #define PAX_PAGE_FIXED_SHARE	0.2
 
