@@ -1,19 +1,27 @@
 /*-------------------------------------------------------------------------
  *
- * pax_minipage.c
- *	  Reading whole minipages: which columns an encoding takes, and decoding\n *\t  a page's column at a time.
+ * pax_enc_int.c
+ *	  The encodings of fixed-width columns: plain, frame of reference in
+ *	  bytes or bits, with a factor, decimal-scaled floats.
  *
- * PaxScan's typed loops (filters, aggregates, join filters) read a page's\ncolumn at once: bit-packed offsets unpacked a group of rows at a time with\nthe bit count a constant, encoded values decoded into a scratch array.
+ * Each encoding's entry of PaxEncodingOps (its layout, base array slot,
+ * pax_verify's checks, pax_page_columns' name), fitting and storing a
+ * value, and the whole-column readers of PaxScan's typed loops (filters,
+ * aggregates, join filters): bit-packed offsets unpacked a group of rows
+ * at a time with the bit count a constant, encoded values decoded into a
+ * scratch array.
  *
- * pax_am/pax_minipage.c
+ * pax_am/pax_enc_int.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/tupmacs.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "port/pg_bitutils.h"
+#include "utils/builtins.h"
 
 #include "pax_encoding.h"
 #include "pax_numscale.h"
@@ -395,3 +403,380 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 #undef PAX_DECODE
 	return scratch;
 }
+
+/* ----------------------------------------------------------------
+ * Encoded minipages
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxEncodedFits tells whether a non-null value can be stored in an encoded
+ * column of the page: whether it lies within the column's base and its
+ * base plus the largest offset its width holds, times a factored column's
+ * factor (PaxEncodedValueFits); for a decimal-scaled column, its integer
+ * (PaxScaledKey) does.
+ */
+bool
+PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
+{
+	int64		k;
+
+	Assert(col->base != 0);
+	return PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k) &&
+		PaxEncodedValueFits(k, PaxColumnBase(page, col),
+							col->factored ? (uint64) PaxColumnFactor(page, col) : 1,
+							PaxEncodedMaxDelta(col));
+}
+
+/*
+ * PaxEncodedStore stores a non-null value that PaxEncodedFits in row `row`
+ * of an encoded column (of the private copy of an exclusively locked
+ * page).
+ */
+void
+PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
+{
+	int64		k = 0;
+	uint64		delta;
+	char	   *data = page + col->data;
+
+	Assert(PaxEncodedFits(page, col, value));
+	(void) PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k);
+	delta = (uint64) k - (uint64) PaxColumnBase(page, col);
+	if (col->factored)
+		delta /= (uint64) PaxColumnFactor(page, col);
+	if (col->bits != 0)
+	{
+		PaxPackedPut(data, col->bits, row, (uint32) delta);
+		return;
+	}
+	switch (col->width)
+	{
+		case 1:
+			((uint8 *) data)[row] = (uint8) delta;
+			break;
+		case 2:
+			((uint16 *) data)[row] = (uint16) delta;
+			break;
+		default:
+			((uint32 *) data)[row] = (uint32) delta;
+			break;
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Layout, slots, checks and names
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxIntSuits tells whether a fixed-width column's type can be stored from
+ * a base: pass-by-value integer-like sizes (2, 4 or 8 bytes).
+ */
+static bool
+PaxIntSuits(Form_pg_attribute att)
+{
+	return att->attbyval &&
+		(att->attlen == 2 || att->attlen == 4 || att->attlen == 8);
+}
+
+/* PaxNoSlot: an encoding without a slot in the base array. */
+static int
+PaxNoSlot(uint8 width)
+{
+	return 0;
+}
+
+/* PaxBaseSlot: an int64 base. */
+static int
+PaxBaseSlot(uint8 width)
+{
+	return sizeof(int64);
+}
+
+/* PaxFactorSlot: an int64 base, then an int64 factor (or divisor). */
+static int
+PaxFactorSlot(uint8 width)
+{
+	return 2 * sizeof(int64);
+}
+
+static void
+PaxInitBase(char *slot, uint8 width, int64 base, int64 factor,
+			const uint8 *prefix)
+{
+	memcpy(slot, &base, sizeof(int64));
+}
+
+static void
+PaxInitFactor(char *slot, uint8 width, int64 base, int64 factor,
+			  const uint8 *prefix)
+{
+	memcpy(slot, &base, sizeof(int64));
+	memcpy(slot + sizeof(int64), &factor, sizeof(int64));
+}
+
+/*
+ * PaxPlainLayout lays out a column at full width: attlen bytes a row at
+ * its alignment, or a value offset a row (SHORTALIGN'd).
+ */
+static bool
+PaxPlainLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+			   PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	PaxLayoutNullmap(nullmap, col, cur);
+	if (att->attlen > 0)
+	{
+		cur->off = att_align_nominal(cur->off, att->attalign);
+		col->data = cur->off;
+		cur->off += cur->capacity * att->attlen;
+	}
+	else
+	{
+		cur->off = SHORTALIGN(cur->off);
+		col->data = cur->off;
+		cur->off += cur->capacity * PAX_VAROFF_SIZE;
+	}
+	return true;
+}
+
+/*
+ * PaxBytesLayout lays out a column of 1, 2 or 4 bytes a row from its base,
+ * aligned to that width.
+ */
+static bool
+PaxBytesLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+			   PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	if (!PaxIntSuits(att) || PaxScaleEligible(att) || width >= att->attlen)
+		return false;
+	col->base = cur->bases;
+	col->width = width;
+	cur->bases += PaxBaseSlot(width);
+	PaxLayoutNullmap(nullmap, col, cur);
+	cur->off = TYPEALIGN(width, cur->off);
+	col->data = cur->off;
+	cur->off += cur->capacity * width;
+	return true;
+}
+
+/*
+ * PaxPackedLayoutBits lays out a column of `bits` bits a row from its base
+ * (plain, factored or decimal-scaled), unaligned.
+ */
+static bool
+PaxPackedLayoutBits(Form_pg_attribute att, int bits, bool nullmap,
+					PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	if (!PaxIntSuits(att) || bits >= 8 * att->attlen)
+		return false;
+	col->base = cur->bases;
+	col->width = 0;
+	col->bits = bits;
+	cur->bases += col->factored || col->scaled ? PaxFactorSlot(0) :
+		PaxBaseSlot(0);
+	PaxLayoutNullmap(nullmap, col, cur);
+	col->data = cur->off;
+	cur->off += PaxPackedBytes(cur->capacity, bits);
+	return true;
+}
+
+static bool
+PaxPackedLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+				PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	return !PaxScaleEligible(att) &&
+		PaxPackedLayoutBits(att, PaxPackedBits(width), nullmap, col, cur);
+}
+
+static bool
+PaxFactorLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+				PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	col->factored = true;
+	return PaxPackedLayoutBits(att, PaxFactorBits(width), nullmap, col, cur);
+}
+
+static bool
+PaxScaledLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+				PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	col->scaled = true;
+	return PaxPackedLayoutBits(att, PaxFactorBits(width), nullmap, col, cur);
+}
+
+static bool
+PaxInvalidLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+				 PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	return false;
+}
+
+/*
+ * PaxIntTypeProblem is pax_verify's problem with an encoded column's type
+ * when its width byte suits its length: a type whose values do not
+ * cluster is never encoded (PaxEncodeEligible), a float only scaled.
+ */
+static char *
+PaxIntTypeProblem(Form_pg_attribute att, int attnum, uint8 width)
+{
+	if (!att->attisdropped && !PaxEncodeEligible(att) &&
+		PaxEncodingOf(width, att) != PAX_ENC_SCALED_FLOAT)
+		return psprintf("column %d of type %s is encoded", attnum,
+						format_type_be(att->atttypid));
+	return NULL;
+}
+
+static char *
+PaxBytesCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
+				   bool absent)
+{
+	if (absent)
+		return psprintf("column %d has the invalid encoded width %d", attnum,
+						width);
+	if (!PaxIntSuits(att) || width >= att->attlen)
+		return psprintf("column %d has encoded width %d, which does not suit its length %d",
+						attnum, width, att->attlen);
+	return PaxIntTypeProblem(att, attnum, width);
+}
+
+static char *
+PaxPackedCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
+					bool absent)
+{
+	int			bits = PaxEncodingOf(width, att) == PAX_ENC_PACKED ?
+		PaxPackedBits(width) : PaxFactorBits(width);
+
+	if (absent)
+		return psprintf("column %d has the invalid encoded width %d", attnum,
+						width);
+	if (!PaxIntSuits(att) || bits >= 8 * att->attlen)
+		return psprintf("column %d is bit-packed in %d bits, which does not suit its length %d",
+						attnum, bits, att->attlen);
+	return PaxIntTypeProblem(att, attnum, width);
+}
+
+static char *
+PaxInvalidCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
+					 bool absent)
+{
+	if (att->attlen < 0)
+		return psprintf("column %d has the invalid dictionary width 0x%02X",
+						attnum, width);
+	return psprintf("column %d has the invalid encoded width %d", attnum,
+					width);
+}
+
+/* (a dropped float column's scale looks like a factor: unchecked) */
+static void
+PaxFactorCheckSlot(Page page, const PaxColumnLayout *col,
+				   PaxVerifyProblem report, void *arg)
+{
+	if (!col->dropped && PaxColumnFactor(page, col) < 2)
+		report(arg, psprintf("factor " INT64_FORMAT " of a factored column is below 2",
+							 PaxColumnFactor(page, col)));
+}
+
+static void
+PaxScaledCheckSlot(Page page, const PaxColumnLayout *col,
+				   PaxVerifyProblem report, void *arg)
+{
+	if (!PaxIsScaleDivisor(PaxColumnFactor(page, col)))
+		report(arg, psprintf("divisor " INT64_FORMAT " of a decimal-scaled column is not a power of ten up to 10^%d",
+							 PaxColumnFactor(page, col), PAX_SCALE_MAX));
+}
+
+static char *
+PaxPlainDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = col->width;
+	return pstrdup("plain");
+}
+
+static char *
+PaxBytesDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = col->width;
+	return pstrdup("frame of reference");
+}
+
+static char *
+PaxPackedDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = -1;
+	return psprintf("frame of reference, %d bits", col->bits);
+}
+
+static char *
+PaxFactorDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = -1;
+	return psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
+					PaxColumnFactor(page, col), col->bits);
+}
+
+static char *
+PaxScaledDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = -1;
+	return psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
+					PaxColumnFactor(page, col), col->bits);
+}
+
+const PaxEncodingOps PaxEncPlainOps = {
+	.name = "plain",
+	.slotbytes = PaxNoSlot,
+	.layout = PaxPlainLayout,
+	.describe = PaxPlainDescribe,
+};
+
+const PaxEncodingOps PaxEncBytesOps = {
+	.name = "frame of reference",
+	.slotbytes = PaxBaseSlot,
+	.layout = PaxBytesLayout,
+	.initslot = PaxInitBase,
+	.checkwidth = PaxBytesCheckWidth,
+	.describe = PaxBytesDescribe,
+};
+
+const PaxEncodingOps PaxEncPackedOps = {
+	.name = "bit-packed frame of reference",
+	.packed = true,
+	.slotbytes = PaxBaseSlot,
+	.layout = PaxPackedLayout,
+	.initslot = PaxInitBase,
+	.checkwidth = PaxPackedCheckWidth,
+	.describe = PaxPackedDescribe,
+};
+
+const PaxEncodingOps PaxEncFactorOps = {
+	.name = "factored frame of reference",
+	.packed = true,
+	.slotbytes = PaxFactorSlot,
+	.layout = PaxFactorLayout,
+	.initslot = PaxInitFactor,
+	.checkwidth = PaxPackedCheckWidth,
+	.checkslot = PaxFactorCheckSlot,
+	.describe = PaxFactorDescribe,
+};
+
+const PaxEncodingOps PaxEncScaledOps = {
+	.name = "decimal-scaled float",
+	.packed = true,
+	.slotbytes = PaxFactorSlot,
+	.layout = PaxScaledLayout,
+	.initslot = PaxInitFactor,
+	.checkwidth = PaxPackedCheckWidth,
+	.checkslot = PaxScaledCheckSlot,
+	.describe = PaxScaledDescribe,
+};
+
+/* a width byte no encoding of the column's kind has: the page is corrupted */
+const PaxEncodingOps PaxEncInvalidOps = {
+	.name = "invalid",
+	.slotbytes = PaxBaseSlot,
+	.layout = PaxInvalidLayout,
+	.initslot = PaxInitBase,
+	.checkwidth = PaxInvalidCheckWidth,
+	.describe = PaxPlainDescribe,
+};
