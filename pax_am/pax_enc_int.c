@@ -279,6 +279,14 @@ PaxColumnOffsets(Page page, const PaxColumnLayout *col, const uint16 *sel,
 				 int n, char *scratch, int *width)
 {
 	Assert(col->base != 0);
+	if (col->bits == 0 && col->width == 0)
+	{
+		/* constant: every offset 0 */
+		if (n > 0)
+			memset(scratch, 0, sel[n - 1] + 1);
+		*width = 1;
+		return scratch;
+	}
 	if (col->bits == 0)
 	{
 		*width = col->width;
@@ -319,6 +327,20 @@ PaxColumnFixedData(Page page, const PaxColumnLayout *col, int nrows,
 	if (col->base == 0)
 		return data;
 	base = PaxColumnBase(page, col);
+	if (col->bits == 0 && col->width == 0)
+	{
+		/* constant: the base in every row */
+		for (int r = 0; r < nrows; r++)
+		{
+			if (col->attlen == 2)
+				((int16 *) scratch)[r] = (int16) base;
+			else if (col->attlen == 4)
+				((int32 *) scratch)[r] = (int32) base;
+			else
+				((int64 *) scratch)[r] = base;
+		}
+		return scratch;
+	}
 	if (col->scaled)
 	{
 		/* (base + offset) / divisor, as a double, a row at a time */
@@ -458,9 +480,11 @@ PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
 		case 2:
 			((uint16 *) data)[row] = (uint16) delta;
 			break;
-		default:
+		case 4:
 			((uint32 *) data)[row] = (uint32) delta;
 			break;
+		default:
+			break;				/* constant: the base is the value */
 	}
 }
 
@@ -605,6 +629,25 @@ PaxScaledLayout(Form_pg_attribute att, uint8 width, bool nullmap,
 	return PaxPackedLayoutBits(att, PaxFactorBits(width), nullmap, col, cur);
 }
 
+/*
+ * PaxConstLayout lays out a constant column: its base, its null bitmap,
+ * no minipage (col->data is where one would start, so that the column is
+ * not absent).
+ */
+static bool
+PaxConstLayout(Form_pg_attribute att, uint8 width, bool nullmap,
+			   PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	if (!PaxIntSuits(att) || PaxScaleEligible(att))
+		return false;
+	col->base = cur->bases;
+	col->width = 0;
+	cur->bases += PaxBaseSlot(width);
+	PaxLayoutNullmap(nullmap, col, cur);
+	col->data = cur->off;
+	return true;
+}
+
 static bool
 PaxInvalidLayout(Form_pg_attribute att, uint8 width, bool nullmap,
 				 PaxColumnLayout *col, PaxLayoutCursor *cur)
@@ -657,6 +700,19 @@ PaxPackedCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
 }
 
 static char *
+PaxConstCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
+				   bool absent)
+{
+	if (absent)
+		return psprintf("column %d has the invalid encoded width %d", attnum,
+						width);
+	if (!PaxIntSuits(att))
+		return psprintf("column %d is constant, which does not suit its length %d",
+						attnum, att->attlen);
+	return PaxIntTypeProblem(att, attnum, width);
+}
+
+static char *
 PaxInvalidCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
 					 bool absent)
 {
@@ -684,6 +740,19 @@ PaxScaledCheckSlot(Page page, const PaxColumnLayout *col,
 	if (!PaxIsScaleDivisor(PaxColumnFactor(page, col)))
 		report(arg, psprintf("divisor " INT64_FORMAT " of a decimal-scaled column is not a power of ten up to 10^%d",
 							 PaxColumnFactor(page, col), PAX_SCALE_MAX));
+}
+
+/* a constant column's base is a value of its type: within its range */
+static void
+PaxConstCheckSlot(Page page, const PaxColumnLayout *col,
+				  PaxVerifyProblem report, void *arg)
+{
+	int64		base = PaxColumnBase(page, col);
+
+	if ((col->attlen == 2 && (base < PG_INT16_MIN || base > PG_INT16_MAX)) ||
+		(col->attlen == 4 && (base < PG_INT32_MIN || base > PG_INT32_MAX)))
+		report(arg, psprintf("base " INT64_FORMAT " of a constant column is outside the range of its %d-byte type",
+							 base, col->attlen));
 }
 
 static char *
@@ -769,6 +838,24 @@ const PaxEncodingOps PaxEncScaledOps = {
 	.checkwidth = PaxPackedCheckWidth,
 	.checkslot = PaxScaledCheckSlot,
 	.describe = PaxScaledDescribe,
+};
+
+static char *
+PaxConstDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
+{
+	*valuewidth = 0;
+	return pstrdup("constant");
+}
+
+const PaxEncodingOps PaxEncConstOps = {
+	.name = "constant",
+	.packed = true,
+	.slotbytes = PaxBaseSlot,
+	.layout = PaxConstLayout,
+	.initslot = PaxInitBase,
+	.checkwidth = PaxConstCheckWidth,
+	.checkslot = PaxConstCheckSlot,
+	.describe = PaxConstDescribe,
 };
 
 /* a width byte no encoding of the column's kind has: the page is corrupted */

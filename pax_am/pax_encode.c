@@ -601,6 +601,14 @@ PaxChooseBatchRange(Form_pg_attribute att, const PaxRow *rows, int nrows,
 	double		need;
 	int			bits;
 
+	if (span == 0 && pack == 1 && pax_bitpack_minipages)
+	{
+		/* the page's rows all hold one value: no minipage */
+		*width = PAX_CONST_WIDTH;
+		*base = lo;
+		*factor = 0;
+		return true;
+	}
 	bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, width,
 						   base);
 	unpacked = bytes ? *width : att->attlen;

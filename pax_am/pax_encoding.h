@@ -71,6 +71,16 @@
 #define PaxPackedBytes(capacity, bits) \
 	(((uint32) (capacity) * (bits) + 7) / 8 + sizeof(uint64))
 
+/*
+ * A constant column: the width byte PAX_CONST_WIDTH (bit-packed in 0 bits)
+ * stores no minipage at all (a null bitmap, when the shape gives one):
+ * every non-null row's value is the column's base, an int64 slot in the
+ * base array within the type's range.  Only integer-like columns of a
+ * batch's page whose values all are equal get it; a row of another value
+ * goes to another page.
+ */
+#define PAX_CONST_WIDTH			PAX_PACKED_FLAG
+
 /* Bit i of a bitmap of bits8 (column directory, null bitmaps). */
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
@@ -343,6 +353,7 @@ typedef enum PaxEncoding
 	PAX_ENC_PACKED,				/* PAX_PACKED_FLAG | b: b bits from a base */
 	PAX_ENC_FACTOR,				/* PAX_FACTOR_FLAG: bits times a factor */
 	PAX_ENC_SCALED_FLOAT,		/* PAX_FACTOR_FLAG on a float column */
+	PAX_ENC_CONST,				/* PAX_CONST_WIDTH: the base, no minipage */
 	PAX_ENC_DICT,				/* PAX_DICT_FLAG: codes of a dictionary */
 	PAX_ENC_PREFIX,				/* PAX_PREFIX_FLAG: prefix, rests behind
 								 * offsets */
@@ -376,6 +387,8 @@ PaxEncodingOf(uint8 width, Form_pg_attribute att)
 	{
 		if (PAX_ENCODED_WIDTH_OK(width))
 			return PAX_ENC_BYTES;
+		if (width == PAX_CONST_WIDTH)
+			return PAX_ENC_CONST;
 		if (PaxPackedWidthOk(width))
 			return PAX_ENC_PACKED;
 		if (PaxFactorWidthOk(width))
@@ -463,6 +476,7 @@ extern const PaxEncodingOps PaxEncBytesOps;
 extern const PaxEncodingOps PaxEncPackedOps;
 extern const PaxEncodingOps PaxEncFactorOps;
 extern const PaxEncodingOps PaxEncScaledOps;
+extern const PaxEncodingOps PaxEncConstOps;
 extern const PaxEncodingOps PaxEncInvalidOps;
 
 /* pax_enc_var.c */
@@ -488,6 +502,8 @@ PaxEncodingOpsOf(PaxEncoding enc)
 			return &PaxEncFactorOps;
 		case PAX_ENC_SCALED_FLOAT:
 			return &PaxEncScaledOps;
+		case PAX_ENC_CONST:
+			return &PaxEncConstOps;
 		case PAX_ENC_DICT:
 			return &PaxEncDictOps;
 		case PAX_ENC_PREFIX:
@@ -529,7 +545,10 @@ PaxEncodedMaxDelta(const PaxColumnLayout *col)
 	return ((uint64) 1 << (8 * col->width)) - 1;
 }
 
-/* PaxEncodedDelta reads the stored offset from the base of row `row`. */
+/*
+ * PaxEncodedDelta reads the stored offset from the base of row `row` (0 for
+ * a constant column, width 0).
+ */
 static inline uint64
 PaxEncodedDelta(const PaxColumnLayout *col, const char *data, int row)
 {
@@ -541,8 +560,10 @@ PaxEncodedDelta(const PaxColumnLayout *col, const char *data, int row)
 			return ((const uint8 *) data)[row];
 		case 2:
 			return ((const uint16 *) data)[row];
-		default:
+		case 4:
 			return ((const uint32 *) data)[row];
+		default:
+			return 0;
 	}
 }
 
