@@ -70,66 +70,6 @@ bool		pax_bitpack_minipages = true;
 #define PAX_PACK_STICKY_BITS		2
 
 /* ----------------------------------------------------------------
- * Encoded minipages
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxEncodedFits tells whether a non-null value can be stored in an encoded
- * column of the page: whether it lies within the column's base and its
- * base plus the largest offset its width holds, times a factored column's
- * factor (PaxEncodedValueFits); for a decimal-scaled column, its integer
- * (PaxScaledKey) does.
- */
-bool
-PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value)
-{
-	int64		k;
-
-	Assert(col->base != 0);
-	return PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k) &&
-		PaxEncodedValueFits(k, PaxColumnBase(page, col),
-							col->factored ? (uint64) PaxColumnFactor(page, col) : 1,
-							PaxEncodedMaxDelta(col));
-}
-
-/*
- * PaxEncodedStore stores a non-null value that PaxEncodedFits in row `row`
- * of an encoded column (of the private copy of an exclusively locked
- * page).
- */
-void
-PaxEncodedStore(Page page, const PaxColumnLayout *col, int row, Datum value)
-{
-	int64		k = 0;
-	uint64		delta;
-	char	   *data = page + col->data;
-
-	Assert(PaxEncodedFits(page, col, value));
-	(void) PaxEncodedKey(value, col->attlen, PaxColumnDivisor(page, col), &k);
-	delta = (uint64) k - (uint64) PaxColumnBase(page, col);
-	if (col->factored)
-		delta /= (uint64) PaxColumnFactor(page, col);
-	if (col->bits != 0)
-	{
-		PaxPackedPut(data, col->bits, row, (uint32) delta);
-		return;
-	}
-	switch (col->width)
-	{
-		case 1:
-			((uint8 *) data)[row] = (uint8) delta;
-			break;
-		case 2:
-			((uint16 *) data)[row] = (uint16) delta;
-			break;
-		default:
-			((uint32 *) data)[row] = (uint32) delta;
-			break;
-	}
-}
-
-/* ----------------------------------------------------------------
  * Choosing a new page's encodings
  * ----------------------------------------------------------------
  */
@@ -460,17 +400,18 @@ static bool
 PaxRowsFitLast(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
 			   const PaxEncodeHint *h)
 {
-	int			bits = PaxWidthPackedBits(h->lastwidth);
+	PaxEncoding enc = PaxEncodingOf(h->lastwidth, att);
+	bool		hasfactor = enc == PAX_ENC_FACTOR || enc == PAX_ENC_SCALED_FLOAT;
+	int			bits = enc == PAX_ENC_PACKED ? PaxPackedBits(h->lastwidth) :
+		hasfactor ? PaxFactorBits(h->lastwidth) : 0;
 	bool		scaled = PaxScaleEligible(att);
 	int64		divisor = scaled ? h->lastfactor : 0;
-	uint64		factor = !scaled && PaxFactorWidthOk(h->lastwidth) ?
-		(uint64) h->lastfactor : 1;
+	uint64		factor = !scaled && hasfactor ? (uint64) h->lastfactor : 1;
 	int64		k;
 
 	if (bits == 0 ||
-		(scaled && !(PaxFactorWidthOk(h->lastwidth) &&
-					 PaxIsScaleDivisor(h->lastfactor))) ||
-		(!scaled && PaxFactorWidthOk(h->lastwidth) && h->lastfactor < 2))
+		(scaled && !(hasfactor && PaxIsScaleDivisor(h->lastfactor))) ||
+		(!scaled && hasfactor && h->lastfactor < 2))
 		return false;
 	for (int r = 0; r < nrows; r++)
 	{
@@ -660,6 +601,14 @@ PaxChooseBatchRange(Form_pg_attribute att, const PaxRow *rows, int nrows,
 	double		need;
 	int			bits;
 
+	if (span == 0 && pack == 1 && pax_bitpack_minipages)
+	{
+		/* the page's rows all hold one value: no minipage */
+		*width = PAX_CONST_WIDTH;
+		*base = lo;
+		*factor = 0;
+		return true;
+	}
 	bytes = PaxEncodeRange(lo, hi, span / 16 + 1, att->attlen, width,
 						   base);
 	unpacked = bytes ? *width : att->attlen;

@@ -21,9 +21,6 @@
 /* pax_encode.c */
 extern bool pax_encode_minipages;
 extern bool pax_bitpack_minipages;
-extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
-extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
-							Datum value);
 extern int	PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen,
 						 int64 *lo, int64 *hi);
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,

@@ -19,6 +19,7 @@
 #define PAX_ENCODING_H
 
 #include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
 #include "common/int.h"
 #include "fmgr.h"
 #include "port/pg_bitutils.h"
@@ -33,6 +34,9 @@
  * MaxHeapTuplesPerPage, so we never exceed it.
  */
 #define PAX_MAX_CAPACITY	MaxHeapTuplesPerPage
+
+/* Size of an offset into the value area (varlena and cstring columns). */
+#define PAX_VAROFF_SIZE		sizeof(uint16)
 
 /*
  * Encoded minipages (frame of reference).  On a page with PAX_PAGE_ENCODED,
@@ -67,6 +71,16 @@
 #define PaxPackedBytes(capacity, bits) \
 	(((uint32) (capacity) * (bits) + 7) / 8 + sizeof(uint64))
 
+/*
+ * A constant column: the width byte PAX_CONST_WIDTH (bit-packed in 0 bits)
+ * stores no minipage at all (a null bitmap, when the shape gives one):
+ * every non-null row's value is the column's base, an int64 slot in the
+ * base array within the type's range.  Only integer-like columns of a
+ * batch's page whose values all are equal get it; a row of another value
+ * goes to another page.
+ */
+#define PAX_CONST_WIDTH			PAX_PACKED_FLAG
+
 /* Bit i of a bitmap of bits8 (column directory, null bitmaps). */
 #define PaxBitIsSet(map, i)		(((map)[(i) >> 3] >> ((i) & 7)) & 1)
 #define PaxBitSet(map, i)		((map)[(i) >> 3] |= (bits8) (1 << ((i) & 7)))
@@ -82,45 +96,6 @@ PaxPackedWord(const char *p)
 	w = pg_bswap64(w);
 #endif
 	return w;
-}
-
-/*
- * PaxBlankTrimmedLen gives the length of the n bytes at p without their
- * trailing blanks, the bytes bpchar's comparisons look at (bcTruelen() in
- * varchar.c, PostgreSQL 15): eight blanks at a time, then one at a time.
- */
-static inline int
-PaxBlankTrimmedLen(const char *p, int n)
-{
-	uint64		w;
-
-	while (n >= 8)
-	{
-		memcpy(&w, p + n - 8, sizeof(w));
-		if (w != UINT64CONST(0x2020202020202020))
-			break;
-		n -= 8;
-	}
-	while (n > 0 && p[n - 1] == ' ')
-		n--;
-	return n;
-}
-
-/*
- * PaxStringDatumBytes gives a text-like value's bytes and their length:
- * detoasted (in the current memory context) when out-of-line or
- * compressed, and for bpchar (blankpad) without trailing blanks.
- */
-static inline const char *
-PaxStringDatumBytes(Datum d, bool blankpad, int *len)
-{
-	struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
-	const char *p = VARDATA_ANY(v);
-
-	*len = VARSIZE_ANY_EXHDR(v);
-	if (blankpad)
-		*len = PaxBlankTrimmedLen(p, *len);
-	return p;
 }
 
 /*
@@ -186,24 +161,15 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
  * the factor once (PaxPackedColumnStats).
  *
  * On a float4 or float8 column (PaxScaleEligible) the same width byte and
- * slot mean a decimal-scaled column: the slot's second int64 is a divisor
- * d = 10^s (s = 0 .. PAX_SCALE_MAX), each row holds k - base for the
- * integer k with k / d (computed as a double, then cast to the type) the
- * value's exact bits (PaxScaledKey), and the value read back is
- * (base + offset) / d (PaxScaledDatum).  Only values that read back bit
- * for bit are stored so (not -0, NaN or infinities, nor k beyond 2^53); a
- * row with any other value goes to another page.  Chosen for bulk-built
- * pages whose values all have at most s decimals (prices, measurements
- * stored as float); filters and join filters read such a column decoded.
+ * slot mean a decimal-scaled column (PAX_ENC_SCALED_FLOAT): the second
+ * int64 is a divisor d = 10^s (s = 0 .. PAX_SCALE_MAX), each row holds k -
+ * base, and the value read back is (base + offset) / d (PaxScaledDatum);
+ * only values that read back bit for bit are stored so (PaxScaledKey).
  */
 #define PAX_FACTOR_FLAG			0x20
 #define PaxFactorWidthOk(w)		(((w) & 0xE0) == PAX_FACTOR_FLAG)
 #define PaxFactorBits(w)		(((w) & 0x1F) + 1)
 #define PAX_SCALE_MAX			15
-/* the bits a row of a bit-packed or factored column takes, else 0 */
-#define PaxWidthPackedBits(w) \
-	(PaxPackedWidthOk(w) ? PaxPackedBits(w) : \
-	 PaxFactorWidthOk(w) ? PaxFactorBits(w) : 0)
 
 /*
  * Dictionary encoding of a variable-length (varlena or cstring) column:
@@ -298,8 +264,6 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PaxSymRestWidthOk(w) \
 	((w) > PAX_SYMREST_BASE && (w) <= PAX_SYMREST_BASE + PAX_FIXREST_MAX)
 #define PaxSymRestBytes(w)		((w) - PAX_SYMREST_BASE)
-#define PaxIsPrefixWidth(att, w) \
-	((att)->attlen == -1 && PaxPrefixWidthOk(w))
 
 /*
  * Decimal-scaled numerics: a numeric column's width byte of
@@ -334,18 +298,6 @@ PaxPackedPut(char *data, int bits, int row, uint32 v)
 #define PAX_NUM_SHORT_WEIGHT_MASK	0x003F
 #define PAX_NUM_DSCALE_MASK		0x3FFF
 #define PAX_NUM_NBASE			10000
-
-/*
- * PaxBaseBytes is the size of an encoded column's slot in the base array,
- * from its width byte: its prefix area, a base and a factor, or an int64
- * (0: not encoded).
- */
-#define PaxBaseBytes(w) \
-	((w) == 0 ? 0 : PaxPrefixWidthOk(w) ? PaxPrefixAreaSize(w) : \
-	 PaxFixRestWidthOk(w) ? PAX_FIXREST_AREA : \
-	 PaxSymRestWidthOk(w) ? PAX_SYMREST_AREA : \
-	 PaxNumScaleWidthOk(w) ? PAX_NUMSCALE_AREA : \
-	 PaxFactorWidthOk(w) ? 2 * (int) sizeof(int64) : (int) sizeof(int64))
 
 /* Where one column's minipage lives on a page. */
 typedef struct PaxColumnLayout
@@ -385,6 +337,234 @@ typedef struct PaxColumnLayout
 	uint16		numslot;		/* offset of a decimal-scaled numeric
 								 * column's slot (PAX_NUMSCALE_BASE: base,
 								 * factor, display scale), 0 if none */
+	uint8		enc;			/* its PaxEncoding */
 } PaxColumnLayout;
+
+/*
+ * The encodings, as PaxEncodingOf names them.  Each has its own entry of
+ * PaxEncodingOps in the file of its family (pax_enc_int.c: fixed-width
+ * columns; pax_enc_var.c: variable-length ones); pax_am/README, "Adding an
+ * encoding", says which files a new one touches.
+ */
+typedef enum PaxEncoding
+{
+	PAX_ENC_PLAIN,				/* width byte 0: full width, or offsets */
+	PAX_ENC_BYTES,				/* 1, 2 or 4 bytes from a base */
+	PAX_ENC_PACKED,				/* PAX_PACKED_FLAG | b: b bits from a base */
+	PAX_ENC_FACTOR,				/* PAX_FACTOR_FLAG: bits times a factor */
+	PAX_ENC_SCALED_FLOAT,		/* PAX_FACTOR_FLAG on a float column */
+	PAX_ENC_CONST,				/* PAX_CONST_WIDTH: the base, no minipage */
+	PAX_ENC_DICT,				/* PAX_DICT_FLAG: codes of a dictionary */
+	PAX_ENC_PREFIX,				/* PAX_PREFIX_FLAG: prefix, rests behind
+								 * offsets */
+	PAX_ENC_FIXREST,			/* PAX_FIXREST_BASE + R: fixed-width rests */
+	PAX_ENC_SYMREST,			/* PAX_SYMREST_BASE + R: rests in symbols */
+	PAX_ENC_NUMSCALE,			/* PAX_NUMSCALE_BASE + b: scaled numerics */
+	PAX_ENC_INVALID				/* no encoding of the column's type */
+} PaxEncoding;
+
+extern bool PaxScaleEligible(Form_pg_attribute att);
+
+/*
+ * PaxEncodingOf decodes a column's width byte: the one place that tells
+ * encodings apart by its bits.  With att, a width byte that no encoding of
+ * the column's kind (fixed width, or varlena and cstring) has is
+ * PAX_ENC_INVALID, and a factor on a float column is decimal scaling;
+ * without att (the base array's size, which does not depend on the type),
+ * only the width byte counts.  Whether the column's type suits the
+ * encoding is its layout's and checkwidth's business.
+ */
+static inline PaxEncoding
+PaxEncodingOf(uint8 width, Form_pg_attribute att)
+{
+	bool		var = att != NULL && att->attlen < 0;
+	bool		fixed = att != NULL && att->attlen > 0;
+	bool		text = att == NULL || att->attlen == -1;
+
+	if (width == 0)
+		return PAX_ENC_PLAIN;
+	if (!var)
+	{
+		if (PAX_ENCODED_WIDTH_OK(width))
+			return PAX_ENC_BYTES;
+		if (width == PAX_CONST_WIDTH)
+			return PAX_ENC_CONST;
+		if (PaxPackedWidthOk(width))
+			return PAX_ENC_PACKED;
+		if (PaxFactorWidthOk(width))
+			return att != NULL && PaxScaleEligible(att) ?
+				PAX_ENC_SCALED_FLOAT : PAX_ENC_FACTOR;
+	}
+	if (!fixed)
+	{
+		if (text && PaxPrefixWidthOk(width))
+			return PAX_ENC_PREFIX;
+		if (text && PaxFixRestWidthOk(width))
+			return PAX_ENC_FIXREST;
+		if (text && PaxSymRestWidthOk(width))
+			return PAX_ENC_SYMREST;
+		if (text && PaxNumScaleWidthOk(width))
+			return PAX_ENC_NUMSCALE;
+		if (PaxDictWidthOk(width))
+			return PAX_ENC_DICT;
+	}
+	return PAX_ENC_INVALID;
+}
+
+/*
+ * PaxLayoutCursor: where the next minipage and the next base array slot go
+ * while PaxLayoutSize lays out a page's columns.
+ */
+typedef struct PaxLayoutCursor
+{
+	uint32		off;			/* end of the minipages so far */
+	uint32		bases;			/* next slot of the base array */
+	int			capacity;		/* rows of the page */
+	bool		hasprefix;		/* some column reads into decode cells */
+} PaxLayoutCursor;
+
+/* PaxLayoutNullmap places a column's null bitmap, when it has one. */
+static inline void
+PaxLayoutNullmap(bool nullmap, PaxColumnLayout *col, PaxLayoutCursor *cur)
+{
+	if (nullmap)
+	{
+		col->nullmap = cur->off;
+		cur->off += BITMAPLEN(cur->capacity);
+	}
+}
+
+/* PaxVerifyProblem receives one problem a check finds, as a message. */
+typedef void (*PaxVerifyProblem) (void *arg, const char *msg);
+
+/*
+ * What each encoding does per column per page, never per row (the per-row
+ * readers of pax_minipage.h branch on the PaxColumnLayout fields that its
+ * layout sets).  name: in messages; packed: its rows are bit-packed for
+ * the page's rows (PaxShapeIsPacked); inminipage: a varlena column's values
+ * are in the minipage, none in the value area; slotbytes: its slot in the
+ * base array; layout: sets col for the width byte, places its minipage at
+ * cur->off (its null bitmap first, when nullmap) and advances cur, false
+ * when the column's type cannot be stored so; initslot: writes its slot of
+ * a new page from the shape's base, factor and prefix area; checkwidth
+ * (pax_verify): NULL when the width byte suits column attnum, else the
+ * problem; checkslot (pax_verify): reports each problem of its slot;
+ * describe: pax_page_columns' text, *valuewidth the bytes a value takes
+ * (-1: none).
+ */
+typedef struct PaxEncodingOps
+{
+	const char *name;
+	bool		packed;
+	bool		inminipage;
+	int			(*slotbytes) (uint8 width);
+	bool		(*layout) (Form_pg_attribute att, uint8 width, bool nullmap,
+						   PaxColumnLayout *col, PaxLayoutCursor *cur);
+	void		(*initslot) (char *slot, uint8 width, int64 base, int64 factor,
+							 const uint8 *prefix);
+	char	   *(*checkwidth) (Form_pg_attribute att, int attnum, uint8 width,
+							   bool absent);
+	void		(*checkslot) (Page page, const PaxColumnLayout *col,
+							  PaxVerifyProblem report, void *arg);
+	char	   *(*describe) (Page page, const PaxColumnLayout *col,
+							 int *valuewidth);
+} PaxEncodingOps;
+
+/* pax_enc_int.c */
+extern const PaxEncodingOps PaxEncPlainOps;
+extern const PaxEncodingOps PaxEncBytesOps;
+extern const PaxEncodingOps PaxEncPackedOps;
+extern const PaxEncodingOps PaxEncFactorOps;
+extern const PaxEncodingOps PaxEncScaledOps;
+extern const PaxEncodingOps PaxEncConstOps;
+extern const PaxEncodingOps PaxEncInvalidOps;
+
+/* pax_enc_var.c */
+extern const PaxEncodingOps PaxEncDictOps;
+extern const PaxEncodingOps PaxEncPrefixOps;
+extern const PaxEncodingOps PaxEncFixRestOps;
+extern const PaxEncodingOps PaxEncSymRestOps;
+extern const PaxEncodingOps PaxEncNumScaleOps;
+
+/* PaxEncodingOpsOf is what encoding enc does per column per page. */
+static inline const PaxEncodingOps *
+PaxEncodingOpsOf(PaxEncoding enc)
+{
+	switch (enc)
+	{
+		case PAX_ENC_PLAIN:
+			return &PaxEncPlainOps;
+		case PAX_ENC_BYTES:
+			return &PaxEncBytesOps;
+		case PAX_ENC_PACKED:
+			return &PaxEncPackedOps;
+		case PAX_ENC_FACTOR:
+			return &PaxEncFactorOps;
+		case PAX_ENC_SCALED_FLOAT:
+			return &PaxEncScaledOps;
+		case PAX_ENC_CONST:
+			return &PaxEncConstOps;
+		case PAX_ENC_DICT:
+			return &PaxEncDictOps;
+		case PAX_ENC_PREFIX:
+			return &PaxEncPrefixOps;
+		case PAX_ENC_FIXREST:
+			return &PaxEncFixRestOps;
+		case PAX_ENC_SYMREST:
+			return &PaxEncSymRestOps;
+		case PAX_ENC_NUMSCALE:
+			return &PaxEncNumScaleOps;
+		case PAX_ENC_INVALID:
+			break;
+	}
+	return &PaxEncInvalidOps;
+}
+
+/*
+ * PaxBaseBytes is the size of a column's slot in the base array, from its
+ * width byte (0: not encoded).
+ */
+static inline int
+PaxBaseBytes(uint8 width)
+{
+	return PaxEncodingOpsOf(PaxEncodingOf(width, NULL))->slotbytes(width);
+}
+
+/*
+ * PaxEncodedMaxDelta is the largest offset from its base that an encoded
+ * column's minipage holds: its bits, or its byte width (all of an 8-byte
+ * one).
+ */
+static inline uint64
+PaxEncodedMaxDelta(const PaxColumnLayout *col)
+{
+	if (col->bits != 0)
+		return ((uint64) 1 << col->bits) - 1;
+	if (col->width >= 8)
+		return PG_UINT64_MAX;
+	return ((uint64) 1 << (8 * col->width)) - 1;
+}
+
+/*
+ * PaxEncodedDelta reads the stored offset from the base of row `row` (0 for
+ * a constant column, width 0).
+ */
+static inline uint64
+PaxEncodedDelta(const PaxColumnLayout *col, const char *data, int row)
+{
+	if (col->bits != 0)
+		return PaxPackedGet(data, col->bits, row);
+	switch (col->width)
+	{
+		case 1:
+			return ((const uint8 *) data)[row];
+		case 2:
+			return ((const uint16 *) data)[row];
+		case 4:
+			return ((const uint32 *) data)[row];
+		default:
+			return 0;
+	}
+}
 
 #endif							/* PAX_ENCODING_H */

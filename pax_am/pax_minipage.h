@@ -21,6 +21,45 @@
 #include "pax_encoding.h"
 #include "pax_numscale.h"
 
+/*
+ * PaxBlankTrimmedLen gives the length of the n bytes at p without their
+ * trailing blanks, the bytes bpchar's comparisons look at (bcTruelen() in
+ * varchar.c, PostgreSQL 15): eight blanks at a time, then one at a time.
+ */
+static inline int
+PaxBlankTrimmedLen(const char *p, int n)
+{
+	uint64		w;
+
+	while (n >= 8)
+	{
+		memcpy(&w, p + n - 8, sizeof(w));
+		if (w != UINT64CONST(0x2020202020202020))
+			break;
+		n -= 8;
+	}
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/*
+ * PaxStringDatumBytes gives a text-like value's bytes and their length:
+ * detoasted (in the current memory context) when out-of-line or
+ * compressed, and for bpchar (blankpad) without trailing blanks.
+ */
+static inline const char *
+PaxStringDatumBytes(Datum d, bool blankpad, int *len)
+{
+	struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
+	const char *p = VARDATA_ANY(v);
+
+	*len = VARSIZE_ANY_EXHDR(v);
+	if (blankpad)
+		*len = PaxBlankTrimmedLen(p, *len);
+	return p;
+}
+
 /* PaxDictCode reads row `row`'s code of a dictionary-encoded column. */
 static inline uint32
 PaxDictCode(Page page, const PaxColumnLayout *col, int row)
@@ -318,21 +357,6 @@ PaxEncodedInt(Datum value, int attlen)
 		attlen == 4 ? (int64) DatumGetInt32(value) : DatumGetInt64(value);
 }
 
-/*
- * PaxEncodedMaxDelta is the largest offset from its base that an encoded
- * column's minipage holds: its bits, or its byte width (all of an 8-byte
- * one).
- */
-static inline uint64
-PaxEncodedMaxDelta(const PaxColumnLayout *col)
-{
-	if (col->bits != 0)
-		return ((uint64) 1 << col->bits) - 1;
-	if (col->width >= 8)
-		return PG_UINT64_MAX;
-	return ((uint64) 1 << (8 * col->width)) - 1;
-}
-
 /* PaxEncodedDatum is the inverse of PaxEncodedInt: fetch_att's Datum. */
 static inline Datum
 PaxEncodedDatum(int64 v, int attlen)
@@ -382,23 +406,6 @@ PaxMinipageBytes(const PaxColumnLayout *col, int capacity)
 
 	return bits != 0 ? PaxPackedBytes(capacity, bits) :
 		(uint32) capacity * col->width;
-}
-
-/* PaxEncodedDelta reads the stored offset from the base of row `row`. */
-static inline uint64
-PaxEncodedDelta(const PaxColumnLayout *col, const char *data, int row)
-{
-	if (col->bits != 0)
-		return PaxPackedGet(data, col->bits, row);
-	switch (col->width)
-	{
-		case 1:
-			return ((const uint8 *) data)[row];
-		case 2:
-			return ((const uint16 *) data)[row];
-		default:
-			return ((const uint32 *) data)[row];
-	}
 }
 
 /* PaxColumnBase is the base of an encoded column on its page. */
@@ -502,7 +509,7 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
 }
 
-/* pax_minipage.c */
+/* pax_enc_int.c */
 extern char *PaxDecodeScratch;
 extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,
 								 int nrows, int64 *sum, int64 *lo, int64 *hi);
@@ -514,6 +521,8 @@ extern const char *PaxColumnOffsets(Page page, const PaxColumnLayout *col,
 extern const char *PaxColumnFixedData(Page page, const PaxColumnLayout *col,
 									  int nrows, char *scratch);
 extern bool PaxEncodeEligible(Form_pg_attribute att);
-extern bool PaxScaleEligible(Form_pg_attribute att);
+extern bool PaxEncodedFits(Page page, const PaxColumnLayout *col, Datum value);
+extern void PaxEncodedStore(Page page, const PaxColumnLayout *col, int row,
+							Datum value);
 
 #endif							/* PAX_MINIPAGE_H */

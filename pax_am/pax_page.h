@@ -60,9 +60,6 @@
  */
 #define PAX_SHAPE_SAMPLE_ROWS	16
 
-/* Size of an offset into the value area (varlena and cstring columns). */
-#define PAX_VAROFF_SIZE		sizeof(uint16)
-
 /* Number of per-column bitmaps in the column directory. */
 #define PAX_NDIRMAPS		5
 

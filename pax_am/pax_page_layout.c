@@ -42,147 +42,18 @@
 #define PAX_SHAPE_PAD	8
 
 /*
- * PaxLayoutCursor: where the next minipage and the next base array slot go
- * while PaxLayoutSize lays out a page's columns.
- */
-typedef struct PaxLayoutCursor
-{
-	uint32		off;			/* end of the minipages so far */
-	uint32		bases;			/* next slot of the base array */
-	int			capacity;		/* rows of the page */
-	bool		hasprefix;		/* some column reads into decode cells */
-} PaxLayoutCursor;
-
-/* PaxLayoutNullmap places a column's null bitmap when the shape gives one. */
-static inline void
-PaxLayoutNullmap(const PaxPageShape *shape, int i, PaxColumnLayout *col,
-				 PaxLayoutCursor *cur)
-{
-	if (PaxBitIsSet(shape->nullmap, i))
-	{
-		col->nullmap = cur->off;
-		cur->off += BITMAPLEN(cur->capacity);
-	}
-}
-
-/*
- * PaxLayoutInMinipage lays out a column whose values are in its minipage
- * (PaxInMinipage): fixed-width rests, a prefix area then R bytes a row; in
- * symbols, an alphabet after the prefix area and R codes a row, bit-packed;
- * decimal-scaled numerics, their slot and b bits a row.  False when the
- * column cannot be stored so.
- */
-static bool
-PaxLayoutInMinipage(Form_pg_attribute att, const PaxPageShape *shape, int i,
-					int width, PaxColumnLayout *col, PaxLayoutCursor *cur)
-{
-	bool		num = PaxNumScaleWidthOk(width);
-	bool		sym = PaxSymRestWidthOk(width);
-	int			rest = sym ? PaxSymRestBytes(width) :
-		num ? 0 : PaxFixRestBytes(width);
-	int			rowbits = num ? PaxNumScaleBits(width) :
-		rest * (sym ? PAX_SYMREST_BITS : 0);
-
-	if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
-		return false;
-	if (num)
-	{
-		col->numslot = cur->bases;
-		col->bits = rowbits;
-	}
-	else
-	{
-		col->prefix = cur->bases;
-		col->prefixmax = PAX_FIXREST_AREA - 1;
-		col->restwidth = rest;
-		col->symbits = sym ? PAX_SYMREST_BITS : 0;
-	}
-	col->width = rowbits != 0 ? 0 : rest;
-	cur->hasprefix = true;
-	cur->bases += PaxBaseBytes(width);
-	PaxLayoutNullmap(shape, i, col, cur);
-	col->data = cur->off;
-	cur->off += rowbits != 0 ? PaxPackedBytes(cur->capacity, rowbits) :
-		cur->capacity * rest;
-	return true;
-}
-
-/*
- * PaxLayoutDict lays out a dictionary-encoded variable-length column: its
- * dictionary, then its codes (bit-packed, or a byte a row).  False when the
- * width byte is no dictionary's.
- */
-static bool
-PaxLayoutDict(const PaxPageShape *shape, int i, int width,
-			  PaxColumnLayout *col, PaxLayoutCursor *cur)
-{
-	int			codebits;
-
-	if (!PaxDictWidthOk(width) || PaxBitIsSet(shape->absent, i))
-		return false;
-	codebits = PaxDictIsPacked(width) ?
-		PaxDictCodeBits(PaxDictCapacity(width)) : 0;
-	PaxLayoutNullmap(shape, i, col, cur);
-	cur->off = SHORTALIGN(cur->off);
-	col->dict = cur->off;
-	col->dictcap = PaxDictCapacity(width);
-	col->dictused = cur->bases;
-	col->width = codebits != 0 ? 0 : 1;
-	col->bits = codebits;
-	cur->off += PaxDictCapacity(width) * sizeof(uint16);
-	col->data = cur->off;
-	cur->off += codebits != 0 ? PaxPackedBytes(cur->capacity, codebits) :
-		cur->capacity;
-	cur->bases += sizeof(int64);
-	return true;
-}
-
-/*
- * PaxLayoutEncoded gives an encoded fixed-width column (of an integer-like
- * width, or bit-packed in fewer bits than the type's) its base slot;
- * PaxLayoutColumn then places its minipage.  False when the column cannot
- * be stored so.
- */
-static bool
-PaxLayoutEncoded(Form_pg_attribute att, const PaxPageShape *shape, int i,
-				 int width, int packbits, PaxColumnLayout *col,
-				 PaxLayoutCursor *cur)
-{
-	if (!att->attbyval ||
-		(att->attlen != 2 && att->attlen != 4 && att->attlen != 8) ||
-		PaxBitIsSet(shape->absent, i) ||
-		(PaxScaleEligible(att) && !PaxFactorWidthOk(width)))
-		return false;
-	if (packbits != 0)
-	{
-		if (packbits >= 8 * att->attlen)
-			return false;
-	}
-	else if (!PAX_ENCODED_WIDTH_OK(width) || width >= att->attlen)
-		return false;
-	col->base = cur->bases;
-	col->width = packbits != 0 ? 0 : width;
-	col->bits = packbits;
-	/* a float column's factor is a decimal scale */
-	col->scaled = PaxFactorWidthOk(width) && PaxScaleEligible(att);
-	col->factored = PaxFactorWidthOk(width) && !col->scaled;
-	cur->bases += PaxBaseBytes(width);
-	return true;
-}
-
-/*
  * PaxLayoutColumn lays out column i of a page of the given shape into col:
  * its minipage after cur->off, its base array slot at cur->bases, as its
- * width byte says.  False when the shape does not describe a column of the
- * page (a width byte that the column's type cannot have).
+ * encoding's layout says (PaxEncodingOf, PaxEncodingOps).  False when the
+ * shape does not describe a column of the page (a width byte that the
+ * column's type cannot have, or an encoded column without minipage).
  */
 static bool
 PaxLayoutColumn(Form_pg_attribute att, const PaxPageShape *shape, int i,
 				PaxColumnLayout *col, PaxLayoutCursor *cur)
 {
-	int			width = shape->widths ? shape->widths[i] : 0;
-	int			packbits;		/* bits a row of a bit-packed column */
-	int			capacity = cur->capacity;
+	uint8		width = shape->widths ? shape->widths[i] : 0;
+	PaxEncoding enc = PaxEncodingOf(width, att);
 	int16		zone = col->zone;
 
 	MemSet(col, 0, sizeof(PaxColumnLayout));
@@ -191,54 +62,13 @@ PaxLayoutColumn(Form_pg_attribute att, const PaxPageShape *shape, int i,
 	col->byval = att->attbyval;
 	col->dropped = att->attisdropped;
 	col->width = att->attlen > 0 ? att->attlen : PAX_VAROFF_SIZE;
+	col->enc = (uint8) enc;
 
-	if (width != 0 && PaxPrefixWidthOk(width))
-	{
-		/* a prefix-encoded varlena column: its prefix area, a base slot */
-		if (att->attlen != -1 || PaxBitIsSet(shape->absent, i))
-			return false;
-		col->prefix = cur->bases;
-		col->prefixmax = PaxPrefixAreaSize(width) - 1;
-		cur->hasprefix = true;
-		cur->bases += PaxPrefixAreaSize(width);
-		width = 0;				/* its minipage: a plain varlena column's */
-	}
-	if (width != 0 && (PaxFixRestWidthOk(width) || PaxSymRestWidthOk(width) ||
-					   PaxNumScaleWidthOk(width)))
-		return PaxLayoutInMinipage(att, shape, i, width, col, cur);
-	packbits = PaxWidthPackedBits(width);
-	if (width != 0 && att->attlen < 0)
-		return PaxLayoutDict(shape, i, width, col, cur);
-	if (width != 0 &&
-		!PaxLayoutEncoded(att, shape, i, width, packbits, col, cur))
-		return false;
 	if (PaxBitIsSet(shape->absent, i))
-		return true;
-	PaxLayoutNullmap(shape, i, col, cur);
-	if (packbits != 0)
-	{
-		col->data = cur->off;
-		cur->off += PaxPackedBytes(capacity, packbits);
-	}
-	else if (width != 0)
-	{
-		cur->off = TYPEALIGN(width, cur->off);
-		col->data = cur->off;
-		cur->off += capacity * width;
-	}
-	else if (att->attlen > 0)
-	{
-		cur->off = att_align_nominal(cur->off, att->attalign);
-		col->data = cur->off;
-		cur->off += capacity * att->attlen;
-	}
-	else
-	{
-		cur->off = SHORTALIGN(cur->off);
-		col->data = cur->off;
-		cur->off += capacity * PAX_VAROFF_SIZE;
-	}
-	return true;
+		return width == 0;
+	return PaxEncodingOpsOf(enc)->layout(att, width,
+										 PaxBitIsSet(shape->nullmap, i),
+										 col, cur);
 }
 
 /*
@@ -553,25 +383,17 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 				bases += sizeof(PaxZone);
 		for (int i = 0; i < shape->natts; i++)
 		{
-			int			w = shape->widths[i];
+			uint8		w = shape->widths[i];
+			const PaxEncodingOps *ops = PaxEncodingOpsOf(PaxEncodingOf(w, NULL));
 
-			/*
-			 * an int64 base (and factor), or a prefix area (PaxBaseBytes),
-			 * with an alphabet after it for rests in symbols; a numeric
-			 * scale's base, factor and display scale
-			 */
-			if (PaxSymRestWidthOk(w) || PaxNumScaleWidthOk(w))
-				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
-					   PaxBaseBytes(w));
-			else if (PaxPrefixWidthOk(w) || PaxFixRestWidthOk(w))
-				memcpy(page + bases, &shape->prefixes[i * PAX_PREFIX_AREA_MAX],
-					   shape->prefixes[i * PAX_PREFIX_AREA_MAX] + 1);
-			else if (w != 0)
-				memcpy(page + bases, &shape->bases[i], sizeof(int64));
-			if (PaxFactorWidthOk(w))
-				memcpy(page + bases + sizeof(int64), &shape->factors[i],
-					   sizeof(int64));
-			bases += PaxBaseBytes(w);
+			/* its base (and factor), prefix area, alphabet or scale */
+			if (ops->initslot != NULL)
+				ops->initslot(page + bases, w,
+							  shape->bases ? shape->bases[i] : 0,
+							  shape->factors ? shape->factors[i] : 0,
+							  shape->prefixes ?
+							  &shape->prefixes[i * PAX_PREFIX_AREA_MAX] : NULL);
+			bases += ops->slotbytes(w);
 		}
 	}
 	((PageHeader) page)->pd_lower = lower;

@@ -33,6 +33,7 @@
 #include "utils/typcache.h"
 
 #include "pax_encoding.h"
+#include "pax_minipage.h"
 #include "pax_numeric.h"
 #include "pax_pushdown.h"
 

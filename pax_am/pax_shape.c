@@ -337,12 +337,14 @@ static bool
 PaxShapeIsPacked(const PaxPageShape *shape)
 {
 	for (int i = 0; shape->widths != NULL && i < shape->natts; i++)
-		if (PaxPackedWidthOk(shape->widths[i]) ||
-			PaxFactorWidthOk(shape->widths[i]) ||
-			PaxNumScaleWidthOk(shape->widths[i]) ||
-			(PaxDictWidthOk(shape->widths[i]) &&
-			 PaxDictIsPacked(shape->widths[i])))
+	{
+		uint8		w = shape->widths[i];
+		PaxEncoding enc = PaxEncodingOf(w, NULL);
+
+		if (PaxEncodingOpsOf(enc)->packed ||
+			(enc == PAX_ENC_DICT && PaxDictIsPacked(w)))
 			return true;
+	}
 	return false;
 }
 
@@ -415,15 +417,17 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		{
 			PaxEncodeHint *h = &hints->hints[i];
 			uint8		w = shape->widths ? shape->widths[i] : 0;
+			PaxEncoding enc = PaxEncodingOf(w, TupleDescAttr(tupdesc, i));
 
-			if (PaxPackedWidthOk(w))
+			if (enc == PAX_ENC_PACKED)
 				h->packbits = PaxPackedBits(w);
 			if (pack < 1)
 				continue;
-			h->lastwidth = PaxWidthPackedBits(w) != 0 &&
-				TupleDescAttr(tupdesc, i)->attlen > 0 ? w : 0;
+			/* bit-packed integers and floats, maybe factored or scaled */
+			h->lastwidth = enc == PAX_ENC_PACKED || enc == PAX_ENC_FACTOR ||
+				enc == PAX_ENC_SCALED_FLOAT ? w : 0;
 			h->lastbase = h->lastwidth != 0 ? shape->bases[i] : 0;
-			h->lastfactor = PaxFactorWidthOk(h->lastwidth) ?
+			h->lastfactor = enc == PAX_ENC_FACTOR || enc == PAX_ENC_SCALED_FLOAT ?
 				shape->factors[i] : 0;
 		}
 	}
@@ -436,9 +440,9 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 	 */
 	first = rows[0];
 	for (int i = 0; shape->widths != NULL && i < tupdesc->natts; i++)
-		if ((PaxFixRestWidthOk(shape->widths[i]) ||
-			 PaxSymRestWidthOk(shape->widths[i]) ||
-			 PaxNumScaleWidthOk(shape->widths[i])) && !first.isnull[i])
+		if (PaxEncodingOpsOf(PaxEncodingOf(shape->widths[i],
+										   TupleDescAttr(tupdesc, i)))->inminipage &&
+			!first.isnull[i])
 		{
 			if (first.isnull == rows[0].isnull)
 			{

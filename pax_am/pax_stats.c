@@ -217,53 +217,18 @@ static void
 PaxColumnEncoding(Page page, const PaxColumnLayout *col, Datum *values,
 				  bool *nulls)
 {
-	if (col->data == 0)
-		nulls[8] = nulls[9] = true;
-	else
-	{
-		if (col->bits != 0)
-		{
-			int64		slot[3] = {0};	/* a decimal-scaled numeric's */
+	int			valuewidth;
 
-			/* no whole bytes a value: the minipage's size says it */
-			if (col->numslot != 0)
-				PaxNumSlot(page, col, slot);
-			values[8] = CStringGetTextDatum(col->numslot != 0 ?
-											psprintf("decimal-scaled, scale %d, factor " INT64_FORMAT ", %d bits",
-													 (int) slot[2], slot[1],
-													 col->bits) :
-											col->scaled ?
-											psprintf("decimal-scaled, divisor " INT64_FORMAT ", %d bits",
-													 PaxColumnFactor(page, col),
-													 col->bits) :
-											col->factored ?
-											psprintf("frame of reference, factor " INT64_FORMAT ", %d bits",
-													 PaxColumnFactor(page, col),
-													 col->bits) :
-											psprintf("%s, %d bits",
-													 col->dict ? "dictionary" :
-													 "frame of reference",
-													 col->bits));
-			nulls[9] = true;
-		}
-		else if (col->prefix)
-		{
-			values[8] = CStringGetTextDatum(col->symbits ?
-											psprintf("prefix, fixed-width rests in %d-bit codes (%d symbols)",
-													 col->symbits,
-													 page[col->prefix + PAX_FIXREST_AREA]) :
-											col->restwidth ?
-											"prefix, fixed-width rests" :
-											"prefix");
-			values[9] = Int32GetDatum(col->restwidth ? col->restwidth : col->width);
-		}
-		else
-		{
-			values[8] = CStringGetTextDatum(col->base ? "frame of reference" :
-											col->dict ? "dictionary" : "plain");
-			values[9] = Int32GetDatum(col->width);
-		}
+	if (col->data == 0)
+	{
+		nulls[8] = nulls[9] = true;
+		return;
 	}
+	values[8] = CStringGetTextDatum(PaxEncodingOpsOf((PaxEncoding) col->enc)->describe(page, col, &valuewidth));
+	if (valuewidth < 0)
+		nulls[9] = true;
+	else
+		values[9] = Int32GetDatum(valuewidth);
 }
 
 /*

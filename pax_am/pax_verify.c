@@ -331,52 +331,14 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 			Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
 			int			width = shape.widths[i];
 
+			char	   *problem;
+
 			if (width == 0)
 				continue;
-			if (PaxIsPrefixWidth(att, width) ||
-				(att->attlen == -1 && (PaxFixRestWidthOk(width) ||
-									   PaxSymRestWidthOk(width) ||
-									   PaxNumScaleWidthOk(width))))
-			{
-				if (PaxNumScaleWidthOk(width) && !att->attisdropped &&
-					att->atttypid != NUMERICOID)
-					PAGE_PROBLEM("column %d of type %s is decimal-scaled",
-								 i + 1, format_type_be(att->atttypid));
-				if (PaxBitIsSet(shape.absent, i))
-					PAGE_PROBLEM("column %d without minipage is prefix-encoded",
-								 i + 1);
-				continue;
-			}
-			if (att->attlen < 0)
-			{
-				if (!PaxDictWidthOk(width) || PaxBitIsSet(shape.absent, i))
-					PAGE_PROBLEM("column %d has the invalid dictionary width 0x%02X",
-								 i + 1, width);
-				continue;
-			}
-			if (PaxWidthPackedBits(width) != 0 && !PaxBitIsSet(shape.absent, i))
-			{
-				int			bits = PaxWidthPackedBits(width);
-
-				if (!att->attbyval || bits >= 8 * att->attlen ||
-					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
-					PAGE_PROBLEM("column %d is bit-packed in %d bits, which does not suit its length %d",
-								 i + 1, bits, att->attlen);
-			}
-			else
-			{
-				if (!PAX_ENCODED_WIDTH_OK(width) || PaxBitIsSet(shape.absent, i))
-					PAGE_PROBLEM("column %d has the invalid encoded width %d",
-								 i + 1, width);
-				if (!att->attbyval || width >= att->attlen ||
-					(att->attlen != 2 && att->attlen != 4 && att->attlen != 8))
-					PAGE_PROBLEM("column %d has encoded width %d, which does not suit its length %d",
-								 i + 1, width, att->attlen);
-			}
-			if (!att->attisdropped && !PaxEncodeEligible(att) &&
-				!(PaxScaleEligible(att) && PaxFactorWidthOk(width)))
-				PAGE_PROBLEM("column %d of type %s is encoded",
-							 i + 1, format_type_be(att->atttypid));
+			problem = PaxEncodingOpsOf(PaxEncodingOf(width, att))->checkwidth(att, i + 1, width,
+																			PaxBitIsSet(shape.absent, i));
+			if (problem != NULL)
+				PAGE_PROBLEM("%s", problem);
 		}
 	}
 	lower = PaxLayoutSize(ctx->tupdesc, &shape, ctx->layout);

@@ -37,7 +37,6 @@
 /* The largest valid va_rawsize of a varlena. */
 #define PAX_VARLENA_SIZE_LIMIT	0x3FFFFFFF
 
-static void PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha);
 
 /*
  * PaxVerifyReport adds one problem at the current position to the result.
@@ -74,6 +73,16 @@ PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
 	pfree(DatumGetPointer(values[3]));
 	pfree(msg.data);
 	ctx->nproblems++;
+}
+
+/*
+ * PaxVerifyColumnProblem reports a problem an encoding's check found in
+ * the current column (PaxEncodingOps.checkslot).
+ */
+static void
+PaxVerifyColumnProblem(void *arg, const char *msg)
+{
+	PaxVerifyReport((PaxVerifyContext *) arg, "%s", msg);
 }
 
 /* ----------------------------------------------------------------
@@ -169,50 +178,11 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 	for (int i = 0; i < layout->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
+		const PaxEncodingOps *ops = PaxEncodingOpsOf((PaxEncoding) col->enc);
 
-		/* (a dropped float column's scale looks like a factor: unchecked) */
-		if (col->factored && !col->dropped && PaxColumnFactor(page, col) < 2)
-		{
-			ctx->attnum = i;
-			PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a factored column is below 2",
-							PaxColumnFactor(page, col));
-		}
-		if (col->scaled && !PaxIsScaleDivisor(PaxColumnFactor(page, col)))
-		{
-			ctx->attnum = i;
-			PaxVerifyReport(ctx, "divisor " INT64_FORMAT " of a decimal-scaled column is not a power of ten up to 10^%d",
-							PaxColumnFactor(page, col), PAX_SCALE_MAX);
-		}
-		if (col->prefix != 0 && (uint8) page[col->prefix] > col->prefixmax)
-		{
-			ctx->attnum = i;
-			PaxVerifyReport(ctx, "prefix of %u bytes is longer than its area holds (%u)",
-							(uint8) page[col->prefix], col->prefixmax);
-		}
-		if (col->symbits != 0)
-		{
-			ctx->attnum = i;
-			PaxVerifyAlphabet(ctx, (const uint8 *) page + col->prefix +
-							  PAX_FIXREST_AREA);
-		}
-		if (col->numslot != 0)
-		{
-			int64		slot[3];	/* base, factor, display scale */
-
-			PaxNumSlot(page, col, slot);
-			ctx->attnum = i;
-			if (slot[1] < 1)
-				PaxVerifyReport(ctx, "factor " INT64_FORMAT " of a decimal-scaled numeric column is below 1",
-								slot[1]);
-			if (slot[2] < 0 || slot[2] > PAX_NUM_SHORT_DSCALE_MAX)
-				PaxVerifyReport(ctx, "display scale " INT64_FORMAT " of a decimal-scaled numeric column is outside 0 .. %d",
-								slot[2], PAX_NUM_SHORT_DSCALE_MAX);
-		}
-		if (col->dict == 0 || PaxDictUsed(page, col) <= col->dictcap)
-			continue;
 		ctx->attnum = i;
-		PaxVerifyReport(ctx, "dictionary has %u entries in use, more than its %u",
-						PaxDictUsed(page, col), col->dictcap);
+		if (col->data != 0 && ops->checkslot != NULL)
+			ops->checkslot(page, col, PaxVerifyColumnProblem, ctx);
 	}
 	ctx->attnum = -1;
 
@@ -260,33 +230,6 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
  * Values
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxVerifyAlphabet checks the alphabet of a column of fixed-width rests in
- * symbols (a count, then the bytes): at most PAX_SYMREST_MAX_SYMBOLS
- * bytes, none of them zero (code 0 is the zero byte), in ascending order,
- * and zero bytes after them.
- */
-static void
-PaxVerifyAlphabet(PaxVerifyContext *ctx, const uint8 *alpha)
-{
-	if (alpha[0] > PAX_SYMREST_MAX_SYMBOLS)
-	{
-		PaxVerifyReport(ctx, "alphabet of %u symbols is larger than its area holds (%u)",
-						alpha[0], PAX_SYMREST_MAX_SYMBOLS);
-		return;
-	}
-	for (int c = 1; c <= PAX_SYMREST_MAX_SYMBOLS; c++)
-	{
-		if (c > alpha[0] ? alpha[c] != 0 : alpha[c] <= (c == 1 ? 0 : alpha[c - 1]))
-		{
-			PaxVerifyReport(ctx, "alphabet's entry %d (0x%02X) is %s", c, alpha[c],
-							c > alpha[0] ? "past its symbols but not zero" :
-							"not above the one before");
-			return;
-		}
-	}
-}
 
 /*
  * PaxVerifyPrefixRest checks the rest of a prefix-encoded column's value at
