@@ -55,19 +55,6 @@ PaxEncodeEligible(Form_pg_attribute att)
 }
 
 /*
- * PaxScaleEligible tells whether a column may be stored decimal-scaled
- * (PAX_FACTOR_FLAG on a float column): float4, and float8 where it is
- * passed by value.
- */
-bool
-PaxScaleEligible(Form_pg_attribute att)
-{
-	return !att->attisdropped && att->attbyval &&
-		((att->atttypid == FLOAT8OID && att->attlen == 8) ||
-		 (att->atttypid == FLOAT4OID && att->attlen == 4));
-}
-
-/*
  * PAX_SWITCH_BITS expands STEP(b) for a bit count b of 1 .. 32 with b a
  * constant for the counts PaxChooseEncodings packs (1 .. 28), so that the
  * shift and mask of each row's read fold into the loop.
@@ -792,14 +779,14 @@ PaxScaledDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
 					PaxColumnFactor(page, col), col->bits);
 }
 
-const PaxEncodingOps PaxEncPlainOps = {
+static const PaxEncodingOps PaxEncPlainOps = {
 	.name = "plain",
 	.slotbytes = PaxNoSlot,
 	.layout = PaxPlainLayout,
 	.describe = PaxPlainDescribe,
 };
 
-const PaxEncodingOps PaxEncBytesOps = {
+static const PaxEncodingOps PaxEncBytesOps = {
 	.name = "frame of reference",
 	.slotbytes = PaxBaseSlot,
 	.layout = PaxBytesLayout,
@@ -808,7 +795,7 @@ const PaxEncodingOps PaxEncBytesOps = {
 	.describe = PaxBytesDescribe,
 };
 
-const PaxEncodingOps PaxEncPackedOps = {
+static const PaxEncodingOps PaxEncPackedOps = {
 	.name = "bit-packed frame of reference",
 	.packed = true,
 	.slotbytes = PaxBaseSlot,
@@ -818,7 +805,7 @@ const PaxEncodingOps PaxEncPackedOps = {
 	.describe = PaxPackedDescribe,
 };
 
-const PaxEncodingOps PaxEncFactorOps = {
+static const PaxEncodingOps PaxEncFactorOps = {
 	.name = "factored frame of reference",
 	.packed = true,
 	.slotbytes = PaxFactorSlot,
@@ -829,7 +816,7 @@ const PaxEncodingOps PaxEncFactorOps = {
 	.describe = PaxFactorDescribe,
 };
 
-const PaxEncodingOps PaxEncScaledOps = {
+static const PaxEncodingOps PaxEncScaledOps = {
 	.name = "decimal-scaled float",
 	.packed = true,
 	.slotbytes = PaxFactorSlot,
@@ -847,7 +834,7 @@ PaxConstDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
 	return pstrdup("constant");
 }
 
-const PaxEncodingOps PaxEncConstOps = {
+static const PaxEncodingOps PaxEncConstOps = {
 	.name = "constant",
 	.packed = true,
 	.slotbytes = PaxBaseSlot,
@@ -859,7 +846,7 @@ const PaxEncodingOps PaxEncConstOps = {
 };
 
 /* a width byte no encoding of the column's kind has: the page is corrupted */
-const PaxEncodingOps PaxEncInvalidOps = {
+static const PaxEncodingOps PaxEncInvalidOps = {
 	.name = "invalid",
 	.slotbytes = PaxBaseSlot,
 	.layout = PaxInvalidLayout,
@@ -867,3 +854,32 @@ const PaxEncodingOps PaxEncInvalidOps = {
 	.checkwidth = PaxInvalidCheckWidth,
 	.describe = PaxPlainDescribe,
 };
+
+/*
+ * PaxEncIntOps gives the operations of encoding enc if it is of this file's family
+ * (fixed-width columns; and the operations of an invalid width byte),
+ * else NULL.
+ */
+const PaxEncodingOps *
+PaxEncIntOps(PaxEncoding enc)
+{
+	switch (enc)
+	{
+		case PAX_ENC_PLAIN:
+			return &PaxEncPlainOps;
+		case PAX_ENC_BYTES:
+			return &PaxEncBytesOps;
+		case PAX_ENC_PACKED:
+			return &PaxEncPackedOps;
+		case PAX_ENC_FACTOR:
+			return &PaxEncFactorOps;
+		case PAX_ENC_SCALED_FLOAT:
+			return &PaxEncScaledOps;
+		case PAX_ENC_CONST:
+			return &PaxEncConstOps;
+		case PAX_ENC_INVALID:
+			return &PaxEncInvalidOps;
+		default:
+			return NULL;
+	}
+}

@@ -94,7 +94,7 @@ PaxDictDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
 		pstrdup("dictionary");
 }
 
-const PaxEncodingOps PaxEncDictOps = {
+static const PaxEncodingOps PaxEncDictOps = {
 	.name = "dictionary",
 	.slotbytes = PaxDictSlot,
 	.layout = PaxDictLayout,
@@ -127,6 +127,28 @@ PaxSymRestSlot(uint8 width)
 	return PAX_SYMREST_AREA;
 }
 
+/*
+ * PaxVarSlotBytes is the base-array slot of a column of the encodings whose
+ * slot is an area (fixed-width rests, rests in symbols, scaled numerics).
+ */
+static int	PaxNumScaleSlot(uint8 width);
+
+static int
+PaxVarSlotBytes(uint8 width)
+{
+	switch (PaxEncodingOf(width, NULL))
+	{
+		case PAX_ENC_FIXREST:
+			return PaxFixRestSlot(width);
+		case PAX_ENC_SYMREST:
+			return PaxSymRestSlot(width);
+		case PAX_ENC_NUMSCALE:
+			return PaxNumScaleSlot(width);
+		default:
+			return PaxPrefixSlot(width);
+	}
+}
+
 /* PaxPrefixInitSlot writes a prefix area: its length byte and bytes. */
 static void
 PaxPrefixInitSlot(char *slot, uint8 width, int64 base, int64 factor,
@@ -140,7 +162,7 @@ static void
 PaxAreaInitSlot(char *slot, uint8 width, int64 base, int64 factor,
 				const uint8 *prefix)
 {
-	memcpy(slot, prefix, PaxBaseBytes(width));
+	memcpy(slot, prefix, PaxVarSlotBytes(width));
 }
 
 /*
@@ -194,7 +216,7 @@ PaxInMinipageLayout(Form_pg_attribute att, uint8 width, bool nullmap,
 	}
 	col->width = rowbits != 0 ? 0 : rest;
 	cur->hasprefix = true;
-	cur->bases += PaxBaseBytes(width);
+	cur->bases += PaxVarSlotBytes(width);
 	PaxLayoutNullmap(nullmap, col, cur);
 	col->data = cur->off;
 	cur->off += rowbits != 0 ? PaxPackedBytes(cur->capacity, rowbits) :
@@ -278,7 +300,7 @@ PaxSymRestDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
 					col->symbits, page[col->prefix + PAX_FIXREST_AREA]);
 }
 
-const PaxEncodingOps PaxEncPrefixOps = {
+static const PaxEncodingOps PaxEncPrefixOps = {
 	.name = "prefix",
 	.slotbytes = PaxPrefixSlot,
 	.layout = PaxPrefixLayout,
@@ -288,7 +310,7 @@ const PaxEncodingOps PaxEncPrefixOps = {
 	.describe = PaxPrefixDescribe,
 };
 
-const PaxEncodingOps PaxEncFixRestOps = {
+static const PaxEncodingOps PaxEncFixRestOps = {
 	.name = "prefix, fixed-width rests",
 	.inminipage = true,
 	.slotbytes = PaxFixRestSlot,
@@ -299,7 +321,7 @@ const PaxEncodingOps PaxEncFixRestOps = {
 	.describe = PaxFixRestDescribe,
 };
 
-const PaxEncodingOps PaxEncSymRestOps = {
+static const PaxEncodingOps PaxEncSymRestOps = {
 	.name = "prefix, fixed-width rests in symbols",
 	.inminipage = true,
 	.slotbytes = PaxSymRestSlot,
@@ -347,7 +369,7 @@ PaxNumScaleDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
 					(int) slot[2], slot[1], col->bits);
 }
 
-const PaxEncodingOps PaxEncNumScaleOps = {
+static const PaxEncodingOps PaxEncNumScaleOps = {
 	.name = "decimal-scaled numeric",
 	.packed = true,
 	.inminipage = true,
@@ -358,3 +380,27 @@ const PaxEncodingOps PaxEncNumScaleOps = {
 	.checkslot = PaxNumScaleCheckSlot,
 	.describe = PaxNumScaleDescribe,
 };
+
+/*
+ * PaxEncVarOps gives the operations of encoding enc if it is of this file's family
+ * (variable-length columns), else NULL.
+ */
+const PaxEncodingOps *
+PaxEncVarOps(PaxEncoding enc)
+{
+	switch (enc)
+	{
+		case PAX_ENC_DICT:
+			return &PaxEncDictOps;
+		case PAX_ENC_PREFIX:
+			return &PaxEncPrefixOps;
+		case PAX_ENC_FIXREST:
+			return &PaxEncFixRestOps;
+		case PAX_ENC_SYMREST:
+			return &PaxEncSymRestOps;
+		case PAX_ENC_NUMSCALE:
+			return &PaxEncNumScaleOps;
+		default:
+			return NULL;
+	}
+}

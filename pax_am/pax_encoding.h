@@ -20,6 +20,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_attribute.h"
+#include "catalog/pg_type_d.h"
 #include "common/int.h"
 #include "fmgr.h"
 #include "port/pg_bitutils.h"
@@ -363,7 +364,19 @@ typedef enum PaxEncoding
 	PAX_ENC_INVALID				/* no encoding of the column's type */
 } PaxEncoding;
 
-extern bool PaxScaleEligible(Form_pg_attribute att);
+
+/*
+ * PaxScaleEligible tells whether a column may be stored decimal-scaled
+ * (PAX_FACTOR_FLAG on a float column): float4, and float8 where it is
+ * passed by value.
+ */
+static inline bool
+PaxScaleEligible(Form_pg_attribute att)
+{
+	return !att->attisdropped && att->attbyval &&
+		((att->atttypid == FLOAT8OID && att->attlen == 8) ||
+		 (att->atttypid == FLOAT4OID && att->attlen == 4));
+}
 
 /*
  * PaxEncodingOf decodes a column's width byte: the one place that tells
@@ -471,64 +484,14 @@ typedef struct PaxEncodingOps
 } PaxEncodingOps;
 
 /* pax_enc_int.c */
-extern const PaxEncodingOps PaxEncPlainOps;
-extern const PaxEncodingOps PaxEncBytesOps;
-extern const PaxEncodingOps PaxEncPackedOps;
-extern const PaxEncodingOps PaxEncFactorOps;
-extern const PaxEncodingOps PaxEncScaledOps;
-extern const PaxEncodingOps PaxEncConstOps;
-extern const PaxEncodingOps PaxEncInvalidOps;
+extern const PaxEncodingOps *PaxEncIntOps(PaxEncoding enc);
 
 /* pax_enc_var.c */
-extern const PaxEncodingOps PaxEncDictOps;
-extern const PaxEncodingOps PaxEncPrefixOps;
-extern const PaxEncodingOps PaxEncFixRestOps;
-extern const PaxEncodingOps PaxEncSymRestOps;
-extern const PaxEncodingOps PaxEncNumScaleOps;
+extern const PaxEncodingOps *PaxEncVarOps(PaxEncoding enc);
 
-/* PaxEncodingOpsOf is what encoding enc does per column per page. */
-static inline const PaxEncodingOps *
-PaxEncodingOpsOf(PaxEncoding enc)
-{
-	switch (enc)
-	{
-		case PAX_ENC_PLAIN:
-			return &PaxEncPlainOps;
-		case PAX_ENC_BYTES:
-			return &PaxEncBytesOps;
-		case PAX_ENC_PACKED:
-			return &PaxEncPackedOps;
-		case PAX_ENC_FACTOR:
-			return &PaxEncFactorOps;
-		case PAX_ENC_SCALED_FLOAT:
-			return &PaxEncScaledOps;
-		case PAX_ENC_CONST:
-			return &PaxEncConstOps;
-		case PAX_ENC_DICT:
-			return &PaxEncDictOps;
-		case PAX_ENC_PREFIX:
-			return &PaxEncPrefixOps;
-		case PAX_ENC_FIXREST:
-			return &PaxEncFixRestOps;
-		case PAX_ENC_SYMREST:
-			return &PaxEncSymRestOps;
-		case PAX_ENC_NUMSCALE:
-			return &PaxEncNumScaleOps;
-		case PAX_ENC_INVALID:
-			break;
-	}
-	return &PaxEncInvalidOps;
-}
-
-/*
- * PaxBaseBytes is the size of a column's slot in the base array, from its
- * width byte (0: not encoded).
- */
-static inline int
-PaxBaseBytes(uint8 width)
-{
-	return PaxEncodingOpsOf(PaxEncodingOf(width, NULL))->slotbytes(width);
-}
+/* pax_enc_table.c */
+extern const PaxEncodingOps *PaxEncodingOpsOf(PaxEncoding enc);
+extern int	PaxBaseBytes(uint8 width);
 
 /*
  * PaxEncodedMaxDelta is the largest offset from its base that an encoded
