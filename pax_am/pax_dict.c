@@ -145,8 +145,7 @@ PaxShapeEncode(TupleDesc tupdesc, PaxPageShape *shape)
  * for half as many entries again as the ndistinct values seen and 8 more;
  * its codes bit-packed if `packed`, when the rows seen fill the page and
  * later rows seldom come: then with room for one more entry only (to the
- * next 8), since each doubling of the room takes a bit a row (SSB
- * lineorder's ship modes: 3 bits instead of 5).
+ * next 8), since each doubling of the room takes a bit a row.
  */
 static void
 PaxSetDictionary(TupleDesc tupdesc, PaxPageShape *shape, int i, int ndistinct,

@@ -52,10 +52,8 @@ bool		pax_bitpack_minipages = true;
  * takes save at least an eighth of the byte width it would get otherwise
  * (PaxChooseEncodings): 1-byte columns of up to 7 bits, 2-byte ones of up
  * to 14, 4-byte ones of up to 28.  Unpacking costs the typed loops a little
- * per row, and fewer pages save as much: SSB lineorder packed so (4.9%
- * fewer pages than with only 4-byte columns of up to 24 bits packed) scans
- * as fast warm, Q1.1's filters on 4-bit discounts and 6-bit quantities
- * included, and faster cold.
+ * per row, and fewer pages save as much, warm and cold
+ * (bench/results/density.md).
  */
 #define PAX_PACK_MAX_SHARE_NUM		7
 #define PAX_PACK_MAX_SHARE_DEN		8
@@ -64,8 +62,8 @@ bool		pax_bitpack_minipages = true;
  * A bulk-built page packs a column in the previous page's bits when its own
  * range needs up to this many fewer (PaxChooseEncodings): pages of a batch
  * then share a few shapes, whose layouts PaxPageGetLayout's cache keeps,
- * rather than as many as the columns' bit counts combine into (a table of
- * ten random 20/21-bit columns spent 6% of a scan recomputing layouts).
+ * rather than as many as the columns' bit counts combine into, each of
+ * which a scan would lay out afresh.
  */
 #define PAX_PACK_STICKY_BITS		2
 
@@ -133,13 +131,13 @@ PaxRestAlphabet(Form_pg_attribute att, const PaxRow *rows, int nrows, int i,
 
 /*
  * PaxChoosePrefix decides whether varlena column i of a page built from a
- * batch is prefix-encoded (pax.h, "Prefix encoding"): when all its non-null
+ * batch is prefix-encoded (pax_encoding.h, "Prefix encoding"): when all its non-null
  * values among the rows looked ahead at (at least PAX_PREFIX_MIN_ROWS) are
  * stored as short varlenas.  With rests (the data after the shared
  * prefix, up to 15 bytes of it, maybe none) of at most PAX_FIXREST_MAX
  * bytes, none ending with a zero byte, and fewer bytes a row at the
  * longest rest's width than a plain prefix column's offset, header and
- * rest: fixed-width rests (pax.h, "Prefix encoding with fixed-width
+ * rest: fixed-width rests (pax_encoding.h, "Prefix encoding with fixed-width
  * rests"), in 4-bit codes where their bytes make an alphabet of at most
  * PAX_SYMREST_MAX_SYMBOLS (PaxRestAlphabet) and the codes cost less.
  * Else, when their data share a first byte or more and the bytes
@@ -451,7 +449,7 @@ PaxRoomyBits(uint64 span, double pack)
 
 /*
  * PaxChooseNumScale decides whether numeric column i of a page built from
- * a batch is decimal-scaled (pax.h, PAX_NUMSCALE_BASE): when all its
+ * a batch is decimal-scaled (pax_encoding.h, PAX_NUMSCALE_BASE): when all its
  * non-null values among the rows (at least PAX_PREFIX_MIN_ROWS) read as
  * scaled integers (PaxNumScaledKey) of one display scale, whose range
  * over their common factor takes at most 31 bits with its room (times
@@ -627,8 +625,8 @@ PaxChooseBatchRange(Form_pg_attribute att, const PaxRow *rows, int nrows,
 		 * The values' common factor: fewer bits for the same rows,
 		 * with the same room as packing keeps?  More than a few
 		 * fewer: the plain bits keep more room for the rows a page
-		 * takes beyond those looked at (sticky bits), and a factor
-		 * of 3 cost SSB lineorder 2.4% more pages, ended early.  (A
+		 * takes beyond those looked at (sticky bits), and a small
+		 * factor saves fewer bits than it costs rows.  (A
 		 * range that needs all 32 bits without the room gets them:
 		 * no value of it is left out.)
 		 */

@@ -68,7 +68,7 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 
 /*
  * PaxPrefixPlace is PaxValuePlace for a column of a page whose values start
- * with `prefix` (a length byte, the bytes: pax.h, "Prefix encoding"): it
+ * with `prefix` (a length byte, the bytes: pax_encoding.h, "Prefix encoding"): it
  * places the rest of the value's data as a short varlena, writing into dest
  * when not NULL; -1 also when the value is not stored short or does not
  * start with the prefix.
@@ -98,7 +98,7 @@ PaxPrefixPlace(Form_pg_attribute att, const uint8 *prefix, Datum value,
 
 /*
  * PaxFixRestPlace tells whether a value fits column col of fixed-width
- * rests (pax.h, "Prefix encoding with fixed-width rests") on the page:
+ * rests (pax_encoding.h, "Prefix encoding with fixed-width rests") on the page:
  * stored short, starting with the column's prefix, with a rest of at most
  * its width that does not end with a zero byte, and, for rests in symbols,
  * whose bytes are all in the page's alphabet.  With rowidx >= 0, the rest
@@ -140,7 +140,7 @@ PaxFixRestPlace(Form_pg_attribute att, Page page, const PaxColumnLayout *col,
 
 /*
  * PaxNumScalePlace tells whether a value fits decimal-scaled numeric column
- * col on the page (pax.h, PAX_NUMSCALE_BASE): read back exactly from its
+ * col on the page (pax_encoding.h, PAX_NUMSCALE_BASE): read back exactly from its
  * scaled integer (PaxNumScaledKey), of the page's display scale, within
  * base .. base + factor (2^bits - 1), a multiple of the factor from the
  * base.  With rowidx >= 0, its offset goes in row rowidx's bits.

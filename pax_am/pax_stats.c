@@ -105,7 +105,7 @@ PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
  * and zone maps; free_bytes: pd_upper - pd_lower (value area room) plus
  * the minipage room of rows not stored yet and of UNUSED slots (reclaimed
  * by VACUUM; nrows counts them); encoded: columns stored encoded (frame
- * of reference, dictionary or prefix, pax.h); form: 'row' (a header a row),
+ * of reference, dictionary or prefix, pax_encoding.h); form: 'row' (a header a row),
  * 'compact' (rows sharing a header, PAX_PAGE_COMPACT) or 'headers' (a
  * compact page's header page, PAX_PAGE_HEADERS).
  */

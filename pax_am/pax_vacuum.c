@@ -25,7 +25,7 @@
  * 3. Reclaim.  Each page with dead TIDs is changed under a cleanup lock
  *	  (readers holding only a pin may point into the value area) in one
  *	  generic WAL record: the dead rows become UNUSED slots (PAX_ROW_UNUSED,
- *	  pax.h), trailing UNUSED slots lower pp_nrows, the value area is
+ *	  pax_page.h), trailing UNUSED slots lower pp_nrows, the value area is
  *	  compacted in one linear pass (PaxPageReclaim) and HASNULL, ZONESET
  *	  and the zone maps are recomputed from the rows left.  Its free space
  *	  goes to the free space map.  Without indexes this happens right after

@@ -234,7 +234,7 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 /*
  * PaxVerifyPrefixRest checks the rest of a prefix-encoded column's value at
  * `off` (inside the value area): a short varlena, not a TOAST pointer,
- * within the page, that with the prefix makes a short varlena (pax.h,
+ * within the page, that with the prefix makes a short varlena (pax_encoding.h,
  * "Prefix encoding").
  */
 static void
