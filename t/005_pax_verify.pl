@@ -454,6 +454,43 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a), max(a::text) FROM n'),
 	'n restored: reads back');
 $node->stop;
 
+# a constant column (pax_encoding.h, PAX_CONST_WIDTH: no minipage, the
+# base is every row's value): a base outside the column's type is
+# reported, and the page reads back once restored
+$node->start;
+my $kfile = copied_table('k', 'a int4, b int4',
+	q{seq 1 5000 | awk ''{print 42 "\t" $1}''});
+is($node->safe_psql('postgres',
+	q{SELECT encoding FROM pax_page_columns('k', 0) WHERE attname = 'a'}),
+	'constant', 'k: a constant column');
+is(verify_rows('k'), '', 'k: healthy table: nothing found');
+my $ksum = $node->safe_psql('postgres', 'SELECT count(*), sum(a), sum(b) FROM k');
+$node->stop;
+my $korig = slurp_file($kfile);
+# the base array follows the zone maps (from offset 40): a's base is the
+# int64 42 that is not half of a's zone map (min 42, max 42)
+my $kbase;
+for (my $off = 40; $off <= 120; $off += 8)
+{
+	my @q = map { unpack('q<', substr($korig, $_, 8)) } ($off - 8, $off, $off + 8);
+	if ($q[1] == 42 && $q[0] != 42 && $q[2] != 42)
+	{
+		$kbase = $off;
+		last;
+	}
+}
+ok(defined $kbase, 'k: the constant base found on block 0');
+$node->start;
+overwrite_blocks($node, $kfile, 0, $kbase, pack('q<', 1 << 40));
+like(verify_rows('k'),
+	qr/^0\|\|1\|base 1099511627776 of a constant column is outside the range of its 4-byte type$/m,
+	'constant base out of range: reported for the page');
+restore_file($node, $kfile, $korig);
+is(verify_rows('k'), '', 'k restored: nothing found');
+is($node->safe_psql('postgres', 'SELECT count(*), sum(a), sum(b) FROM k'), $ksum,
+	'k restored: reads back');
+$node->stop;
+
 # with data checksums, a changed byte the pax checks cannot see (a text
 # character) is reported from the checksum; the page is never read through
 # the buffer manager, which would raise "invalid page"
