@@ -69,6 +69,17 @@ PaxAggGroupLoop(PAX_AGG_FOLD_ARGS, PaxAggRowFn row)
 	}
 }
 
+/*
+ * PAX_AGG_GROUP_FOLD defines an aggregate's fold with GROUP BY: rowfn,
+ * inlined, for each selected row into its group's accumulator.
+ */
+#define PAX_AGG_GROUP_FOLD(name, rowfn) \
+	static void \
+	name(PAX_AGG_FOLD_ARGS) \
+	{ \
+		PaxAggGroupLoop(state, agg, k, page, tupdesc, rowfn); \
+	}
+
 /* ----------------------------------------------------------------
  * count(*) and count(col)
  * ----------------------------------------------------------------
@@ -127,11 +138,7 @@ PaxAggCountRow(PaxAggAcc *accum, Datum d, int16 len)
 	accum->count++;
 }
 
-static void
-PaxAggCountGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggCountRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggCountGroups, PaxAggCountRow)
 
 /* count(*) and count(col): the count, also their partial state (int8). */
 static Datum
@@ -271,11 +278,7 @@ PaxAggSumRow(PaxAggAcc *accum, Datum d, int16 len)
 	accum->count++;
 }
 
-static void
-PaxAggSumGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggSumRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggSumGroups, PaxAggSumRow)
 
 /*
  * PaxAggExtreme folds x, the least (max false) or greatest (max true) of
@@ -325,17 +328,9 @@ PaxAggMaxRow(PaxAggAcc *accum, Datum d, int16 len)
 	PaxAggExtreme(accum, PaxAggIntDatum(d, len), 1, true);
 }
 
-static void
-PaxAggMinGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggMinRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggMinGroups, PaxAggMinRow)
 
-static void
-PaxAggMaxGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggMaxRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggMaxGroups, PaxAggMaxRow)
 
 /*
  * sum(int2/int4): the int8 sum, NULL without a value; also its partial
@@ -598,17 +593,9 @@ PaxAggBoolOrRow(PaxAggAcc *accum, Datum d, int16 len)
 	accum->count++;
 }
 
-static void
-PaxAggBoolAndGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggBoolAndRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggBoolAndGroups, PaxAggBoolAndRow)
 
-static void
-PaxAggBoolOrGroups(PAX_AGG_FOLD_ARGS)
-{
-	PaxAggGroupLoop(state, agg, k, page, tupdesc, PaxAggBoolOrRow);
-}
+PAX_AGG_GROUP_FOLD(PaxAggBoolOrGroups, PaxAggBoolOrRow)
 
 /*
  * bool_and and bool_or: NULL without a value, as booland_statefunc and
