@@ -449,3 +449,30 @@ PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen, int *align)
 			att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
 	return VARSIZE_ANY(p);
 }
+
+/*
+ * PaxPageShapeOf sets *shape to the shape the page was laid out with: its
+ * header's row count and capacity, its column directory's bitmaps, its
+ * encoded widths when it has them, compact or not; from which
+ * PaxLayoutSize gives the page's layout.  The caller has checked that
+ * pp_natts leaves the directory within the page.
+ */
+void
+PaxPageShapeOf(Page page, PaxPageShape *shape)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			maplen = PaxDirMapLen(hdr->pp_natts);
+	bits8	   *maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
+
+	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
+	shape->natts = hdr->pp_natts;
+	shape->capacity = hdr->pp_capacity;
+	shape->absent = maps;
+	shape->nullmap = maps + maplen;
+	shape->zone = maps + 2 * maplen;
+	shape->widths = PaxPageIsEncoded(page) ? PaxPageGetWidths(page) : NULL;
+	shape->bases = NULL;
+	shape->factors = NULL;
+	shape->prefixes = NULL;
+	shape->compact = PaxPageIsCompact(page);
+}

@@ -440,6 +440,7 @@ extern void PaxPageInit(Page page, TupleDesc tupdesc,
 extern TransactionId PaxLayoutXid(Relation rel);
 extern bool PaxPageIsOrphanSlow(Page page);
 extern bool PaxPageLayoutUsable(Page page);
+extern void PaxPageShapeOf(Page page, PaxPageShape *shape);
 pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,
 										 const char *detail);
 

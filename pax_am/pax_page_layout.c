@@ -316,17 +316,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 											Max(cache->maxatts, 1) + PAX_SHAPE_PAD);
 	}
 
-	/* The first three directory bitmaps are contiguous: absent, nullmap, zone. */
-	shape.natts = hdr->pp_natts;
-	shape.capacity = hdr->pp_capacity;
-	shape.absent = maps;
-	shape.nullmap = maps + maplen;
-	shape.zone = maps + 2 * maplen;
-	shape.widths = widths;
-	shape.bases = NULL;
-	shape.factors = NULL;
-	shape.prefixes = NULL;
-	shape.compact = compact;
+	PaxPageShapeOf(page, &shape);
 	e->valid = false;			/* until the layout is whole */
 	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
 		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");

@@ -268,8 +268,6 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	PaxPageOpaque opaque;
 	uint16		special = BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData));
 	PaxPageShape shape;
-	bits8	   *maps;
-	int			maplen;
 	uint16		lower;
 
 #define PAGE_PROBLEM(...) \
@@ -308,24 +306,12 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 					 phdr->pd_lower, phdr->pd_upper, phdr->pd_special);
 
 	/* natts is in range, so the directory lies within the page */
-	maplen = PaxDirMapLen(hdr->pp_natts);
-	maps = PaxPageGetDirMap(page, PAX_DIR_ABSENT);
-	shape.natts = hdr->pp_natts;
-	shape.capacity = hdr->pp_capacity;
-	shape.absent = maps;
-	shape.nullmap = maps + maplen;
-	shape.zone = maps + 2 * maplen;
-	shape.widths = NULL;
-	shape.bases = NULL;
-	shape.factors = NULL;
-	shape.prefixes = NULL;
-	shape.compact = PaxPageIsCompact(page);
+	PaxPageShapeOf(page, &shape);
 	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
 						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
 		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
-	if (PaxPageIsEncoded(page))
+	if (shape.widths != NULL)
 	{
-		shape.widths = PaxPageGetWidths(page);
 		for (int i = 0; i < hdr->pp_natts; i++)
 		{
 			Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
