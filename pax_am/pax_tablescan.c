@@ -260,12 +260,7 @@ pax_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 		else
 			sscan->rs_flags &= ~SO_ALLOW_PAGEMODE;
 	}
-	if (BufferIsValid(scan->rs_cbuf))
-		ReleaseBuffer(scan->rs_cbuf);
-	scan->rs_cbuf = InvalidBuffer;
-	if (BufferIsValid(scan->rs_nextbuf))
-		ReleaseBuffer(scan->rs_nextbuf);
-	scan->rs_nextbuf = InvalidBuffer;
+	PaxTableScanFinish(scan);
 	PaxTableScanInitBlocks(scan, true);
 	/* heap's initscan counts a rescan as a scan */
 	if (sscan->rs_flags & SO_TYPE_SEQSCAN)
