@@ -71,7 +71,8 @@
 
 /*
  * The reorder buffer's tuples became plain heap tuples in 17, its
- * allocators were renamed in 18 (a change's file: pax_xlog.h).
+ * allocators were renamed in 18, and a change's file became a
+ * RelFileLocator in 16.
  */
 #if PG_VERSION_NUM >= 170000
 typedef HeapTuple PaxRbTuple;
@@ -86,6 +87,11 @@ typedef ReorderBufferTupleBuf *PaxRbTuple;
 #else
 #define PaxRbAllocChange(rb)			ReorderBufferGetChange(rb)
 #define PaxRbAllocTupleBuf(rb, len)		ReorderBufferGetTupleBuf((rb), (len))
+#endif
+#if PG_VERSION_NUM >= 160000
+#define PaxChangeFile(change)	((change)->data.tp.rlocator)
+#else
+#define PaxChangeFile(change)	((change)->data.tp.relnode)
 #endif
 
 /* at most this many table names in the publication warning's detail */

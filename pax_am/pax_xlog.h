@@ -54,13 +54,12 @@ typedef struct xl_pax_logical
 
 #define SizeOfPaxLogical	(offsetof(xl_pax_logical, flags) + sizeof(uint8))
 
+/* A record's file locator's parts: a RelFileLocator's names from 16 on. */
 #if PG_VERSION_NUM >= 160000
-#define PaxChangeFile(change)	((change)->data.tp.rlocator)
 #define PaxLocatorDb(loc)		((loc).dbOid)
 #define PaxLocatorRel(loc)		((loc).relNumber)
 #define PaxLocatorSpc(loc)		((loc).spcOid)
 #else
-#define PaxChangeFile(change)	((change)->data.tp.relnode)
 #define PaxLocatorDb(loc)		((loc).dbNode)
 #define PaxLocatorRel(loc)		((loc).relNode)
 #define PaxLocatorSpc(loc)		((loc).spcNode)
