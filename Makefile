@@ -35,6 +35,7 @@ REGRESS = \
 	pax_am_trust \
 	pax_am_mvcc_delete \
 	pax_am_mvcc_update \
+	pax_am_hot \
 	pax_am_mvcc_merge \
 	pax_am_mvcc_locks \
 	pax_am_mvcc_index \

@@ -71,11 +71,24 @@ typedef RelFileNode PaxFileLocator;
 	((rel)->pgstat_info->t_counts.t_tuples_returned += (n))
 #endif
 
-/* pgstat_count_heap_update() learned whether the new version moved page (16). */
+/*
+ * pgstat_count_heap_update() counts HOT updates, and learned whether the
+ * new version moved page (16): a HOT one never does.
+ */
 #if PG_VERSION_NUM >= 160000
-#define PaxCountUpdate(rel) pgstat_count_heap_update((rel), false, true)
+#define PaxCountUpdate(rel, hot) pgstat_count_heap_update((rel), (hot), !(hot))
 #else
-#define PaxCountUpdate(rel) pgstat_count_heap_update((rel), false)
+#define PaxCountUpdate(rel, hot) pgstat_count_heap_update((rel), (hot))
+#endif
+
+/*
+ * The index columns whose change rules out a HOT update (16 split out the
+ * summarizing indexes' columns, whose change allows one).
+ */
+#if PG_VERSION_NUM >= 160000
+#define PAX_INDEX_ATTR_HOT_BLOCKING INDEX_ATTR_BITMAP_HOT_BLOCKING
+#else
+#define PAX_INDEX_ATTR_HOT_BLOCKING INDEX_ATTR_BITMAP_ALL
 #endif
 
 /* A backend's local transaction id moved into PGPROC's vxid in 17. */

@@ -5,10 +5,11 @@
  *	  for index scans, building and validating indexes, and telling index
  *	  AMs which of their entries point at dead rows.
  *
- * A pax row keeps its TID for life and an UPDATE always writes a new row
- * version with new index entries (there are no HOT chains), so an index
- * entry points at exactly one row version: a fetch looks at one row, never
- * follows a chain, and call_again is always false.
+ * A pax row keeps its TID for life.  An UPDATE that changes no indexed
+ * column and fits its page makes a heap-only version (pax_hot.c): an index
+ * entry then names the root of a HOT chain, which a fetch follows to the
+ * version its snapshot sees (call_again for snapshots that may see more),
+ * and a build indexes each version under its root's TID.
  *
  * pax_am/pax_index.c
  *
@@ -101,11 +102,13 @@ pax_index_fetch_end(IndexFetchTableData *scan)
 }
 
 /*
- * pax_index_fetch_tuple stores in the slot the row at tid if the snapshot
- * sees it.  *all_dead (when asked) tells the index AM that the row is dead
- * to everyone, so it may mark its entry dead.  Adapted from
- * heapam_index_fetch_tuple() and heap_hot_search_buffer() in
- * heapam_handler.c and heapam.c, PostgreSQL 15 (no HOT chain to follow).
+ * pax_index_fetch_tuple stores in the slot the version of the HOT chain at
+ * tid that the snapshot sees (PaxHotSearch), and sets tid to its TID.
+ * *call_again asks to be called again for the next version a non-MVCC
+ * snapshot may see; *all_dead (when asked) tells the index AM that every
+ * version is dead to everyone, so it may mark its entry dead.  A page is
+ * pruned when the fetch comes to it (PaxPagePruneOpt).  Adapted from
+ * heapam_index_fetch_tuple() in heapam_handler.c, PostgreSQL 15.
  */
 bool
 pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
@@ -116,18 +119,18 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	bool		first_call = !*call_again;
 	HeapTupleData tp;
 	Page		page;
-	bool		found;
+	uint16		rowhdrs;
 	bool		visible;
-
-	*call_again = false;
-	if (all_dead)
-		*all_dead = false;
 
 	if (!BufferIsValid(pscan->xs_cbuf) ||
 		BufferGetBlockNumber(pscan->xs_cbuf) != blkno)
+	{
 		pscan->xs_cbuf = ReleaseAndReadBuffer(pscan->xs_cbuf, rel, blkno);
+		PaxPagePruneOpt(rel, pscan->xs_cbuf);
+	}
 
 	/*
 	 * A page fetched by TID is seldom in the CPU's cache: have the lines its
@@ -138,7 +141,16 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	__builtin_prefetch(page);
 	__builtin_prefetch(page + BLCKSZ - PAX_CACHE_LINE_SIZE);
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_SHARE);
-	if (slot->tts_ops == &TTSOpsPaxTuple && !PageIsNew(page) &&
+	if (PageIsNew(page))
+	{
+		/* left by a crash after extension: no row is there */
+		LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
+		*call_again = false;
+		if (all_dead)
+			*all_dead = first_call;
+		return false;
+	}
+	if (slot->tts_ops == &TTSOpsPaxTuple &&
 		PaxPageGetHeader(page)->pp_natts <= slot->tts_tupleDescriptor->natts &&
 		!PaxPageIsOrphan(page) && row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)
 	{
@@ -153,30 +165,18 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 													 blkno);
 
 		PaxSlotPrefetchRow(slot, row);
-		found = PaxReadRowAt(rel, pscan->xs_cbuf, layout->rowhdrs, tid, &tp);
+		rowhdrs = layout->rowhdrs;
 	}
 	else
-		found = PaxReadRow(rel, pscan->xs_cbuf, tid, &tp);
-	if (!found)
-	{
-		/* the entry points at a slot VACUUM has not refilled yet */
-		LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
-		if (all_dead)
-			*all_dead = true;
-		return false;
-	}
+		rowhdrs = PaxPageRowHeaderOffset(rel, page, blkno);
 
-	visible = HeapTupleSatisfiesVisibility(&tp, snapshot, pscan->xs_cbuf);
-	HeapCheckForSerializableConflictOut(visible, rel, &tp, pscan->xs_cbuf,
-										snapshot);
-	if (visible)
-		PredicateLockTID(rel, tid, snapshot, HeapTupleHeaderGetXmin(tp.t_data));
-	else if (all_dead)
-		*all_dead = HeapTupleIsSurelyDead(&tp, GlobalVisTestFor(rel));
+	visible = PaxHotSearch(rel, pscan->xs_cbuf, rowhdrs, tid, snapshot, &tp,
+						   all_dead, first_call);
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
-
+	*call_again = visible && !IsMVCCSnapshot(snapshot);
 	if (visible)
-		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno, row);
+		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno,
+						ItemPointerGetOffsetNumber(tid) - 1);
 	return visible;
 }
 
@@ -196,9 +196,10 @@ PaxDeltidCompare(const void *a, const void *b)
 /*
  * pax_index_delete_tuples marks the entries whose rows are dead to
  * everyone as deletable and returns the newest xid among the rows so
- * removed, for the index AM's recovery conflict horizon.  Bottom-up
- * deletion asks for at least bottomupfreespace bytes; we check every
- * candidate, which is cheap without HOT chains.  Adapted from
+ * removed, for the index AM's recovery conflict horizon: an entry whose
+ * every HOT chain version is dead (PaxHotChainDead).  Bottom-up deletion
+ * asks for at least bottomupfreespace bytes; we check every candidate.
+ * Adapted from
  * heap_index_delete_tuples() in heapam.c, PostgreSQL 15 (without its
  * bottom-up block ranking).
  */
@@ -220,8 +221,6 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		TM_IndexDelete *del = &delstate->deltids[i];
 		TM_IndexStatus *status = &delstate->status[del->id];
 		BlockNumber blkno = ItemPointerGetBlockNumber(&del->tid);
-		HeapTupleData tp;
-		bool		dead;
 
 		if (blkno >= nblocks)
 		{
@@ -237,21 +236,23 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 			buffer = ReadBuffer(rel, blkno);
 			LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		}
-		if (!PaxReadRow(rel, buffer, &del->tid, &tp))
+		if (PageIsNew(BufferGetPage(buffer)))
 		{
-			/* a reclaimed slot: its row's xid horizon was logged then */
+			/* left by a crash after extension: no row is there */
 			status->knowndeletable = true;
 			final = i + 1;
 			continue;
 		}
 
-		dead = status->knowndeletable ||
-			HeapTupleIsSurelyDead(&tp, vistest);
-		if (!dead)
+		/* the entry goes when its whole HOT chain is dead */
+		if (!PaxHotChainDead(rel, buffer,
+							 PaxPageRowHeaderOffset(rel, BufferGetPage(buffer),
+													blkno),
+							 &del->tid, vistest, status->knowndeletable,
+							 &latest))
 			continue;
 		status->knowndeletable = true;
 		final = i + 1;
-		PaxAdvanceConflictHorizon(tp.t_data, &latest);
 	}
 	if (BufferIsValid(buffer))
 		UnlockReleaseBuffer(buffer);
@@ -276,20 +277,22 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
  * goes into an index being built with SnapshotAny and whether it counts
  * as alive, as heap's build does; returns the xid to wait for (then
  * decide again) when a concurrent transaction's insert or delete must end
- * first for a uniqueness check.  Adapted from the HeapTupleSatisfiesVacuum
- * switch of heapam_index_build_range_scan() in heapam_handler.c,
- * PostgreSQL 15 (no HOT chains: a row is its own root).
+ * first for a uniqueness check, or for a HOT-updated row whose updater may
+ * yet abort.  A HOT chain is indexed by its live end only (under the
+ * root's TID): a HOT-updated row that older snapshots may still see is not
+ * indexed, and the index is marked unsafe for them (ii_BrokenHotChain).
+ * Adapted from the HeapTupleSatisfiesVacuum switch of
+ * heapam_index_build_range_scan() in heapam_handler.c, PostgreSQL 15.
  */
 static TransactionId
 PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
 				 TransactionId oldest_xmin, bool anyvisible,
-				 bool checking_uniqueness, bool *index_it, bool *alive,
-				 double *reltuples)
+				 bool checking_uniqueness, IndexInfo *indexInfo,
+				 bool *index_it, bool *alive, double *reltuples)
 {
 	TransactionId xact;
 	HTSV_Result htsv;
-	bool		deleting;
-	bool		ours;
+	bool		hot_updated = HeapTupleIsHotUpdated(tp);
 
 	*index_it = true;
 	*alive = true;
@@ -304,44 +307,79 @@ PaxBuildDecision(Relation rel, HeapTuple tp, Buffer buffer,
 			*reltuples += 1;
 			return InvalidTransactionId;
 		case HEAPTUPLE_RECENTLY_DEAD:
-			/* older snapshots may still see it: index it */
+			/* older snapshots may still see it: index it, unless HOT */
 			*alive = false;
+			if (hot_updated)
+			{
+				*index_it = false;
+				indexInfo->ii_BrokenHotChain = true;
+			}
 			return InvalidTransactionId;
 		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			/* indexed: if the build commits, the row is good */
+			if (!anyvisible && !TransactionIdIsCurrentTransactionId(xact))
+			{
+				if (!IsSystemRelation(rel))
+					elog(WARNING, "concurrent insert in progress within table \"%s\"",
+						 RelationGetRelationName(rel));
+				if (checking_uniqueness)
+					return xact;
+			}
+			*reltuples += 1;
+			return InvalidTransactionId;
 		case HEAPTUPLE_DELETE_IN_PROGRESS:
 			break;
 		default:
 			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
 	}
 
-	/*
-	 * An insert or delete in progress: indexed either way; an in-progress
-	 * delete makes the row not alive.  Another transaction's must end
-	 * before a uniqueness check can count the row (unless any visible
-	 * version does, for a concurrent build).
-	 */
-	deleting = htsv == HEAPTUPLE_DELETE_IN_PROGRESS;
-	if (deleting)
-		*alive = false;
-	ours = TransactionIdIsCurrentTransactionId(xact);
-	if (!anyvisible && !ours)
+	/* a delete in progress: the row is not alive for uniqueness checks */
+	*alive = false;
+	if (anyvisible)
+		*reltuples += 1;
+	else if (!TransactionIdIsCurrentTransactionId(xact))
 	{
 		if (!IsSystemRelation(rel))
-		{
-			if (deleting)
-				elog(WARNING, "concurrent delete in progress within table \"%s\"",
-					 RelationGetRelationName(rel));
-			else
-				elog(WARNING, "concurrent insert in progress within table \"%s\"",
-					 RelationGetRelationName(rel));
-		}
-		if (checking_uniqueness)
+			elog(WARNING, "concurrent delete in progress within table \"%s\"",
+				 RelationGetRelationName(rel));
+
+		/*
+		 * A HOT-updated row is indexed only if its updater aborts after all,
+		 * which only waiting tells; as is a uniqueness check's.
+		 */
+		if (checking_uniqueness || hot_updated)
 			return xact;
-	}
-	/* our own in-progress delete counts the row as gone, others not */
-	if (anyvisible || !deleting || !ours)
 		*reltuples += 1;
+	}
+	else if (hot_updated)
+	{
+		/* our own HOT update: as a RECENTLY_DEAD one (we may commit) */
+		*index_it = false;
+		indexInfo->ii_BrokenHotChain = true;
+	}
 	return InvalidTransactionId;
+}
+
+/*
+ * PaxBuildRoot sets *root, the TID of row row (a heap-only version on the
+ * share-locked page), to its chain root's, the TID its index entries name;
+ * root_of (PaxHotRootRows) is computed again when it does not know the row
+ * (a version added since), and a version without a root is corruption.
+ */
+static void
+PaxBuildRoot(Relation rel, Page page, uint16 rowhdrs, int row,
+			 OffsetNumber *root_of, ItemPointer root)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(root);
+
+	if (root_of[row] == InvalidOffsetNumber)
+		PaxHotRootRows(rel, page, rowhdrs, blkno, root_of);
+	if (root_of[row] == InvalidOffsetNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"",
+								 blkno, row + 1, RelationGetRelationName(rel))));
+	ItemPointerSetOffsetNumber(root, root_of[row]);
 }
 
 /*
@@ -377,6 +415,7 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 	double		reltuples = 0;
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
+	OffsetNumber root_of[PAX_MAX_CAPACITY];
 
 	/* a serial build of a non-concurrent index gets its rows with SnapshotAny */
 	Assert(!(anyvisible && checking_uniqueness));
@@ -427,10 +466,12 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 			continue;
 		rowhdrs = PaxPageRowHeaders(tableRelation, page, blkno);
 		nrows = PaxPageGetHeader(page)->pp_nrows;
+		PaxHotRootRows(tableRelation, page, rowhdrs, blkno, root_of);
 
 		for (int row = 0; row < nrows; row++)
 		{
 			HeapTupleData tp;
+			ItemPointerData root;
 			bool		index_it;
 			bool		alive;
 
@@ -450,8 +491,8 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 
 				xwait = PaxBuildDecision(tableRelation, &tp, buffer,
 										 oldest_xmin, anyvisible,
-										 checking_uniqueness, &index_it,
-										 &alive, &reltuples);
+										 checking_uniqueness, indexInfo,
+										 &index_it, &alive, &reltuples);
 				if (TransactionIdIsValid(xwait))
 				{
 					/* wait for it, then look at the row again */
@@ -467,6 +508,12 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 			if (!index_it)
 				continue;
 
+			/* a heap-only version is indexed under its chain's root */
+			root = tp.t_self;
+			if (HeapTupleIsHeapOnly(&tp))
+				PaxBuildRoot(tableRelation, page, rowhdrs, row, root_of,
+							 &root);
+
 			/* values are read with the pin only; the lock is for headers */
 			LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 			MemoryContextReset(econtext->ecxt_per_tuple_memory);
@@ -474,7 +521,7 @@ pax_index_build_range_scan(Relation tableRelation, Relation indexRelation,
 			if (predicate == NULL || ExecQual(predicate, econtext))
 			{
 				FormIndexDatum(indexInfo, slot, estate, values, isnull);
-				callback(indexRelation, &slot->tts_tid, values, isnull, alive,
+				callback(indexRelation, &root, values, isnull, alive,
 						 callback_state);
 			}
 			LockBuffer(buffer, BUFFER_LOCK_SHARE);
@@ -513,6 +560,8 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 	PaxTableScanDesc pscan;
 	BlockNumber blkno;
 	ItemPointerData indexcursor;
+	OffsetNumber root_of[PAX_MAX_CAPACITY];
+	bool		in_index[PAX_MAX_CAPACITY];
 	bool		have_index = false;
 	bool		index_done = false;
 	Datum		values[INDEX_MAX_KEYS];
@@ -537,15 +586,31 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 			continue;
 		rowhdrs = PaxPageRowHeaders(tableRelation, page, blkno);
 		PaxTableScanCollectVisible(pscan, page, rowhdrs, NULL, 0);
+		PaxHotRootRows(tableRelation, page, rowhdrs, blkno, root_of);
 		LockBuffer(pscan->rs_cbuf, BUFFER_LOCK_UNLOCK);
+		memset(in_index, 0, sizeof(in_index));
+		if (have_index && ItemPointerGetBlockNumber(&indexcursor) == blkno &&
+			ItemPointerGetOffsetNumber(&indexcursor) <= PAX_MAX_CAPACITY)
+			in_index[ItemPointerGetOffsetNumber(&indexcursor) - 1] = true;
 
 		for (int k = 0; k < pscan->rs_nvis; k++)
 		{
 			ItemPointerData tid;
+			OffsetNumber rootoff = root_of[pscan->rs_vis[k]];
 
-			ItemPointerSet(&tid, blkno, pscan->rs_vis[k] + 1);
+			/* a heap-only version's entry names its chain's root */
+			if (rootoff == InvalidOffsetNumber)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"",
+										 blkno, pscan->rs_vis[k] + 1,
+										 RelationGetRelationName(tableRelation))));
+			ItemPointerSet(&tid, blkno, rootoff);
 
-			/* advance the sorted index TIDs up to this row */
+			/*
+			 * Advance the sorted index TIDs up to this root, noting those of
+			 * this page (roots are not in row order).
+			 */
 			while (!index_done &&
 				   (!have_index || ItemPointerCompare(&indexcursor, &tid) < 0))
 			{
@@ -564,8 +629,11 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 #ifndef USE_FLOAT8_BYVAL
 				pfree(DatumGetPointer(ts_val));
 #endif
+				if (ItemPointerGetBlockNumber(&indexcursor) == blkno &&
+					ItemPointerGetOffsetNumber(&indexcursor) <= PAX_MAX_CAPACITY)
+					in_index[ItemPointerGetOffsetNumber(&indexcursor) - 1] = true;
 			}
-			if (have_index && ItemPointerEquals(&indexcursor, &tid))
+			if (in_index[rootoff - 1])
 				continue;		/* already in the index */
 
 			MemoryContextReset(econtext->ecxt_per_tuple_memory);
@@ -578,6 +646,7 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 						 indexInfo->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
 						 false, indexInfo);
 			state->tups_inserted += 1;
+			in_index[rootoff - 1] = true;
 		}
 	}
 

@@ -749,6 +749,58 @@ PaxMaterializeSource(TupleTableSlot *slot)
 }
 
 /*
+ * PaxPlaceOnPage prepares the slot's row as a new version (with init's
+ * header fields; PaxPrepareRow, which must not need TOAST work:
+ * PaxRowWouldToast) and places it on the buffer's page, which the caller
+ * holds exclusively locked, if it fits there (row form, a free slot, the
+ * page's column count, shape and encodings, room for the values): clears
+ * the page's all-visible state (vmbuffer pinned), starts the change of the
+ * page (*copy, the private copy of chg), stores the row and widens the
+ * zone maps, and returns the row's index; -1, changing nothing, when it
+ * does not fit.  The caller adds what else the record carries and
+ * finishes the change.  An UPDATE's heap-only version goes in this way
+ * (pax_tuple_update).
+ */
+int
+PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,
+			   Buffer buffer, Buffer vmbuffer, CommandId cid, PaxChange *chg,
+			   Page *copy, PaxRow *row)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Page		page = BufferGetPage(buffer);
+	BlockNumber blkno = BufferGetBlockNumber(buffer);
+	PaxPageLayout *layout;
+	int			r;
+
+	if (PaxPageIsCompact(page) || !PaxPageLayoutUsable(page) ||
+		!PaxPageHasFreeSlot(page))
+		return -1;
+	PaxMaterializeSource(slot);
+	PaxPrepareRow(rel, slot, 0, NULL, row);
+	row->init = init;
+	Assert(row->values == slot->tts_values);	/* no TOAST work */
+	layout = PaxPageGetLayout(rel, tupdesc, page, blkno,
+							  PaxSingleInsertLayouts(rel));
+	if (!PaxRowFits(tupdesc, row, page, layout, NULL))
+		return -1;
+
+	if (PageIsAllVisible(page))
+		PaxClearAllVisible(rel, buffer, vmbuffer);
+	*copy = PaxChangeStart(chg, rel, buffer, false);
+	r = PaxAddRowToPage(rel, row, *copy, layout, blkno,
+						GetCurrentTransactionId(), cid, 0, chg);
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data != 0 && col->zone >= 0 && col->attlen > 0)
+			PaxZoneUpdateRows(*copy, layout, TupleDescAttr(tupdesc, i), i,
+							  row, 1);
+	}
+	return r;
+}
+
+/*
  * pax_tuple_insert inserts the slot's row and sets the slot's TID.  Adapted
  * from heapam_tuple_insert() and heap_insert() in heapam_handler.c and
  * heapam.c, PostgreSQL 15.

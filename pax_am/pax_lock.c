@@ -612,8 +612,46 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	hdr = (HeapTupleHeader) (copy + off);
 	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
 	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
+	if (!PaxPageIsCompact(copy))
+		PaxSetPrunable(copy, infomask, &chg);
 	PaxChangeFinish(&chg);
 	t->tuple.t_data = (HeapTupleHeader) (t->page + off);
+}
+
+/*
+ * PaxSetPrunable notes on a row-form page (a PaxChange copy) that a row
+ * deleted or updated by the current transaction may become prunable
+ * (pd_prune_xid, as heap's PageSetPrunable in heap_delete and
+ * heap_update); a lock-only xmax makes nothing prunable.
+ */
+void
+PaxSetPrunable(Page copy, uint16 infomask, PaxChange *chg)
+{
+	if (HEAP_XMAX_IS_LOCKED_ONLY(infomask))
+		return;
+	PageSetPrunable(copy, GetCurrentTransactionId());
+	PaxChangeRange(chg, offsetof(PageHeaderData, pd_prune_xid),
+				   sizeof(TransactionId));
+}
+
+/*
+ * PaxTargetStampIn is PaxTargetSetXmax within a change the caller started
+ * on the target's row-form page (copy, the private copy of chg): an
+ * UPDATE's old version stamped in the record that also places its
+ * heap-only new version (PaxPlaceOnPage).
+ */
+void
+PaxTargetStampIn(PaxTarget *t, Page copy, PaxChange *chg, TransactionId xmax,
+				 uint16 infomask, uint16 infomask2, CommandId cid,
+				 bool iscombo, const ItemPointerData *ctid)
+{
+	int			off = (char *) t->tuple.t_data - (char *) t->page;
+
+	Assert(!PaxPageIsCompact(copy) && PaxBufferLockedByMe(t->buffer, true));
+	PaxStampXmax((HeapTupleHeader) (copy + off), xmax, infomask, infomask2,
+				 cid, iscombo, ctid);
+	PaxChangeRange(chg, off, PAX_ROWHDR_SIZE);
+	PaxSetPrunable(copy, infomask, chg);
 }
 
 /*
@@ -625,8 +663,9 @@ PaxStampXmax(HeapTupleHeader hdr, TransactionId xmax, uint16 infomask,
 			 uint16 infomask2, CommandId cid, bool iscombo,
 			 const ItemPointerData *ctid)
 {
+	/* a new xmax ends any HOT link; a HOT update sets it again */
 	hdr->t_infomask &= ~HEAP_XMAX_BITS;
-	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	hdr->t_infomask2 &= ~(HEAP_KEYS_UPDATED | HEAP_HOT_UPDATED);
 	hdr->t_infomask |= infomask;
 	hdr->t_infomask2 |= infomask2;
 	HeapTupleHeaderSetXmax(hdr, xmax);

@@ -321,6 +321,61 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
  */
 
 /*
+ * PaxUpdateHot makes the slot's row a heap-only new version of the target
+ * row (exclusively locked, acquired for the update) on the target's page,
+ * in one WAL record with the old version's new xmax (xmax_old and its
+ * infomask bits, HEAP_HOT_UPDATED, t_ctid naming the new version): when
+ * the page is in row form, no column of a HOT-blocking index changes, the
+ * new version needs no TOAST work (which must not run under our buffer
+ * lock) and it fits the page.  Then the target's page is unlocked, *newtup
+ * (when asked) is the new version as a heap tuple for logical decoding,
+ * *update_indexes says which indexes need entries, and it returns true;
+ * else false, with nothing changed.  Adapted from the HOT branch of
+ * heap_update() in heapam.c, PostgreSQL 15.
+ */
+static bool
+PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
+			 PaxRowInit *init, TransactionId xmax_old, uint16 im_old,
+			 uint16 im2_old, CommandId cmax, bool iscombo, HeapTuple *newtup,
+			 PaxUpdateIndexes *update_indexes)
+{
+	Relation	rel = t->rel;
+	PaxRow		row;
+	PaxChange	chg;
+	Page		copy;
+	int			r;
+	ItemPointerData newtid;
+
+	if (PaxPageIsCompact(t->page) || !PaxPageHasFreeSlot(t->page) ||
+		PaxRowWouldToast(rel, slot) ||
+		PaxColumnsChanged(t, slot, PAX_INDEX_ATTR_HOT_BLOCKING))
+		return false;
+	init->infomask2 |= HEAP_ONLY_TUPLE;
+	r = PaxPlaceOnPage(rel, slot, init, t->buffer, t->vmbuffer, cid, &chg,
+					   &copy, &row);
+	if (r < 0)
+	{
+		init->infomask2 &= ~HEAP_ONLY_TUPLE;
+		return false;
+	}
+	ItemPointerSet(&newtid, BufferGetBlockNumber(t->buffer), r + 1);
+	PaxTargetStampIn(t, copy, &chg, xmax_old, im_old,
+					 im2_old | HEAP_HOT_UPDATED, cmax, iscombo, &newtid);
+	PaxChangeFinish(&chg);
+	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+
+	if (newtup)
+		*newtup = heap_form_tuple(RelationGetDescr(rel), row.values,
+								  row.isnull);
+	*update_indexes = PAX_UPDATE_NO_INDEXES;
+#if PG_VERSION_NUM >= 160000
+	if (PaxColumnsChanged(t, slot, INDEX_ATTR_BITMAP_SUMMARIZED))
+		*update_indexes = TU_Summarizing;
+#endif
+	return true;
+}
+
+/*
  * pax_tuple_update writes the slot's row as a new version of the row at
  * otid, where the insert path puts it, and points the old version at it.
  * Adapted from heap_update() in heapam.c, PostgreSQL 15 (no HOT).
@@ -397,6 +452,18 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	if (logical)
 		oldkey = PaxTargetOldKey(&t, slot);
 
+	/* a heap-only version on the same page, when it can be one */
+	if (oldtup == NULL &&
+		PaxUpdateHot(&t, slot, cid, &init, xmax_old, im_old, im2_old, cmax,
+					 iscombo, logical ? &newtup : NULL, update_indexes))
+	{
+		PaxTargetClose(&t);
+		if (logical)
+			PaxLogicalLogUpdate(relation, oldkey, newtup);
+		PaxCountUpdate(relation, true);
+		return TM_Ok;
+	}
+
 	/*
 	 * The new version goes where the insert path puts it, which needs the
 	 * page unlocked: meanwhile the old version is marked locked by us, so
@@ -420,7 +487,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	if (logical)
 		PaxLogicalLogUpdate(relation, oldkey, newtup);
 
-	PaxCountUpdate(relation);
+	PaxCountUpdate(relation, false);
 	*update_indexes = PAX_UPDATE_ALL_INDEXES;
 	return TM_Ok;
 }
@@ -541,6 +608,9 @@ pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 			break;
 		buffer = ReadBuffer(rel, ItemPointerGetBlockNumber(&ctid));
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
+		/* the row at tid may be a pruned chain root: a REDIRECT to its chain */
+		if (!TransactionIdIsValid(prior_xmax))
+			PaxHotRedirect(rel, buffer, &ctid);
 		if (!PaxReadRow(rel, buffer, &ctid, &tp) ||
 			(TransactionIdIsValid(prior_xmax) &&
 			 !TransactionIdEquals(prior_xmax, HeapTupleHeaderGetXmin(tp.t_data))))

@@ -69,6 +69,25 @@ extern void PaxCompactOwnCopy(HeapTupleHeader dst, Page page, uint16 rowhdrs,
 							  BlockNumber blkno, int row);
 extern bool PaxCompactHasOverflow(Page page, uint16 rowhdrs);
 
+/* pax_hot.c */
+extern bool PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs,
+						 ItemPointer tid, Snapshot snapshot, HeapTuple tuple,
+						 bool *all_dead, bool first_call);
+extern void PaxHotRootRows(Relation rel, Page page, uint16 rowhdrs,
+						   BlockNumber blkno, OffsetNumber *root_of);
+extern bool PaxHotRedirect(Relation rel, Buffer buffer, ItemPointer tid);
+extern void PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs,
+							   BlockNumber blkno, int row, bool *member);
+struct GlobalVisState;
+extern bool PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs,
+							ItemPointer tid, struct GlobalVisState *vistest,
+							bool knowndead, TransactionId *latest);
+
+/* pax_prune.c */
+extern void PaxPagePruneOpt(Relation rel, Buffer buffer);
+extern int	PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
+						 struct GlobalVisState *vistest);
+
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
 					   HeapTuple tuple);

@@ -287,12 +287,14 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 
 /*
  * PaxPageHasFreeSlot tells whether a pax page has a slot for one more row:
- * one never used (below pp_capacity) or an UNUSED one VACUUM reclaimed.
+ * one never used (below pp_capacity) or an UNUSED one VACUUM or pruning
+ * freed, not an item (PAX_ROW_ITEM) that index entries still point at.
  */
 bool
 PaxPageHasFreeSlot(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint32		rowhdrs;
 
 	/*
 	 * (no Asserts on the header: callers ask before verifying the page)  A
@@ -301,17 +303,29 @@ PaxPageHasFreeSlot(Page page)
 	 */
 	if (hdr->pp_flags & PAX_PAGE_HEADERS)
 		return false;
-	return hdr->pp_nrows < hdr->pp_capacity ||
-		((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0 &&
-		 (hdr->pp_flags & PAX_PAGE_COMPACT) == 0);
+	if (hdr->pp_nrows < hdr->pp_capacity)
+		return true;
+	if ((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) == 0 ||
+		(hdr->pp_flags & PAX_PAGE_COMPACT) != 0)
+		return false;
+	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0)
+		return true;
+	rowhdrs = PaxRowHeadersAt(page);
+	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
+		((PageHeader) page)->pd_lower)
+		return false;			/* not a page to insert into */
+	for (int r = 0; r < hdr->pp_nrows; r++)
+		if (PaxRowIsFree(PaxRowHeader(page, rowhdrs, r)))
+			return true;
+	return false;
 }
 
 /*
  * PaxPageTakeSlot returns the row index a new row goes to on a page (a
  * private copy of the exclusively locked buffer), which must have a free
- * slot: the first UNUSED slot, made ready for the row (its null bits
- * cleared), or pp_nrows.  Clears PAX_PAGE_HAS_UNUSED when it takes the
- * last UNUSED slot.  The caller raises pp_nrows past the row.
+ * slot: the first UNUSED slot that is not an item, made ready for the row
+ * (its null bits cleared), or pp_nrows.  Clears PAX_PAGE_HAS_UNUSED when
+ * it takes the last UNUSED slot.  The caller raises pp_nrows past the row.
  */
 int
 PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
@@ -325,16 +339,18 @@ PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
 	{
 		bool		more = false;
 
-		for (int r = 0; r < nrows && !more; r++)
+		for (int r = 0; r < nrows && !(more && slot >= 0); r++)
 		{
-			if (!PaxRowUnused(page, layout->rowhdrs, r))
+			HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
+
+			if (!PaxRowIsUnused(rh))
 				continue;
-			if (slot < 0)
+			if (slot < 0 && !PaxRowIsItem(rh))
 				slot = r;
 			else
 				more = true;
 		}
-		if (!more)
+		if (!more && slot >= 0)
 			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
 	}
 	if (slot < 0)

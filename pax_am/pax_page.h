@@ -98,6 +98,12 @@ typedef PaxPageHeaderData *PaxPageHeader;
 #define PAX_PAGE_HAS_UNUSED	0x0001
 /* pp_flags: the page has an encoding directory (see PaxPageGetWidths) */
 #define PAX_PAGE_ENCODED	0x0002
+/*
+ * pp_flags: some UNUSED slot below pp_nrows is an item (PAX_ROW_ITEM:
+ * redirect or dead), which inserts do not take; set by pruning, cleared
+ * when VACUUM finds none left
+ */
+#define PAX_PAGE_HAS_ITEMS	0x0010
 /* pp_flags: a compact page: its rows share one row header (PaxCompactRows) */
 #define PAX_PAGE_COMPACT	0x0004
 /*
@@ -122,6 +128,28 @@ StaticAssertDecl((PAX_ROW_UNUSED & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
 									HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE)) == 0,
 				 "PAX_ROW_UNUSED must be a t_infomask2 bit heap leaves free");
 #define PaxRowIsUnused(hdr)	(((hdr)->t_infomask2 & PAX_ROW_UNUSED) != 0)
+
+/*
+ * PAX_ROW_ITEM, beside PAX_ROW_UNUSED, marks a slot that holds no row but
+ * that index entries may still point at: heap's LP_REDIRECT and LP_DEAD
+ * line pointers (pruneheap.c).  With t_ctid naming a row of the same page
+ * it is a REDIRECT, left where the root of a HOT chain was pruned, to the
+ * chain's first version still needed; with t_ctid's offset 0 it is a DEAD
+ * item, whose index entries VACUUM removes before the slot becomes UNUSED.
+ * Every reader that skips UNUSED slots skips items; inserts never take
+ * them (pax_am/README.update).
+ */
+#define PAX_ROW_ITEM		0x0800
+StaticAssertDecl((PAX_ROW_ITEM & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
+								  HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE |
+								  PAX_ROW_UNUSED)) == 0,
+				 "PAX_ROW_ITEM must be a t_infomask2 bit heap leaves free");
+#define PaxRowIsItem(hdr)	(((hdr)->t_infomask2 & PAX_ROW_ITEM) != 0)
+/* an UNUSED slot an insert may take: not an item */
+#define PaxRowIsFree(hdr) \
+	(((hdr)->t_infomask2 & (PAX_ROW_UNUSED | PAX_ROW_ITEM)) == PAX_ROW_UNUSED)
+#define PaxRowIsRedirect(hdr) \
+	(PaxRowIsItem(hdr) && ItemPointerGetOffsetNumberNoCheck(&(hdr)->t_ctid) != 0)
 
 /*
  * A zone map entry: the least and greatest non-null value on the page, as
@@ -254,6 +282,20 @@ PaxRowHeaderSetUnused(HeapTupleHeader hdr)
 	hdr->t_infomask = HEAP_XMIN_INVALID | HEAP_XMAX_INVALID;
 	hdr->t_infomask2 = PAX_ROW_UNUSED;
 	hdr->t_hoff = PAX_ROWHDR_SIZE;
+}
+
+/*
+ * PaxRowHeaderSetItem makes a row-form slot's (cleared) header an item:
+ * a REDIRECT to row index target of block blkno, or with target -1 a DEAD
+ * item (PAX_ROW_ITEM).
+ */
+static inline void
+PaxRowHeaderSetItem(HeapTupleHeader hdr, BlockNumber blkno, int target)
+{
+	PaxRowHeaderSetUnused(hdr);
+	hdr->t_infomask2 |= PAX_ROW_ITEM;
+	ItemPointerSetBlockNumber(&hdr->t_ctid, blkno);
+	ItemPointerSetOffsetNumber(&hdr->t_ctid, target >= 0 ? target + 1 : 0);
 }
 
 /* PaxRowUnused tells whether row `row` of a page is an UNUSED slot. */
@@ -432,6 +474,25 @@ typedef struct PaxRow
 	bool		hasnull;		/* some column is NULL */
 } PaxRow;
 
+/*
+ * PaxPrunePlan (pax_prune.c, carried out by PaxPagePruneApply): the slots a
+ * pruning of one row-form page changes, as TID offsets (row index + 1):
+ * rows that become UNUSED (dead heap-only versions, which no index entry
+ * points at), rows or redirects that become DEAD items, and roots that
+ * become REDIRECTs to redirect_to[k].  Adapted from PruneState in
+ * pruneheap.c, PostgreSQL 15.
+ */
+typedef struct PaxPrunePlan
+{
+	int			nunused;
+	int			ndead;
+	int			nredirect;
+	OffsetNumber unused[PAX_MAX_CAPACITY];
+	OffsetNumber dead[PAX_MAX_CAPACITY];
+	OffsetNumber redirect_from[PAX_MAX_CAPACITY];
+	OffsetNumber redirect_to[PAX_MAX_CAPACITY];
+} PaxPrunePlan;
+
 /* pax_page.c */
 extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 							PaxPageLayout *layout);
@@ -520,6 +581,9 @@ extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
 						   TupleDesc tupdesc, const OffsetNumber *rows,
 						   int nrows_dead, BlockNumber blkno, Relation rel);
+extern int	PaxPagePruneApply(Page page, const PaxPageLayout *layout,
+							  TupleDesc tupdesc, const PaxPrunePlan *plan,
+							  BlockNumber blkno, Relation rel);
 #ifdef USE_ASSERT_CHECKING
 extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
 #endif

@@ -1,9 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * pax_page_reclaim.c
- *	  Reclaiming a pax page's dead rows: VACUUM's compaction.
+ *	  Reclaiming a pax page's dead rows: VACUUM's and pruning's compaction.
  *
- * Under a cleanup lock, PaxPageReclaim clears dead rows' slots, moves the\nsurviving values of the value area together and recomputes the page's\nhas-null bits and zone maps (invariant 3 of pax_am/README: values move\nonly under a cleanup lock).
+ * Under a cleanup lock, PaxPageReclaim (VACUUM) and PaxPagePruneApply
+ * (pruning) clear dead rows' slots, move the surviving values of the value
+ * area together and recompute the page's has-null bits and zone maps
+ * (invariant 3 of pax_am/README: values move only under a cleanup lock).
  *
  * pax_am/pax_page_reclaim.c
  *
@@ -67,11 +70,13 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 }
 
 /*
- * PaxPageReclaim turns the dead rows of a page (a PaxChange copy, with
- * the buffer cleanup-locked) into UNUSED slots, lowers pp_nrows past
- * trailing UNUSED slots, compacts the value area and recomputes HASNULL,
- * ZONESET and the zone maps from the rows left.  rows holds the dead rows'
- * TID offsets (row index + 1).  Returns the value-area bytes freed.
+ * PaxReclaimCore clears the slots a reclaim or a pruning frees (a PaxChange
+ * copy, with the buffer cleanup-locked): the rows of unused become UNUSED
+ * slots (a DEAD item among them too: VACUUM's phase 3), those of dead DEAD
+ * items and those of redirect_from REDIRECTs to redirect_to (pruning);
+ * lowers pp_nrows past trailing UNUSED slots that are not items, compacts
+ * the value area and recomputes HASNULL, ZONESET and the zone maps from
+ * the rows left.  Returns the value-area bytes freed.
  *
  * The compaction is one linear pass without a sort: the page is copied to
  * a scratch block, then the values of the rows left are copied back in
@@ -80,12 +85,16 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
  * and pd_upper (README, invariant 1): slots, headers and minipages below
  * pd_lower, values above the new pd_upper.  The compaction plays the part
  * of PageRepairFragmentation() (bufpage.c) in lazy_vacuum_heap_page()
- * (vacuumlazy.c), PostgreSQL 15.
+ * (vacuumlazy.c) and heap_page_prune_execute() (pruneheap.c),
+ * PostgreSQL 15.
  */
-int
-PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
-			   const OffsetNumber *rows, int nrows_dead, BlockNumber blkno,
-			   Relation rel)
+static int
+PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			   const OffsetNumber *unused, int nunused,
+			   const OffsetNumber *dead, int ndead,
+			   const OffsetNumber *redirect_from,
+			   const OffsetNumber *redirect_to, int nredirect,
+			   BlockNumber blkno, Relation rel)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	PageHeader	phdr = (PageHeader) page;
@@ -97,18 +106,42 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	int			upper = phdr->pd_special;
 	int			old_upper = phdr->pd_upper;
 	bool		any_unused = false;
+	bool		any_item = false;
 
-	for (int k = 0; k < nrows_dead; k++)
+	for (int k = 0; k < nunused + ndead + nredirect; k++)
 	{
-		int			r = rows[k] - 1;
+		int			r;
+		int			target = -1;
+		bool		item = k >= nunused;
 
+		if (k < nunused)
+			r = unused[k] - 1;
+		else if (k < nunused + ndead)
+			r = dead[k - nunused] - 1;
+		else
+		{
+			r = redirect_from[k - nunused - ndead] - 1;
+			target = redirect_to[k - nunused - ndead] - 1;
+		}
+
+		/* a row, or an item VACUUM frees or pruning turns into another */
 		if (r < 0 || r >= nrows ||
-			PaxRowUnused(page, layout->rowhdrs, r))
+			(PaxRowUnused(page, layout->rowhdrs, r) &&
+			 (layout->compact ||
+			  !PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, r)))))
 			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
 				 blkno, r + 1, RelationGetRelationName(rel));
 		PaxRowClear(page, layout, r, true);
+		if (item)
+		{
+			Assert(!layout->compact && target < nrows);
+			PaxRowHeaderSetItem(PaxRowHeader(page, layout->rowhdrs, r),
+								blkno, target);
+		}
 	}
-	while (nrows > 0 && PaxRowUnused(page, layout->rowhdrs, nrows - 1))
+	while (nrows > 0 && PaxRowUnused(page, layout->rowhdrs, nrows - 1) &&
+		   (layout->compact ||
+			!PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, nrows - 1))))
 		PaxRowClear(page, layout, --nrows, false);
 	hdr->pp_nrows = nrows;
 
@@ -119,10 +152,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	for (int r = 0; r < nrows; r++)
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
-		{
-			any_unused = true;
 			continue;
-		}
 		for (int i = 0; i < layout->natts; i++)
 		{
 			const PaxColumnLayout *col = &layout->cols[i];
@@ -183,9 +213,52 @@ overflow:
 	upper = old_upper;
 
 done:
+	for (int r = 0; r < nrows; r++)
+	{
+		if (!PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		any_unused = true;
+		any_item |= !layout->compact &&
+			PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, r));
+	}
 	if (any_unused)
 		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
 	else
 		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	if (any_item)
+		hdr->pp_flags |= PAX_PAGE_HAS_ITEMS;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_ITEMS;
 	return upper - old_upper;
+}
+
+/*
+ * PaxPageReclaim is VACUUM's phase 3 on a page (a PaxChange copy, with the
+ * buffer cleanup-locked): the dead rows and DEAD items whose TID offsets
+ * rows holds, their index entries gone, become UNUSED slots
+ * (PaxReclaimCore).  Returns the value-area bytes freed.
+ */
+int
+PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+			   const OffsetNumber *rows, int nrows_dead, BlockNumber blkno,
+			   Relation rel)
+{
+	return PaxReclaimCore(page, layout, tupdesc, rows, nrows_dead, NULL, 0,
+						  NULL, NULL, 0, blkno, rel);
+}
+
+/*
+ * PaxPagePruneApply carries out a pruning's plan on a row-form page (a
+ * PaxChange copy, with the buffer cleanup-locked): PaxReclaimCore with its
+ * UNUSED rows, DEAD items and REDIRECTs.  Returns the value-area bytes
+ * freed.
+ */
+int
+PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+				  const PaxPrunePlan *plan, BlockNumber blkno, Relation rel)
+{
+	Assert(!layout->compact);
+	return PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
+						  plan->dead, plan->ndead, plan->redirect_from,
+						  plan->redirect_to, plan->nredirect, blkno, rel);
 }

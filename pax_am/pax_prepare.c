@@ -147,6 +147,42 @@ PaxRowMoveOut(Relation rel, TupleDesc tupdesc, PaxRow *row, int options)
 }
 
 /*
+ * PaxRowWouldToast tells whether PaxPrepareRow would send the slot's row
+ * through heap's TOAST code (external values, or a row larger than
+ * TOAST_TUPLE_THRESHOLD in a relation with a TOAST table), which inserts
+ * into the TOAST relation and so must not run under a buffer lock of ours.
+ */
+bool
+PaxRowWouldToast(Relation rel, TupleTableSlot *slot)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Size		datasize = 0;
+
+	slot_getallattrs(slot);
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		Datum		v = slot->tts_values[i];
+
+		if (slot->tts_isnull[i])
+			continue;
+		if (att->attlen > 0)
+			datasize += att->attlen;
+		else if (att->attlen == -1)
+		{
+			if (VARATT_IS_EXTERNAL(DatumGetPointer(v)))
+				return true;
+			datasize += VARSIZE_ANY(DatumGetPointer(v));
+		}
+		else
+			datasize += strlen(DatumGetCString(v)) + 1;
+	}
+	return OidIsValid(rel->rd_rel->reltoastrelid) &&
+		MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(tupdesc->natts)) + datasize >
+		TOAST_TUPLE_THRESHOLD;
+}
+
+/*
  * PaxPrepareRow takes a row's values from the slot, toasting them if the
  * row is large or carries external values, and measures its value-area
  * needs.  Arrays are allocated in the current memory context.  Adapted from

@@ -94,6 +94,8 @@ PaxRewriteHeader(PaxRewriteState *rs, HeapTupleHeader hdr)
 
 	memcpy(copy, hdr, PAX_ROWHDR_SIZE);
 	copy->t_infomask &= ~PAX_HEAP_DATA_BITS;
+	/* chains are not kept: each row is its own root in the new relation */
+	copy->t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE);
 	heap_freeze_tuple(copy, rs->old_rel->rd_rel->relfrozenxid,
 					  rs->old_rel->rd_rel->relminmxid, rs->xid_cutoff,
 					  rs->multi_cutoff);

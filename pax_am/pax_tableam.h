@@ -29,16 +29,19 @@
 
 /*
  * What an UPDATE tells the executor about index entries: a bool until 15,
- * TU_UpdateIndexes (none, all, summarizing only) from 16 on.  A pax UPDATE
- * always writes a new row version with a new TID, so every index needs an
- * entry.
+ * TU_UpdateIndexes (none, all, summarizing only) from 16 on.  A new version
+ * placed elsewhere needs an entry in every index; a heap-only one (HOT)
+ * none, or from 16 on only in the summarizing indexes whose columns
+ * changed.
  */
 #if PG_VERSION_NUM >= 160000
 typedef TU_UpdateIndexes PaxUpdateIndexes;
 #define PAX_UPDATE_ALL_INDEXES TU_All
+#define PAX_UPDATE_NO_INDEXES TU_None
 #else
 typedef bool PaxUpdateIndexes;
 #define PAX_UPDATE_ALL_INDEXES true
+#define PAX_UPDATE_NO_INDEXES false
 #endif
 
 /* pax_tablescan.c */
@@ -126,6 +129,10 @@ extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup,
 							 HeapTuple *newtup);
+extern int	PaxPlaceOnPage(Relation rel, TupleTableSlot *slot,
+						   const PaxRowInit *init, Buffer buffer,
+						   Buffer vmbuffer, CommandId cid, PaxChange *chg,
+						   Page *copy, PaxRow *row);
 
 /* pax_place.c */
 extern int	PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper,
@@ -137,6 +144,7 @@ extern void PaxPlaceGroupValues(TupleDesc tupdesc, const PaxRow *rows,
 							   PaxChange *chg);
 
 /* pax_prepare.c */
+extern bool PaxRowWouldToast(Relation rel, TupleTableSlot *slot);
 extern void PaxPrepareRow(Relation rel, TupleTableSlot *slot, int options,
 						  HeapTuple oldtup, PaxRow *row);
 
@@ -183,6 +191,11 @@ extern TM_Result PaxTargetAcquire(PaxTarget *t, CommandId cid,
 extern void PaxTargetSetXmax(PaxTarget *t, TransactionId xmax,
 							 uint16 infomask, uint16 infomask2, CommandId cid,
 							 bool iscombo, const ItemPointerData *ctid);
+extern void PaxSetPrunable(Page copy, uint16 infomask, PaxChange *chg);
+extern void PaxTargetStampIn(PaxTarget *t, Page copy, PaxChange *chg,
+							 TransactionId xmax, uint16 infomask,
+							 uint16 infomask2, CommandId cid, bool iscombo,
+							 const ItemPointerData *ctid);
 extern TM_Result pax_tuple_lock(Relation relation, ItemPointer tid,
 								Snapshot snapshot, TupleTableSlot *slot,
 								CommandId cid, LockTupleMode mode,

@@ -88,6 +88,8 @@ PaxTableScanLockPage(PaxTableScanDesc scan, BlockNumber blkno)
 	scan->rs_cblock = blkno;
 	scan->rs_nvis = 0;
 
+	/* a nearly full page with dead versions is pruned first, as heap's */
+	PaxPagePruneOpt(scan->rs_base.rs_rd, buffer);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buffer);
 	if (PageIsNew(page))
@@ -632,14 +634,16 @@ PaxBitmapPage(PaxTableScanDesc scan, BlockNumber blkno,
 	nrows = PaxPageGetHeader(page)->pp_nrows;
 	if (noffsets >= 0)
 	{
-		for (int i = 0; i < noffsets; i++)
-		{
-			int			row = offsets[i] - 1;
+		bool		member[PAX_MAX_CAPACITY];
 
-			if (row < nrows &&
-				!PaxRowUnused(page, rowhdrs, row))
+		/* each entry's HOT chain: the version the snapshot sees is on it */
+		memset(member, 0, nrows * sizeof(bool));
+		for (int i = 0; i < noffsets; i++)
+			PaxHotChainMembers(sscan->rs_rd, page, rowhdrs, blkno,
+							   offsets[i] - 1, member);
+		for (int row = 0; row < nrows; row++)
+			if (member[row])
 				cand[ncand++] = row;
-		}
 	}
 	else
 	{

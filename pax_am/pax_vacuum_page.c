@@ -398,7 +398,29 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	vp->actions[r] = PAX_VAC_NONE;
 	vp->share[r] = false;
 	if (PaxRowUnused(vp->page, vp->rowhdrs, r))
+	{
+		hdr = PaxPageIsCompact(vp->page) ? NULL :
+			PaxRowHeader(vp->page, vp->rowhdrs, r);
+		if (hdr == NULL || !PaxRowIsItem(hdr))
+			return;
+		/* an item keeps its slot; a DEAD one's index entries go (phase 2) */
+		vp->nleft++;
+		if (PaxRowIsRedirect(hdr))
+			return;
+		vp->all_visible = vp->all_frozen = false;
+		if (vs->nindexes == 0 || vs->do_index_vacuuming)
+		{
+			PaxDeadItems *dead = vs->dead_items;
+
+			Assert(dead->num_items < dead->max_items);
+			ItemPointerSet(&dead->items[dead->num_items], vp->blkno, r + 1);
+			dead->num_items++;
+			vp->nleft--;
+		}
+		else
+			vs->dead_kept += 1;
 		return;
+	}
 	PaxRowTuple(&tuple, rel, vp->page, vp->rowhdrs, vp->blkno, r);
 	hdr = tuple.t_data;
 	infomask_before = hdr->t_infomask;
@@ -463,7 +485,15 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 			break;
 		case HEAPTUPLE_DEAD:
 			vp->all_visible = vp->all_frozen = false;
-			if (vs->nindexes == 0 || vs->do_index_vacuuming)
+
+			/*
+			 * A version of a HOT chain goes only by pruning (the page's
+			 * cleanup lock was not free): its root's index entries serve the
+			 * versions after it.
+			 */
+			if ((vs->nindexes == 0 || vs->do_index_vacuuming) &&
+				!HeapTupleHeaderIsHeapOnly(hdr) &&
+				!HeapTupleHeaderIsHotUpdated(hdr))
 			{
 				PaxDeadItems *dead = vs->dead_items;
 
@@ -798,8 +828,24 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 	vp.blkno = blkno;
 	vp.buffer = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 								   vs->bstrategy);
-	LockBuffer(vp.buffer, BUFFER_LOCK_EXCLUSIVE);
 	vp.page = BufferGetPage(vp.buffer);
+
+	/*
+	 * A row-form page is pruned first when its cleanup lock is free, as
+	 * heap's lazy_scan_prune does: dead versions of HOT chains go, dead
+	 * rows become DEAD items.  Otherwise the page is judged as it is, HOT
+	 * chains left for a later VACUUM.
+	 */
+	if (ConditionalLockBufferForCleanup(vp.buffer))
+	{
+		if (!PageIsNew(vp.page) && PaxPageHeaderIsValid(vp.page) &&
+			!(PaxPageGetHeader(vp.page)->pp_flags &
+			  (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS)) &&
+			!PaxPageIsOrphan(vp.page))
+			vs->removed += PaxPagePrune(rel, vp.buffer, vs->oldest_xmin, NULL);
+	}
+	else
+		LockBuffer(vp.buffer, BUFFER_LOCK_EXCLUSIVE);
 	if (PageIsNew(vp.page))
 	{
 		/* left by a crash after extension: nothing to do, truncatable */

@@ -308,7 +308,8 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	/* natts is in range, so the directory lies within the page */
 	PaxPageShapeOf(page, &shape);
 	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
-						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
+						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS |
+						  PAX_PAGE_HAS_ITEMS))
 		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
 	if (shape.widths != NULL)
 	{
@@ -526,6 +527,8 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
 	return ok;
 }
 
+static void PaxVerifyItem(PaxVerifyContext *ctx, Page page, PaxPageHeader hdr);
+
 /*
  * PaxVerifyPage checks one page, share-locked by the caller.
  */
@@ -562,13 +565,50 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 	for (ctx->row = 0; ctx->row < hdr->pp_nrows; ctx->row++)
 	{
 		if (PaxRowUnused(page, ctx->layout->rowhdrs, ctx->row))
+		{
+			if (!ctx->layout->compact)
+				PaxVerifyItem(ctx, page, hdr);
 			continue;
+		}
 		PaxVerifyRowHeader(ctx, page,
 						   PaxRowHeaderOf(ctx->rel, page, ctx->layout->rowhdrs,
 										  ctx->row));
 		PaxVerifyValues(ctx, page, ctx->row);
 	}
 	ctx->row = -1;
+}
+
+/*
+ * PaxVerifyItem checks an UNUSED slot of a row-form page that is an item
+ * (PAX_ROW_ITEM): the page's flags say it has items, a REDIRECT names a
+ * heap-only version on the page, as heap_page_prune leaves them.
+ */
+static void
+PaxVerifyItem(PaxVerifyContext *ctx, Page page, PaxPageHeader hdr)
+{
+	HeapTupleHeader rh = PaxRowHeader(page, ctx->layout->rowhdrs, ctx->row);
+	int			target;
+	HeapTupleHeader th;
+
+	if (!PaxRowIsItem(rh))
+		return;
+	if (!(hdr->pp_flags & PAX_PAGE_HAS_ITEMS))
+		PaxVerifyReport(ctx, "row slot is an item but the page's flags 0x%04X do not say so",
+						hdr->pp_flags);
+	if (!PaxRowIsRedirect(rh))
+		return;
+	target = ItemPointerGetOffsetNumber(&rh->t_ctid) - 1;
+	if (ItemPointerGetBlockNumber(&rh->t_ctid) != ctx->blkno ||
+		target >= hdr->pp_nrows || target == ctx->row)
+	{
+		PaxVerifyReport(ctx, "redirect points at (%u,%d), outside its page's rows",
+						ItemPointerGetBlockNumber(&rh->t_ctid), target + 1);
+		return;
+	}
+	th = PaxRowHeader(page, ctx->layout->rowhdrs, target);
+	if (PaxRowIsUnused(th) || !HeapTupleHeaderIsHeapOnly(th))
+		PaxVerifyReport(ctx, "redirect points at row %d, which is not a heap-only version",
+						target + 1);
 }
 
 /*
@@ -681,7 +721,19 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
 			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u, but the page has %u rows",
 							RelationGetRelationName(index), offnum, hdr->pp_nrows);
 		else if (PaxRowUnused(page, ctx->layout->rowhdrs, offnum - 1))
-			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
+		{
+			/* an item stands for a pruned root: its entries stay a while */
+			if (PaxPageIsCompact(page) ||
+				!PaxRowIsItem(PaxRowHeader(page, ctx->layout->rowhdrs,
+										   offnum - 1)))
+				PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
+								RelationGetRelationName(index), offnum);
+		}
+		else if (!PaxPageIsCompact(page) &&
+				 HeapTupleHeaderIsHeapOnly(PaxRowHeader(page,
+														ctx->layout->rowhdrs,
+														offnum - 1)))
+			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at heap-only version %u",
 							RelationGetRelationName(index), offnum);
 	}
 	/* a page with a broken header was reported by the page pass */

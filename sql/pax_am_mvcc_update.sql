@@ -48,6 +48,9 @@ SELECT count(*), sum(length(v)) FROM w_pax;
 
 -- the update chain: currtid2() follows it from the old version to the newest,
 -- a TID scan of an old version finds nothing, the new version has a new TID
+-- (in one transaction: once the old versions are dead to everyone, pruning
+-- may free them, on heap too, where its page is full)
+BEGIN;
 SELECT ctid AS tid0 FROM u_pax WHERE id = 40 \gset pax_
 SELECT ctid AS tid0 FROM u_heap WHERE id = 40 \gset heap_
 UPDATE u_pax SET k = k + 1 WHERE id = 40;
@@ -65,6 +68,7 @@ SELECT 'heap', :'heap_tid0'::tid <> :'heap_tid1'::tid, :'heap_tid1'::tid <> ctid
        currtid2('u_heap', :'heap_tid0') = ctid, currtid2('u_heap', :'heap_tid1') = ctid,
        (SELECT count(*) FROM u_heap WHERE ctid IN (:'heap_tid0', :'heap_tid1')), k
   FROM u_heap WHERE id = 40;
+COMMIT;
 -- the chain of a deleted row: no version is visible any more
 SELECT ctid AS tid2 FROM u_pax WHERE id = 40 \gset pax_
 SELECT ctid AS tid2 FROM u_heap WHERE id = 40 \gset heap_

@@ -1,0 +1,324 @@
+/*-------------------------------------------------------------------------
+ *
+ * pax_prune.c
+ *	  Pruning a row-form pax page: dead versions of HOT chains freed at
+ *	  once, dead rows reduced to items, without waiting for VACUUM.
+ *
+ * A reader that finds a page nearly full (no free row slot, or little room
+ * in its value area) and whose pd_prune_xid says some row may be dead to
+ * everyone prunes it, as heap_page_prune_opt does, when it can get the
+ * cleanup lock at once: dead heap-only versions become UNUSED slots (no
+ * index entry points at them), the dead root of a chain that goes on
+ * becomes a REDIRECT to the first version still needed, and a dead row
+ * (or a chain dead to its end) becomes a DEAD item, whose index entries
+ * VACUUM removes.  Their values are freed and the value area compacted, in
+ * one WAL record (PaxPagePruneApply).  VACUUM prunes each page it can
+ * cleanup-lock the same way before judging its rows.  pax_am/README.update
+ * describes the design.
+ *
+ * pax_am/pax_prune.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "access/xlog.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "pax_page.h"
+#include "pax_xlog.h"
+#include "pax_mvcc.h"
+
+/* The state of one page's pruning; adapted from PruneState in pruneheap.c. */
+typedef struct PaxPruneState
+{
+	Relation	rel;
+	Page		page;
+	BlockNumber blkno;
+	uint16		rowhdrs;
+	int			nrows;
+	TransactionId new_prune_xid;	/* the page's next pd_prune_xid */
+	HTSV_Result htsv[PAX_MAX_CAPACITY];
+	bool		marked[PAX_MAX_CAPACITY];	/* in the plan already */
+	PaxPrunePlan plan;
+} PaxPruneState;
+
+/*
+ * PaxPageWantsPrune tells whether a page is one pruning may help: a valid
+ * row-form page nearly full, with at most a tenth of its row slots free
+ * (never used: UNUSED ones are free already) or at most a tenth of its
+ * value area left (heap's "less than 10% free", pruneheap.c, on either of
+ * the two things a pax row needs).  Read without a lock by PaxPagePruneOpt
+ * first (as heap's PageIsFull), then again under the cleanup lock.
+ */
+static bool
+PaxPageWantsPrune(Page page)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr;
+
+	if (PageIsNew(page) || !PaxPageHeaderIsValid(page))
+		return false;
+	hdr = PaxPageGetHeader(page);
+	if (hdr->pp_flags & (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
+		return false;
+	if (!PaxPageHasFreeSlot(page) ||
+		(!(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) &&
+		 hdr->pp_capacity - hdr->pp_nrows <= hdr->pp_capacity / 10))
+		return true;
+	return phdr->pd_lower <= phdr->pd_upper &&
+		phdr->pd_upper <= phdr->pd_special &&
+		phdr->pd_upper < phdr->pd_special &&
+		(phdr->pd_upper - phdr->pd_lower) * 10 <
+		phdr->pd_special - phdr->pd_lower;
+}
+
+/*
+ * PaxPagePruneOpt prunes the buffer's page (pinned, not locked) when that
+ * is worth it and cheap: pd_prune_xid names an xid every snapshot sees as
+ * ended, the page is nearly full, and its cleanup lock is free at once.
+ * Index fetches, bitmap scans and table scans call it on each page they
+ * come to, before they lock it.  Adapted from heap_page_prune_opt() in
+ * pruneheap.c, PostgreSQL 15.
+ */
+void
+PaxPagePruneOpt(Relation rel, Buffer buffer)
+{
+	Page		page = BufferGetPage(buffer);
+	TransactionId prune_xid = ((PageHeader) page)->pd_prune_xid;
+	GlobalVisState *vistest;
+
+	/* a standby's pages change only by replay */
+	if (!TransactionIdIsValid(prune_xid) || RecoveryInProgress())
+		return;
+	vistest = GlobalVisTestFor(rel);
+	if (!GlobalVisTestIsRemovableXid(vistest, prune_xid))
+		return;
+	if (!PaxPageWantsPrune(page))
+		return;
+
+	/*
+	 * Not under ALTER TABLE's rewrite, whose scan reads pages laid out for
+	 * the old columns while the relation has the new ones (it holds the
+	 * relation AccessExclusive, as every rewrite does).
+	 */
+	if (CheckRelationLockedByMe(rel, AccessExclusiveLock, true))
+		return;
+	if (!ConditionalLockBufferForCleanup(buffer))
+		return;
+	if (PaxPageWantsPrune(page))
+		PaxPagePrune(rel, buffer, InvalidTransactionId, vistest);
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+}
+
+/* PaxPruneRecord adds row r to one of the plan's lists and marks it. */
+static void
+PaxPruneRecord(PaxPruneState *ps, OffsetNumber *list, int *n, int r)
+{
+	Assert(!ps->marked[r]);
+	list[(*n)++] = r + 1;
+	ps->marked[r] = true;
+}
+
+/*
+ * PaxPrunePrunable notes an xid whose end may make a row of the page dead:
+ * the page's next pd_prune_xid is the oldest such.
+ */
+static void
+PaxPrunePrunable(PaxPruneState *ps, TransactionId xid)
+{
+	if (!TransactionIdIsValid(ps->new_prune_xid) ||
+		TransactionIdPrecedes(xid, ps->new_prune_xid))
+		ps->new_prune_xid = xid;
+}
+
+/*
+ * PaxPruneChain plans the pruning of the HOT chain whose root is row index
+ * root (a row that is not heap-only, or a REDIRECT item): the DEAD
+ * versions at its start go, the root becoming a REDIRECT to the first
+ * version left or, when none is left, a DEAD item.  A heap-only version no
+ * chain reaches (an aborted update's, or one whose root went before) goes
+ * when it is DEAD and ends its chain.  Adapted from heap_prune_chain() in
+ * pruneheap.c, PostgreSQL 15.
+ */
+static void
+PaxPruneChain(PaxPruneState *ps, int root)
+{
+	HeapTupleHeader rhdr = PaxRowHeader(ps->page, ps->rowhdrs, root);
+	TransactionId prior_xmax = InvalidTransactionId;
+	int			chain[PAX_MAX_CAPACITY];
+	int			nchain = 0;
+	int			latestdead = -1;
+	int			cur = root;
+
+	if (!PaxRowIsUnused(rhdr) && HeapTupleHeaderIsHeapOnly(rhdr))
+	{
+		if (ps->htsv[root] == HEAPTUPLE_DEAD &&
+			!HeapTupleHeaderIsHotUpdated(rhdr))
+			PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, root);
+		return;
+	}
+	if (PaxRowIsUnused(rhdr) && !PaxRowIsRedirect(rhdr))
+		return;					/* a free slot or a DEAD item */
+
+	while (cur >= 0 && cur < ps->nrows && !ps->marked[cur] &&
+		   nchain < ps->nrows)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(ps->page, ps->rowhdrs, cur);
+		bool		dead = false;
+		bool		recent = false;
+
+		if (PaxRowIsUnused(hdr))
+		{
+			if (!PaxRowIsRedirect(hdr) || nchain > 0)
+				break;
+			chain[nchain++] = cur;
+			cur = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+			continue;
+		}
+		if (cur != root && !HeapTupleHeaderIsHeapOnly(hdr))
+			break;
+		if (TransactionIdIsValid(prior_xmax) &&
+			!TransactionIdEquals(HeapTupleHeaderGetXmin(hdr), prior_xmax))
+			break;
+		chain[nchain++] = cur;
+
+		switch (ps->htsv[cur])
+		{
+			case HEAPTUPLE_DEAD:
+				dead = true;
+				break;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				recent = true;
+				PaxPrunePrunable(ps, HeapTupleHeaderGetUpdateXid(hdr));
+				break;
+			case HEAPTUPLE_DELETE_IN_PROGRESS:
+				PaxPrunePrunable(ps, HeapTupleHeaderGetUpdateXid(hdr));
+				break;
+			default:
+				break;
+		}
+
+		/*
+		 * Past RECENTLY_DEAD versions in case a DEAD one follows, never past
+		 * anything else: no DEAD version may keep its values.
+		 */
+		if (dead)
+			latestdead = cur;
+		else if (!recent)
+			break;
+		if (!HeapTupleHeaderIsHotUpdated(hdr) ||
+			ItemPointerGetBlockNumber(&hdr->t_ctid) != ps->blkno)
+			break;
+		prior_xmax = HeapTupleHeaderGetUpdateXid(hdr);
+		cur = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+	}
+
+	if (latestdead >= 0)
+	{
+		int			i;
+
+		for (i = 1; i < nchain && chain[i - 1] != latestdead; i++)
+			PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, chain[i]);
+		if (i >= nchain)
+			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, root);
+		else
+		{
+			ps->plan.redirect_to[ps->plan.nredirect] = chain[i] + 1;
+			PaxPruneRecord(ps, ps->plan.redirect_from, &ps->plan.nredirect,
+						   root);
+		}
+	}
+	else if (nchain < 2 && PaxRowIsUnused(rhdr))
+	{
+		/* a REDIRECT whose chain went: its entries must go too */
+		PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, root);
+	}
+}
+
+/*
+ * PaxPagePrune prunes the buffer's page, which the caller holds
+ * cleanup-locked: each row is judged against oldest_xmin (VACUUM's) or,
+ * when that is invalid, vistest (GlobalVisTestFor's horizons), every chain
+ * pruned (PaxPruneChain) and the plan carried out in one WAL record.  The
+ * page's pd_prune_xid becomes the oldest xid whose end may make one of the
+ * rows left dead.  Returns the rows whose slots became UNUSED (the dead
+ * heap-only versions; rows become DEAD items are VACUUM's to count).
+ * Adapted from heap_page_prune() in pruneheap.c, PostgreSQL 15.
+ */
+int
+PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
+			 GlobalVisState *vistest)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PaxPruneState *ps = palloc(sizeof(PaxPruneState));
+	PaxLayoutCache cache;
+	PaxPageLayout *layout;
+	int			nunused;
+
+	ps->rel = rel;
+	ps->page = BufferGetPage(buffer);
+	ps->blkno = BufferGetBlockNumber(buffer);
+	ps->nrows = PaxPageGetHeader(ps->page)->pp_nrows;
+	ps->new_prune_xid = InvalidTransactionId;
+	ps->plan.nunused = ps->plan.ndead = ps->plan.nredirect = 0;
+	memset(ps->marked, 0, sizeof(ps->marked));
+	Assert(!PaxPageIsCompact(ps->page) && ps->nrows <= PAX_MAX_CAPACITY);
+
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	layout = PaxPageGetLayout(rel, tupdesc, ps->page, ps->blkno, &cache);
+	ps->rowhdrs = layout->rowhdrs;
+
+	for (int r = 0; r < ps->nrows; r++)
+	{
+		HeapTupleData tuple;
+		TransactionId dead_after = InvalidTransactionId;
+
+		if (PaxRowUnused(ps->page, ps->rowhdrs, r))
+			continue;
+		PaxRowTuple(&tuple, rel, ps->page, ps->rowhdrs, ps->blkno, r);
+		PaxPageCheckRowNatts(rel, ps->page, ps->blkno, tuple.t_data);
+		if (TransactionIdIsValid(oldest_xmin))
+			ps->htsv[r] = PaxRowVacuumStatus(&tuple, oldest_xmin, buffer, NULL);
+		else
+		{
+			ps->htsv[r] = HeapTupleSatisfiesVacuumHorizon(&tuple, buffer,
+														  &dead_after);
+			if (ps->htsv[r] == HEAPTUPLE_RECENTLY_DEAD &&
+				GlobalVisTestIsRemovableXid(vistest, dead_after))
+				ps->htsv[r] = HEAPTUPLE_DEAD;
+		}
+	}
+	for (int r = 0; r < ps->nrows; r++)
+		if (!ps->marked[r])
+			PaxPruneChain(ps, r);
+
+	nunused = ps->plan.nunused;
+	if (ps->plan.nunused + ps->plan.ndead + ps->plan.nredirect > 0)
+	{
+		PaxChange	chg;
+		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
+		PageHeader	phdr = (PageHeader) copy;
+
+		PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno, rel);
+		phdr->pd_prune_xid = ps->new_prune_xid;
+		PaxChangeRange(&chg, 0, phdr->pd_lower);
+		PaxChangeRange(&chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
+		PaxChangeFinish(&chg);
+	}
+	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid)
+	{
+		/* nothing pruned: the new pd_prune_xid is a hint, as heap's */
+		((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
+		MarkBufferDirtyHint(buffer, true);
+	}
+	PaxLayoutCacheFree(&cache);
+	pfree(ps);
+	return nunused;
+}
