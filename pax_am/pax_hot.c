@@ -217,6 +217,7 @@ PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
 	int			nrows = PaxPageGetHeader(page)->pp_nrows;
 	TransactionId prev_xmax = InvalidTransactionId;
 	bool		compact = PaxPageIsCompact(page);
+	bool		at_start = true;	/* the entry's own slot */
 
 	for (int steps = 0; row >= 0 && row < nrows && steps <= nrows; steps++)
 	{
@@ -232,17 +233,19 @@ PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
 		hdr = PaxRowHeader(page, rowhdrs, row);
 		if (PaxRowIsUnused(hdr))
 		{
-			if (!PaxRowIsRedirect(hdr) || steps > 0)
+			if (!PaxRowIsRedirect(hdr) || !at_start)
 				return;
 			row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+			at_start = false;
 			continue;
 		}
 		if (TransactionIdIsValid(prev_xmax) &&
 			!TransactionIdEquals(prev_xmax, HeapTupleHeaderGetXmin(hdr)))
 			return;
-		if (steps > 0 && !HeapTupleHeaderIsHeapOnly(hdr) &&
-			!TransactionIdIsValid(prev_xmax))
+		/* an entry's own slot holds its root, never a heap-only version */
+		if (at_start && HeapTupleHeaderIsHeapOnly(hdr))
 			return;
+		at_start = false;
 		member[row] = true;
 		PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);
 		row = PaxHotNext(&tuple, blkno, &prev_xmax);
@@ -269,6 +272,7 @@ PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 	TransactionId prev_xmax = InvalidTransactionId;
 	TransactionId horizon = *latest;
 	bool		compact = PaxPageIsCompact(page);
+	bool		at_start = true;	/* the entry's own slot */
 
 	for (int steps = 0; row >= 0 && row < nrows && steps <= nrows; steps++)
 	{
@@ -281,9 +285,10 @@ PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 
 			if (PaxRowIsUnused(hdr))
 			{
-				if (!PaxRowIsRedirect(hdr) || steps > 0)
+				if (!PaxRowIsRedirect(hdr) || !at_start)
 					break;
 				row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+				at_start = false;
 				continue;
 			}
 		}
@@ -294,6 +299,10 @@ PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 			!TransactionIdEquals(prev_xmax,
 								 HeapTupleHeaderGetXmin(tuple.t_data)))
 			break;
+		/* a heap-only version in the entry's own slot: a stale entry */
+		if (at_start && HeapTupleIsHeapOnly(&tuple))
+			break;
+		at_start = false;
 		if (!knowndead && !HeapTupleIsSurelyDead(&tuple, vistest))
 			return false;
 		PaxAdvanceConflictHorizon(tuple.t_data, &horizon);

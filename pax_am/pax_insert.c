@@ -220,7 +220,10 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
-	if (!PaxPageHasFreeSlot(page) || hdr->pp_natts != tupdesc->natts)
+	if (hdr->pp_natts != tupdesc->natts)
+		return false;
+	if (row->init && (row->init->infomask2 & HEAP_ONLY_TUPLE) ?
+		!PaxPageHasHotSlot(page) : !PaxPageHasFreeSlot(page))
 		return false;
 	if (fl != NULL)
 	{
@@ -263,6 +266,8 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 }
 
 static bool PaxRowFrozenPlain(HeapTupleHeader hdr);
+static void PaxRowToSlot(Relation rel, TupleTableSlot *slot,
+						 HeapTupleHeader rowhdr, BlockNumber blkno, int r);
 
 /*
  * PaxCompactTakes tells whether a row can go on a compact page: only a row
@@ -329,7 +334,10 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	int			old_upper = ((PageHeader) page)->pd_upper;
-	int			r = PaxPageTakeSlot(page, layout);	/* UNUSED slot or nrows */
+	bool		dead_item;
+	int			r = PaxPageTakeSlot(page, layout, row->init &&
+									(row->init->infomask2 & HEAP_ONLY_TUPLE),
+									&dead_item);
 	HeapTupleHeader rowhdr = PaxRowHeader(page, (layout)->rowhdrs, r);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
 	int			upper;
@@ -375,6 +383,7 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 		}
 	}
 	rowhdr->t_hoff = PAX_ROWHDR_SIZE;
+	rowhdr->t_infomask2 |= dead_item ? PAX_ROW_ITEM : 0;	/* stale entries */
 	if (layout->compact)
 		ItemPointerSet(&rowhdr->t_ctid, blkno, PAX_CTID_SELF);
 	else if (row->init && row->init->spectoken != 0)
@@ -430,7 +439,7 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 	 */
 	if (!chg->full)
 	{
-		PaxChangeRange(chg, 0, layout->rowhdrs);
+		PaxChangeDiff(chg, 0, layout->rowhdrs);
 		PaxChangeRange(chg, (char *) rowhdr - (char *) page, PAX_ROWHDR_SIZE);
 		for (int i = 0; i < layout->natts; i++)
 		{
@@ -453,24 +462,29 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 	}
 
 	if (row->slot)
-	{
-		ItemPointerSet(&row->slot->tts_tid, blkno, r + 1);
-		row->slot->tts_tableOid = RelationGetRelid(rel);
-
-		/*
-		 * RETURNING xmin, cmin, ... read the new row's header, as heap's
-		 * slot holds the tuple heap_insert/heap_update stamped.
-		 */
-		if (row->slot->tts_ops == &TTSOpsPaxTuple &&
-			!BufferIsValid(((PaxTupleTableSlot *) row->slot)->buffer))
-		{
-			PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) row->slot;
-
-			memcpy(pslot->rowhdr.bytes, rowhdr, PAX_ROWHDR_SIZE);
-			pslot->hashdr = true;
-		}
-	}
+		PaxRowToSlot(rel, row->slot, rowhdr, blkno, r);
 	return r;
+}
+
+/*
+ * PaxRowToSlot tells the slot a row came from its TID (row index r of block
+ * blkno) and, for RETURNING xmin, cmin, ..., its new header, as heap's slot
+ * holds the tuple heap_insert/heap_update stamped.
+ */
+static void
+PaxRowToSlot(Relation rel, TupleTableSlot *slot, HeapTupleHeader rowhdr,
+			 BlockNumber blkno, int r)
+{
+	ItemPointerSet(&slot->tts_tid, blkno, r + 1);
+	slot->tts_tableOid = RelationGetRelid(rel);
+	if (slot->tts_ops == &TTSOpsPaxTuple &&
+		!BufferIsValid(((PaxTupleTableSlot *) slot)->buffer))
+	{
+		PaxTupleTableSlot *pslot = (PaxTupleTableSlot *) slot;
+
+		memcpy(pslot->rowhdr.bytes, rowhdr, PAX_ROWHDR_SIZE);
+		pslot->hashdr = true;
+	}
 }
 
 /*
@@ -773,7 +787,7 @@ PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,
 	int			r;
 
 	if (PaxPageIsCompact(page) || !PaxPageLayoutUsable(page) ||
-		!PaxPageHasFreeSlot(page))
+		!PaxPageHasHotSlot(page))
 		return -1;
 	PaxMaterializeSource(slot);
 	PaxPrepareRow(rel, slot, 0, NULL, row);

@@ -346,7 +346,7 @@ PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 	int			r;
 	ItemPointerData newtid;
 
-	if (PaxPageIsCompact(t->page) || !PaxPageHasFreeSlot(t->page) ||
+	if (PaxPageIsCompact(t->page) || !PaxPageHasHotSlot(t->page) ||
 		PaxRowWouldToast(rel, slot) ||
 		PaxColumnsChanged(t, slot, PAX_INDEX_ATTR_HOT_BLOCKING))
 		return false;

@@ -321,36 +321,81 @@ PaxPageHasFreeSlot(Page page)
 }
 
 /*
+ * PaxPageHasHotSlot tells whether a row-form page has a slot for a
+ * heap-only version: a free one (PaxPageHasFreeSlot) or a DEAD item, whose
+ * index entries then find a heap-only version there (PAX_ROW_ITEM on a
+ * live row, pax_page.h).
+ */
+bool
+PaxPageHasHotSlot(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint32		rowhdrs;
+
+	if (PaxPageHasFreeSlot(page))
+		return true;
+	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0 ||
+		(hdr->pp_flags & (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS)) != 0)
+		return false;
+	rowhdrs = PaxRowHeadersAt(page);
+	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
+		((PageHeader) page)->pd_lower)
+		return false;
+	for (int r = 0; r < hdr->pp_nrows; r++)
+	{
+		HeapTupleHeader rh = PaxRowHeader(page, rowhdrs, r);
+
+		if (PaxRowIsItem(rh) && !PaxRowIsRedirect(rh))
+			return true;
+	}
+	return false;
+}
+
+/*
  * PaxPageTakeSlot returns the row index a new row goes to on a page (a
  * private copy of the exclusively locked buffer), which must have a free
- * slot: the first UNUSED slot that is not an item, made ready for the row
- * (its null bits cleared), or pp_nrows.  Clears PAX_PAGE_HAS_UNUSED when
- * it takes the last UNUSED slot.  The caller raises pp_nrows past the row.
+ * slot (for a heap-only version, heaponly: PaxPageHasHotSlot): the first
+ * UNUSED slot that is not an item, else for a heap-only version the first
+ * DEAD item (*dead_item set: its row is marked PAX_ROW_ITEM), made ready
+ * for the row (its null bits cleared), or pp_nrows.  Clears
+ * PAX_PAGE_HAS_UNUSED when it takes the last UNUSED slot.  The caller
+ * raises pp_nrows past the row.
  */
 int
-PaxPageTakeSlot(Page page, const PaxPageLayout *layout)
+PaxPageTakeSlot(Page page, const PaxPageLayout *layout, bool heaponly,
+				bool *dead_item)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	int			nrows = hdr->pp_nrows;
 	int			slot = -1;
+	int			dead = -1;
 
-	Assert(PaxPageHasFreeSlot(page));
+	*dead_item = false;
+	Assert(heaponly ? PaxPageHasHotSlot(page) : PaxPageHasFreeSlot(page));
 	if ((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) && !layout->compact)
 	{
-		bool		more = false;
+		int			nunused = 0;
 
-		for (int r = 0; r < nrows && !(more && slot >= 0); r++)
+		for (int r = 0; r < nrows; r++)
 		{
 			HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
 
 			if (!PaxRowIsUnused(rh))
 				continue;
+			nunused++;
 			if (slot < 0 && !PaxRowIsItem(rh))
 				slot = r;
-			else
-				more = true;
+			else if (dead < 0 && PaxRowIsItem(rh) && !PaxRowIsRedirect(rh))
+				dead = r;
+			if (slot >= 0 && nunused > 1)
+				break;
 		}
-		if (!more && slot >= 0)
+		if (slot < 0 && heaponly && dead >= 0 && nrows == hdr->pp_capacity)
+		{
+			slot = dead;
+			*dead_item = true;
+		}
+		if (slot >= 0 && nunused == 1)
 			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
 	}
 	if (slot < 0)

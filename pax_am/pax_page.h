@@ -130,24 +130,30 @@ StaticAssertDecl((PAX_ROW_UNUSED & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
 #define PaxRowIsUnused(hdr)	(((hdr)->t_infomask2 & PAX_ROW_UNUSED) != 0)
 
 /*
- * PAX_ROW_ITEM, beside PAX_ROW_UNUSED, marks a slot that holds no row but
- * that index entries may still point at: heap's LP_REDIRECT and LP_DEAD
- * line pointers (pruneheap.c).  With t_ctid naming a row of the same page
- * it is a REDIRECT, left where the root of a HOT chain was pruned, to the
- * chain's first version still needed; with t_ctid's offset 0 it is a DEAD
- * item, whose index entries VACUUM removes before the slot becomes UNUSED.
- * Every reader that skips UNUSED slots skips items; inserts never take
- * them (pax_am/README.update).
+ * PAX_ROW_ITEM with PAX_ROW_UNUSED: an item, a slot without a row that
+ * index entries may name (heap's LP_REDIRECT, LP_DEAD): a REDIRECT when
+ * t_ctid names a row of the page, else a DEAD item.  Readers skip items as
+ * UNUSED slots; inserts never take them (pax_am/README.update).
  */
 #define PAX_ROW_ITEM		0x0800
 StaticAssertDecl((PAX_ROW_ITEM & (HEAP_NATTS_MASK | HEAP_KEYS_UPDATED |
 								  HEAP_HOT_UPDATED | HEAP_ONLY_TUPLE |
 								  PAX_ROW_UNUSED)) == 0,
 				 "PAX_ROW_ITEM must be a t_infomask2 bit heap leaves free");
-#define PaxRowIsItem(hdr)	(((hdr)->t_infomask2 & PAX_ROW_ITEM) != 0)
+#define PaxRowIsItem(hdr) \
+	(((hdr)->t_infomask2 & (PAX_ROW_UNUSED | PAX_ROW_ITEM)) == \
+	 (PAX_ROW_UNUSED | PAX_ROW_ITEM))
 /* an UNUSED slot an insert may take: not an item */
 #define PaxRowIsFree(hdr) \
 	(((hdr)->t_infomask2 & (PAX_ROW_UNUSED | PAX_ROW_ITEM)) == PAX_ROW_UNUSED)
+/*
+ * PAX_ROW_ITEM without PAX_ROW_UNUSED: a heap-only version in a former DEAD
+ * item's slot, which stale index entries may name (a heap-only version
+ * ends their chain at once) until VACUUM removes them and the mark; pruned,
+ * it becomes a DEAD item, never a free slot.
+ */
+#define PaxRowHasStaleEntries(hdr) \
+	(((hdr)->t_infomask2 & (PAX_ROW_UNUSED | PAX_ROW_ITEM)) == PAX_ROW_ITEM)
 #define PaxRowIsRedirect(hdr) \
 	(PaxRowIsItem(hdr) && ItemPointerGetOffsetNumberNoCheck(&(hdr)->t_ctid) != 0)
 
@@ -575,7 +581,9 @@ extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
 							  Form_pg_attribute att, int attnum,
 							  const PaxRow *rows, int nrows);
 extern bool PaxPageHasFreeSlot(Page page);
-extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout);
+extern bool PaxPageHasHotSlot(Page page);
+extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout,
+							bool heaponly, bool *dead_item);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,

@@ -76,7 +76,9 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
  * items and those of redirect_from REDIRECTs to redirect_to (pruning);
  * lowers pp_nrows past trailing UNUSED slots that are not items, compacts
  * the value area and recomputes HASNULL, ZONESET and the zone maps from
- * the rows left.  Returns the value-area bytes freed.
+ * the rows left; a live heap-only version listed in unused only loses its
+ * stale-entries mark (PaxRowHasStaleEntries).  Returns the value-area bytes
+ * freed.
  *
  * The compaction is one linear pass without a sort: the page is copied to
  * a scratch block, then the values of the rows left are copied back in
@@ -124,6 +126,16 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			target = redirect_to[k - nunused - ndead] - 1;
 		}
 
+		/*
+		 * VACUUM removed the index entries a heap-only version's slot kept
+		 * from its DEAD item (PaxRowHasStaleEntries): the version stays.
+		 */
+		if (k < nunused && r >= 0 && r < nrows && !layout->compact &&
+			PaxRowHasStaleEntries(PaxRowHeader(page, layout->rowhdrs, r)))
+		{
+			PaxRowHeader(page, layout->rowhdrs, r)->t_infomask2 &= ~PAX_ROW_ITEM;
+			continue;
+		}
 		/* a row, or an item VACUUM frees or pruning turns into another */
 		if (r < 0 || r >= nrows ||
 			(PaxRowUnused(page, layout->rowhdrs, r) &&

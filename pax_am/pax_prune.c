@@ -127,6 +127,20 @@ PaxPruneRecord(PaxPruneState *ps, OffsetNumber *list, int *n, int r)
 }
 
 /*
+ * PaxPruneRemove plans a dead heap-only version's removal: an UNUSED slot,
+ * or a DEAD item when stale index entries may name its slot
+ * (PaxRowHasStaleEntries), which VACUUM must remove first.
+ */
+static void
+PaxPruneRemove(PaxPruneState *ps, int r)
+{
+	if (PaxRowHasStaleEntries(PaxRowHeader(ps->page, ps->rowhdrs, r)))
+		PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, r);
+	else
+		PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, r);
+}
+
+/*
  * PaxPrunePrunable notes an xid whose end may make a row of the page dead:
  * the page's next pd_prune_xid is the oldest such.
  */
@@ -161,7 +175,7 @@ PaxPruneChain(PaxPruneState *ps, int root)
 	{
 		if (ps->htsv[root] == HEAPTUPLE_DEAD &&
 			!HeapTupleHeaderIsHotUpdated(rhdr))
-			PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, root);
+			PaxPruneRemove(ps, root);
 		return;
 	}
 	if (PaxRowIsUnused(rhdr) && !PaxRowIsRedirect(rhdr))
@@ -225,7 +239,7 @@ PaxPruneChain(PaxPruneState *ps, int root)
 		int			i;
 
 		for (i = 1; i < nchain && chain[i - 1] != latestdead; i++)
-			PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, chain[i]);
+			PaxPruneRemove(ps, chain[i]);
 		if (i >= nchain)
 			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, root);
 		else
@@ -308,8 +322,8 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 
 		PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno, rel);
 		phdr->pd_prune_xid = ps->new_prune_xid;
-		PaxChangeRange(&chg, 0, phdr->pd_lower);
-		PaxChangeRange(&chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
+		PaxChangeDiff(&chg, 0, phdr->pd_lower);
+		PaxChangeDiff(&chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
 		PaxChangeFinish(&chg);
 	}
 	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid)

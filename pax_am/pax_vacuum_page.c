@@ -212,6 +212,13 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	}
 	layout = PaxPageGetLayout(vs->rel, vs->tupdesc, BufferGetPage(buffer),
 							  blkno, &vs->lcache);
+
+	/* rows that only lose their stale-entries mark are not removed */
+	for (int k = 0; k < nitems && !layout->compact; k++)
+		if (rows[k] <= PaxPageGetHeader(BufferGetPage(buffer))->pp_nrows &&
+			PaxRowHasStaleEntries(PaxRowHeader(BufferGetPage(buffer),
+											   layout->rowhdrs, rows[k] - 1)))
+			vs->removed--;
 	/*
 	 * Compaction moves most of the value area and rewrites offsets: log the
 	 * page's contents (all but the hole) rather than have GenericXLog find
@@ -242,9 +249,9 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 										&cutoff, &all_frozen);
 	if (all_visible)
 		PageSetAllVisible(page);
-	PaxChangeRange(&chg, 0, ((PageHeader) page)->pd_lower);
-	PaxChangeRange(&chg, ((PageHeader) page)->pd_upper,
-				   BLCKSZ - ((PageHeader) page)->pd_upper);
+	PaxChangeDiff(&chg, 0, ((PageHeader) page)->pd_lower);
+	PaxChangeDiff(&chg, ((PageHeader) page)->pd_upper,
+				  BLCKSZ - ((PageHeader) page)->pd_upper);
 	PaxChangeFinish(&chg);
 	if (hblk != 0)
 		PaxVacFreeHeaderPage(vs, hblk);
@@ -376,6 +383,48 @@ PaxVacMayShare(PaxVacPage *vp, int r, HeapTupleHeader hdr, HTSV_Result htsv)
 		PaxVacXmaxGone(hdr);
 }
 
+/* PaxVacCollect adds the TID of row r of block blkno to the dead TIDs. */
+static void
+PaxVacCollect(PaxVacState *vs, BlockNumber blkno, int r)
+{
+	PaxDeadItems *dead = vs->dead_items;
+
+	Assert(dead->num_items < dead->max_items);
+	ItemPointerSet(&dead->items[dead->num_items], blkno, r + 1);
+	dead->num_items++;			/* not in the macro: it evaluates twice */
+}
+
+/*
+ * PaxVacJudgeItem judges an UNUSED slot r of the page for phase 1: an item
+ * keeps its slot, a DEAD item's TID is collected for its index entries to
+ * go (phase 2) and its slot to be freed (phase 3), as heap's LP_DEAD line
+ * pointers are (lazy_scan_prune in vacuumlazy.c, PostgreSQL 15).
+ */
+static void
+PaxVacJudgeItem(PaxVacState *vs, PaxVacPage *vp, int r)
+{
+	HeapTupleHeader hdr;
+
+	if (PaxPageIsCompact(vp->page))
+		return;
+	hdr = PaxRowHeader(vp->page, vp->rowhdrs, r);
+	if (!PaxRowIsItem(hdr))
+		return;
+	if (PaxRowIsRedirect(hdr))
+	{
+		vp->nleft++;
+		return;
+	}
+	vp->all_visible = vp->all_frozen = false;
+	if (vs->nindexes == 0 || vs->do_index_vacuuming)
+		PaxVacCollect(vs, vp->blkno, r);
+	else
+	{
+		vs->dead_kept += 1;
+		vp->nleft++;
+	}
+}
+
 /*
  * PaxVacJudgeRow judges row r of the page for phase 1: freeze planning for
  * a row that stays, counting, the all-visible bookkeeping, and collecting
@@ -399,31 +448,20 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	vp->share[r] = false;
 	if (PaxRowUnused(vp->page, vp->rowhdrs, r))
 	{
-		hdr = PaxPageIsCompact(vp->page) ? NULL :
-			PaxRowHeader(vp->page, vp->rowhdrs, r);
-		if (hdr == NULL || !PaxRowIsItem(hdr))
-			return;
-		/* an item keeps its slot; a DEAD one's index entries go (phase 2) */
-		vp->nleft++;
-		if (PaxRowIsRedirect(hdr))
-			return;
-		vp->all_visible = vp->all_frozen = false;
-		if (vs->nindexes == 0 || vs->do_index_vacuuming)
-		{
-			PaxDeadItems *dead = vs->dead_items;
-
-			Assert(dead->num_items < dead->max_items);
-			ItemPointerSet(&dead->items[dead->num_items], vp->blkno, r + 1);
-			dead->num_items++;
-			vp->nleft--;
-		}
-		else
-			vs->dead_kept += 1;
+		PaxVacJudgeItem(vs, vp, r);
 		return;
 	}
 	PaxRowTuple(&tuple, rel, vp->page, vp->rowhdrs, vp->blkno, r);
 	hdr = tuple.t_data;
 	infomask_before = hdr->t_infomask;
+
+	/*
+	 * A heap-only version in a former DEAD item's slot: the item's index
+	 * entries go (phase 2), then its mark (phase 3); the row stays.
+	 */
+	if (!PaxPageIsCompact(vp->page) && PaxRowHasStaleEntries(hdr) &&
+		(vs->nindexes == 0 || vs->do_index_vacuuming))
+		PaxVacCollect(vs, vp->blkno, r);
 
 	htsv = PaxRowVacuumStatus(&tuple, vs->oldest_xmin, vp->buffer, NULL);
 	vp->share[r] = PaxVacMayShare(vp, r, hdr, htsv);
@@ -495,11 +533,7 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 				!HeapTupleHeaderIsHeapOnly(hdr) &&
 				!HeapTupleHeaderIsHotUpdated(hdr))
 			{
-				PaxDeadItems *dead = vs->dead_items;
-
-				Assert(dead->num_items < dead->max_items);
-				ItemPointerSet(&dead->items[dead->num_items], vp->blkno, r + 1);
-				dead->num_items++;	/* not in the macro: it evaluates twice */
+				PaxVacCollect(vs, vp->blkno, r);
 				break;
 			}
 			/* left in place (index entries point at it) */

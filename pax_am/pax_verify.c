@@ -732,7 +732,10 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
 		else if (!PaxPageIsCompact(page) &&
 				 HeapTupleHeaderIsHeapOnly(PaxRowHeader(page,
 														ctx->layout->rowhdrs,
-														offnum - 1)))
+														offnum - 1)) &&
+				 !PaxRowHasStaleEntries(PaxRowHeader(page,
+													 ctx->layout->rowhdrs,
+													 offnum - 1)))
 			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at heap-only version %u",
 							RelationGetRelationName(index), offnum);
 	}

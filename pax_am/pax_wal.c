@@ -60,6 +60,7 @@ PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer, bool full)
 	chg->buffer = buffer;
 	chg->full = full;
 	chg->nranges = 0;
+	chg->ndiffs = 0;
 	chg->maxranges = PAX_CHANGE_INLINE_RANGES;
 	chg->ranges = chg->inline_ranges;
 	memcpy(chg->copy.data, BufferGetPage(buffer), BLCKSZ);
@@ -99,6 +100,71 @@ PaxChangeRange(PaxChange *chg, int offset, int length)
 	chg->ranges[2 * chg->nranges] = (uint16) offset;
 	chg->ranges[2 * chg->nranges + 1] = (uint16) length;
 	chg->nranges++;
+}
+
+/*
+ * PaxChangeDiff names bytes [offset, offset + length) of the copy as
+ * possibly written: when the change finishes, the runs that differ from
+ * the page are named (PaxChangeDiffRanges), so that a region whose every
+ * byte a change may touch but few do (the page's headers, directory and
+ * zone maps; a pruned page's minipages) costs only what changed.
+ */
+void
+PaxChangeDiff(PaxChange *chg, int offset, int length)
+{
+	Assert(offset >= 0 && length >= 0 && offset + length <= BLCKSZ);
+	if (chg->full || length == 0)
+		return;
+	for (int k = 0; k < chg->ndiffs; k++)
+		if (chg->diffs[2 * k] == offset && chg->diffs[2 * k + 1] == length)
+			return;				/* (each row of a batch names the headers) */
+	if (chg->ndiffs == PAX_CHANGE_DIFFS)
+	{
+		PaxChangeRange(chg, offset, length);
+		return;
+	}
+	chg->diffs[2 * chg->ndiffs] = (uint16) offset;
+	chg->diffs[2 * chg->ndiffs + 1] = (uint16) length;
+	chg->ndiffs++;
+}
+
+/*
+ * PaxChangeDiffRanges names the runs of the PaxChangeDiff regions in which
+ * the copy differs from the page; runs closer than a fragment header are
+ * named as one.
+ */
+static void
+PaxChangeDiffRanges(PaxChange *chg)
+{
+	const char *before = BufferGetPage(chg->buffer);
+	const char *after = chg->copy.data;
+
+	for (int k = 0; k < chg->ndiffs; k++)
+	{
+		int			i = chg->diffs[2 * k];
+		int			end = i + chg->diffs[2 * k + 1];
+
+		while (i < end)
+		{
+			int			start;
+			int			last;
+
+			while (i < end && before[i] == after[i])
+				i++;
+			if (i == end)
+				break;
+			start = last = i;
+			while (i < end && i - last <= (int) PAX_FRAGMENT_HEADER)
+			{
+				if (before[i] != after[i])
+					last = i;
+				i++;
+			}
+			PaxChangeRange(chg, start, last + 1 - start);
+			i = last + 1;
+		}
+	}
+	chg->ndiffs = 0;
 }
 
 #ifdef USE_ASSERT_CHECKING
@@ -150,6 +216,7 @@ PaxChangeFinish(PaxChange *chg)
 
 	if (logged && !chg->full)
 	{
+		PaxChangeDiffRanges(chg);
 #ifdef USE_ASSERT_CHECKING
 		PaxChangeCheck(chg);
 #endif

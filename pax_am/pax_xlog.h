@@ -72,11 +72,17 @@ typedef struct xl_pax_logical
  */
 #define PAX_CHANGE_INLINE_RANGES	64
 
+/* Regions a PaxChange compares with the page when it finishes, at most. */
+#define PAX_CHANGE_DIFFS	2
+
 typedef struct PaxChange
 {
 	Relation	rel;
 	Buffer		buffer;
 	bool		full;			/* log a full page image */
+	int			ndiffs;
+	uint16		diffs[2 * PAX_CHANGE_DIFFS];	/* offset, length pairs to
+												 * compare (PaxChangeDiff) */
 	int			nranges;
 	int			maxranges;
 	uint16	   *ranges;			/* offset, length pairs: inline_ranges
@@ -89,6 +95,7 @@ typedef struct PaxChange
 extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 						   bool full);
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
+extern void PaxChangeDiff(PaxChange *chg, int offset, int length);
 extern void PaxChangeFinish(PaxChange *chg);
 struct XLogReaderState;
 extern PGDLLIMPORT bool pax_rmgr_registered;

@@ -120,6 +120,42 @@ VACUUM FULL hot_pax;
 SELECT count(*) AS differ FROM (SELECT * FROM hot_pax EXCEPT SELECT * FROM hot_heap) d;
 SELECT * FROM pax_verify('hot_pax', true);
 
+-- a full page: an update moves a row to another page, pruning leaves a
+-- DEAD item in its slot, a HOT version takes the slot, the item's stale
+-- index entry ends there (by index and bitmap scans) until VACUUM removes it
+CREATE TABLE hot_full_pax (id int PRIMARY KEY, v int, pad text) USING pax
+  WITH (autovacuum_enabled = off);
+CREATE TABLE hot_full_heap (id int PRIMARY KEY, v int, pad text) USING heap
+  WITH (autovacuum_enabled = off);
+INSERT INTO hot_full_pax SELECT g, g, repeat('p', 20) FROM generate_series(1, 400) g;
+INSERT INTO hot_full_heap SELECT g, g, repeat('p', 20) FROM generate_series(1, 400) g;
+UPDATE hot_full_pax SET v = -1 WHERE id = 1;
+UPDATE hot_full_heap SET v = -1 WHERE id = 1;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT id, v FROM hot_full_pax WHERE id = 1;
+UPDATE hot_full_pax SET v = -2 WHERE id = 2;
+UPDATE hot_full_heap SET v = -2 WHERE id = 2;
+SELECT (ctid::text::point)[0] AS block FROM hot_full_pax WHERE id = 2;
+SELECT id, v FROM hot_full_pax WHERE id IN (1, 2, 3) ORDER BY id;
+SET enable_indexscan = off;
+SET enable_bitmapscan = on;
+SELECT id, v FROM hot_full_pax WHERE id IN (1, 2, 3) ORDER BY id;
+SELECT id, v FROM hot_full_pax WHERE id = 2;
+RESET enable_indexscan;
+SELECT * FROM pax_verify('hot_full_pax', true);
+VACUUM hot_full_pax;
+SELECT * FROM pax_verify('hot_full_pax', true);
+SET enable_bitmapscan = off;
+SELECT id, v FROM hot_full_pax WHERE id IN (1, 2, 3) ORDER BY id;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) AS differ FROM
+  ((SELECT * FROM hot_full_pax EXCEPT SELECT * FROM hot_full_heap)
+   UNION ALL
+   (SELECT * FROM hot_full_heap EXCEPT SELECT * FROM hot_full_pax)) d;
+DROP TABLE hot_full_pax, hot_full_heap;
+
 -- a bulk-loaded (compact) page's rows are not updated in place
 CREATE TABLE hot_compact (id int, v int) USING pax;
 INSERT INTO hot_compact SELECT g, g FROM generate_series(1, 300) g;
