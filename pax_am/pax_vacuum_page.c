@@ -459,9 +459,13 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	 * A heap-only version in a former DEAD item's slot: the item's index
 	 * entries go (phase 2), then its mark (phase 3); the row stays.
 	 */
-	if (!PaxPageIsCompact(vp->page) && PaxRowHasStaleEntries(hdr) &&
-		(vs->nindexes == 0 || vs->do_index_vacuuming))
-		PaxVacCollect(vs, vp->blkno, r);
+	if (!PaxPageIsCompact(vp->page) && PaxRowHasStaleEntries(hdr))
+	{
+		/* index-only scans must not trust the page's entries meanwhile */
+		vp->all_visible = vp->all_frozen = false;
+		if (vs->nindexes == 0 || vs->do_index_vacuuming)
+			PaxVacCollect(vs, vp->blkno, r);
+	}
 
 	htsv = PaxRowVacuumStatus(&tuple, vs->oldest_xmin, vp->buffer, NULL);
 	vp->share[r] = PaxVacMayShare(vp, r, hdr, htsv);

@@ -406,6 +406,19 @@ PaxRowsAllVisible(Relation rel, Page page, uint16 rowhdrs, Buffer buffer,
 		HeapTupleData tuple;
 		TransactionId xmin;
 
+		/*
+		 * Index-only scans trust an all-visible page's index entries: none
+		 * may name a DEAD item or a slot whose entries are stale, as heap's
+		 * heap_page_is_all_visible refuses LP_DEAD line pointers.
+		 */
+		if (!PaxPageIsCompact(page))
+		{
+			HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, r);
+
+			if ((PaxRowIsItem(hdr) && !PaxRowIsRedirect(hdr)) ||
+				PaxRowHasStaleEntries(hdr))
+				return false;
+		}
 		if (PaxRowUnused(page, rowhdrs, r))
 			continue;
 		PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, r);
