@@ -80,48 +80,74 @@ PaxGetInsertHints(Relation rel)
 }
 
 /*
- * The layout cache of single-row inserts and updates, kept across them
- * while they go to one relation (a multi-row insert has a cache of its
- * own), so that a row's page layout is computed once per page shape, not
- * once per row.  A page's layout depends
- * on its shape, which each lookup compares, and on the relation's columns
- * (attlen, attalign, attbyval, attisdropped): the cache is emptied when the
- * relation's relcache entry is invalidated (ALTER TABLE, DROP COLUMN) and
- * when rows go to another relation.
+ * The layout caches of single-row inserts, updates and deletes, one for
+ * each of the last PAX_SINGLE_RELS relations they went to (a transaction
+ * of TPC-C's writes a few tables in turn; a multi-row insert has a cache
+ * of its own), so that a row's page layout is computed once per page
+ * shape, not once per row.  A page's layout depends on its shape, which
+ * each lookup compares, and on the relation's columns (attlen, attalign,
+ * attbyval, attisdropped): a relation's cache is emptied when its relcache
+ * entry is invalidated (ALTER TABLE, DROP COLUMN), the least recently
+ * used one when another relation needs a cache.
  */
-static PaxLayoutCache pax_single_layouts;
-static Oid	pax_single_relid = InvalidOid;
-static bool pax_single_valid = false;
+#define PAX_SINGLE_RELS		8
 
-/* PaxSingleLayoutsInval is the relcache callback of pax_single_layouts. */
+typedef struct PaxSingleLayouts
+{
+	Oid			relid;			/* InvalidOid: unused */
+	bool		valid;
+	uint64		used;			/* when it was last returned */
+	PaxLayoutCache cache;
+} PaxSingleLayouts;
+
+static PaxSingleLayouts *pax_single;
+static uint64 pax_single_clock;
+
+/* PaxSingleLayoutsInval is the relcache callback of pax_single. */
 static void
 PaxSingleLayoutsInval(Datum arg, Oid relid)
 {
-	if (!OidIsValid(relid) || relid == pax_single_relid)
-		pax_single_valid = false;
+	for (int k = 0; pax_single && k < PAX_SINGLE_RELS; k++)
+		if (!OidIsValid(relid) || pax_single[k].relid == relid)
+			pax_single[k].valid = false;
 }
 
-/* PaxSingleInsertLayouts returns the layout cache for a single-row insert. */
-static PaxLayoutCache *
-PaxSingleInsertLayouts(Relation rel)
+/*
+ * PaxRelLayouts returns the relation's layout cache for single-row writes
+ * (and reads of the row being changed).
+ */
+PaxLayoutCache *
+PaxRelLayouts(Relation rel)
 {
-	static bool registered = false;
+	Oid			relid = RelationGetRelid(rel);
 	int			natts = RelationGetDescr(rel)->natts;
+	PaxSingleLayouts *e = NULL;
 
-	if (!registered)
+	if (pax_single == NULL)
 	{
+		pax_single = MemoryContextAllocZero(TopMemoryContext,
+											PAX_SINGLE_RELS * sizeof(PaxSingleLayouts));
 		CacheRegisterRelcacheCallback(PaxSingleLayoutsInval, (Datum) 0);
-		registered = true;
 	}
-	if (pax_single_valid && pax_single_relid == RelationGetRelid(rel) &&
-		pax_single_layouts.maxatts == natts)
-		return &pax_single_layouts;
-	if (OidIsValid(pax_single_relid))
-		PaxLayoutCacheFree(&pax_single_layouts);
-	PaxLayoutCacheInit(&pax_single_layouts, natts, TopMemoryContext);
-	pax_single_relid = RelationGetRelid(rel);
-	pax_single_valid = true;
-	return &pax_single_layouts;
+	for (int k = 0; k < PAX_SINGLE_RELS; k++)
+	{
+		if (pax_single[k].relid == relid)
+		{
+			e = &pax_single[k];
+			break;
+		}
+		if (e == NULL || pax_single[k].used < e->used)
+			e = &pax_single[k];	/* the least recently used, meanwhile */
+	}
+	e->used = ++pax_single_clock;
+	if (e->relid == relid && e->valid && e->cache.maxatts == natts)
+		return &e->cache;
+	if (OidIsValid(e->relid))
+		PaxLayoutCacheFree(&e->cache);
+	PaxLayoutCacheInit(&e->cache, natts, TopMemoryContext);
+	e->relid = relid;
+	e->valid = true;
+	return &e->cache;
 }
 
 /*
@@ -637,7 +663,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		PaxLayoutCacheInit(cache, tupdesc->natts, CurrentMemoryContext);
 	}
 	else
-		cache = PaxSingleInsertLayouts(rel);
+		cache = PaxRelLayouts(rel);
 	if (nrows > 1)
 		PaxFitListInit(&fits, tupdesc->natts);
 
@@ -794,7 +820,7 @@ PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,
 	row->init = init;
 	Assert(row->values == slot->tts_values);	/* no TOAST work */
 	layout = PaxPageGetLayout(rel, tupdesc, page, blkno,
-							  PaxSingleInsertLayouts(rel));
+							  PaxRelLayouts(rel));
 	if (!PaxRowFits(tupdesc, row, page, layout, NULL))
 		return -1;
 

@@ -100,6 +100,33 @@ PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
 }
 
 /*
+ * PaxTargetHasExternal tells whether the target row has a value stored in
+ * the TOAST relation, reading its variable-length columns only.
+ */
+static bool
+PaxTargetHasExternal(PaxTarget *t)
+{
+	TupleDesc	tupdesc = RelationGetDescr(t->rel);
+	PaxPageLayout *layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
+											 BufferGetBlockNumber(t->buffer),
+											 PaxRelLayouts(t->rel));
+	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		bool		isnull;
+		Datum		v;
+
+		if (TupleDescAttr(tupdesc, i)->attlen != -1 || layout->cols[i].data == 0)
+			continue;
+		v = PaxPageGetValue(t->page, layout, row, i, &isnull);
+		if (!isnull && VARATT_IS_EXTERNAL_ONDISK(DatumGetPointer(v)))
+			return true;
+	}
+	return false;
+}
+
+/*
  * PaxTargetOldTuple forms the target row as a heap tuple when its TOAST
  * values matter (the relation has a TOAST table and the row has values
  * stored there), for heap's TOAST code; else returns NULL.
@@ -113,7 +140,7 @@ PaxTargetOldTuple(PaxTarget *t)
 	bool		external = false;
 	HeapTuple	tuple = NULL;
 
-	if (!OidIsValid(t->rel->rd_rel->reltoastrelid))
+	if (!OidIsValid(t->rel->rd_rel->reltoastrelid) || !PaxTargetHasExternal(t))
 		return NULL;
 	PaxTargetValues(t, &values, &isnull);
 	for (int i = 0; i < tupdesc->natts && !external; i++)
@@ -146,7 +173,6 @@ PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
 	Relation	rel = t->rel;
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, kind);
-	PaxLayoutCache cache;
 	PaxPageLayout *layout = NULL;
 	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
 	bool		changed = false;
@@ -162,11 +188,9 @@ PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
 		if (attno <= 0)
 			continue;			/* system columns never change */
 		if (layout == NULL)
-		{
-			PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 			layout = PaxPageGetLayout(rel, tupdesc, t->page,
-									  BufferGetBlockNumber(t->buffer), &cache);
-		}
+									  BufferGetBlockNumber(t->buffer),
+									  PaxRelLayouts(rel));
 		att = TupleDescAttr(tupdesc, attno - 1);
 		if (attno <= layout->natts)
 			oldval = PaxPageGetValue(t->page, layout, row, attno - 1, &oldnull);
@@ -178,8 +202,6 @@ PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
 			changed = !datumIsEqual(oldval, slot->tts_values[attno - 1],
 									att->attbyval, att->attlen);
 	}
-	if (layout)
-		PaxLayoutCacheFree(&cache);
 	bms_free(keys);
 	return changed;
 }
@@ -362,16 +384,16 @@ PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 	PaxTargetStampIn(t, copy, &chg, xmax_old, im_old,
 					 im2_old | HEAP_HOT_UPDATED, cmax, iscombo, &newtid);
 	PaxChangeFinish(&chg);
-	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
-
-	if (newtup)
-		*newtup = heap_form_tuple(RelationGetDescr(rel), row.values,
-								  row.isnull);
 	*update_indexes = PAX_UPDATE_NO_INDEXES;
 #if PG_VERSION_NUM >= 160000
 	if (PaxColumnsChanged(t, slot, INDEX_ATTR_BITMAP_SUMMARIZED))
 		*update_indexes = TU_Summarizing;
 #endif
+	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
+
+	if (newtup)
+		*newtup = heap_form_tuple(RelationGetDescr(rel), row.values,
+								  row.isnull);
 	return true;
 }
 
