@@ -64,7 +64,7 @@ KNOWN = {}
 # cases stay on with --skip-known.
 CLASSES = sorted(FIXED) + sorted(KNOWN) + ["rls", "stats", "partition", "alter_type", "set_am", "view",
                            "prepare", "parallel", "index", "vacuum",
-                           "nondeterministic"]
+                           "nondeterministic", "hot"]
 
 SYSCOLS = {"xmin", "xmax", "cmin", "cmax", "ctid"}
 
@@ -256,8 +256,8 @@ class Table:
 class Gen:
     """Generates one case: a list of statements over a model of the schema."""
 
-    def __init__(self, r, skip):
-        self.r, self.skip = r, skip
+    def __init__(self, r, skip, mix="default"):
+        self.r, self.skip, self.mix = r, skip, mix
         self.tables = {}
         self.views = []
         self.n = 0
@@ -789,6 +789,34 @@ class Gen:
         where = f" WHERE {self.pred(t)}" if r.random() < 0.9 else ""
         self.emit(f"UPDATE {t.name} SET {c.name} = {v}{where}{ret}")
 
+    def hot_burst(self):
+        """Single-row updates of one table, a transaction each (HOT
+        versions, pruning as readers come by), then its rows by the index
+        and by a bitmap scan, and sometimes VACUUM."""
+        r = self.r
+        t = self.pick()
+        if t is None or t.kind == "partitioned":
+            return
+        cands = [c for c in t.cols if c.name != "id"]
+        if not cands:
+            return
+        hot = r.randint(1, 60)
+        for _ in range(r.randint(5, 60)):
+            c = r.choice(cands)
+            key = hot if r.random() < 0.6 else r.randint(1, 400)
+            self.emit(f"UPDATE {t.name} SET {c.name} = {self.literal(c, cast=False)} "
+                      f"WHERE id = {key}")
+        for gucs in ("enable_seqscan = off, enable_bitmapscan = off",
+                     "enable_seqscan = off, enable_indexscan = off"):
+            for g in gucs.split(", "):
+                self.emit(f"SET {g}")
+            self.query(t)
+            self.emit("RESET enable_seqscan")
+            self.emit("RESET enable_indexscan")
+            self.emit("RESET enable_bitmapscan")
+        if r.random() < 0.2 and self.on("vacuum"):
+            self.emit(f"VACUUM {t.name}")
+
     def delete(self):
         r = self.r
         t = self.pick()
@@ -882,6 +910,9 @@ class Gen:
             self.create_table()
             self.insert()
         while len(self.out) < nstmts:
+            if self.on("hot") and r.random() < (0.4 if self.mix == "updates" else 0.03):
+                self.hot_burst()
+                continue
             x = r.random()
             if x < 0.30:
                 self.query()
@@ -1257,6 +1288,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--cases", type=int, default=None)
     ap.add_argument("--length", type=int, default=60, help="statements per case")
+    ap.add_argument("--mix", default="default", choices=["default", "updates"],
+                    help="updates: a case is mostly single-row updates (HOT)")
     ap.add_argument("--skip", default="", help="comma-separated classes: " + ",".join(CLASSES))
     ap.add_argument("--skip-known", action="store_true", help="skip " + ",".join(sorted(KNOWN)))
     ap.add_argument("--keep-going", action="store_true", help="go on after a finding")
@@ -1283,7 +1316,7 @@ def main():
     if a.print:
         for k in range(a.cases or 1):
             r = random.Random(f"{seed}:{k}")
-            for s in Gen(r, skip).case(a.length):
+            for s in Gen(r, skip, a.mix).case(a.length):
                 print(s + ";")
             print()
         return 0
@@ -1299,7 +1332,7 @@ def main():
         if a.seconds is not None and time.time() - start >= a.seconds:
             break
         r = random.Random(f"{seed}:{case}")
-        stmts = Gen(r, skip).case(a.length)
+        stmts = Gen(r, skip, a.mix).case(a.length)
         found = run.play(stmts)
         if found:
             i, why, ha, pa = found

@@ -652,8 +652,8 @@ def report(res, ams, a, command):
             "%s %.0f s" % (am, t[am]["load_s"]) for am in ams), ""]
 
         lines += ["## Updates during the run (pg_stat_user_tables)", "",
-                  "pax has no HOT chains: every update of a pax row inserts index "
-                  "entries (pax_am/README, \"Update, delete and the lock/update chain\").",
+                  "n_tup_hot_upd counts the updates whose new version stayed on its "
+                  "page without index entries (heap-only: pax_am/README.update).",
                   ""]
         head = ["table"]
         for am in ams:
