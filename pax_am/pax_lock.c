@@ -663,9 +663,15 @@ PaxStampXmax(HeapTupleHeader hdr, TransactionId xmax, uint16 infomask,
 			 uint16 infomask2, CommandId cid, bool iscombo,
 			 const ItemPointerData *ctid)
 {
-	/* a new xmax ends any HOT link; a HOT update sets it again */
+	/*
+	 * A delete, an update (a HOT one sets it again) or a lock-only xmax ends
+	 * the HOT link; a lock beside an updater that stays (no ctid) keeps it,
+	 * as heap_lock_tuple does.
+	 */
 	hdr->t_infomask &= ~HEAP_XMAX_BITS;
-	hdr->t_infomask2 &= ~(HEAP_KEYS_UPDATED | HEAP_HOT_UPDATED);
+	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	if (ctid != NULL || HEAP_XMAX_IS_LOCKED_ONLY(infomask))
+		hdr->t_infomask2 &= ~HEAP_HOT_UPDATED;
 	hdr->t_infomask |= infomask;
 	hdr->t_infomask2 |= infomask2;
 	HeapTupleHeaderSetXmax(hdr, xmax);
