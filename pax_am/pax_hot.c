@@ -47,6 +47,76 @@ PaxHotNext(HeapTuple tuple, BlockNumber blkno, TransactionId *prev_xmax)
 }
 
 /*
+ * A walk along the HOT chain an index entry names, one version at a time
+ * (PaxHotWalkNext), for the fetch, the bitmap scan and index entry
+ * deletion alike.
+ */
+typedef struct PaxHotWalk
+{
+	Relation	rel;
+	Page		page;
+	BlockNumber blkno;
+	uint16		rowhdrs;
+	int			nrows;
+	int			row;			/* the slot to look at next; -1: the end */
+	int			steps;			/* a chain has a version per slot, at most */
+	TransactionId prev_xmax;	/* the next version's xmin, or invalid */
+	bool		at_start;		/* row is the index entry's own slot */
+} PaxHotWalk;
+
+static void
+PaxHotWalkStart(PaxHotWalk *w, Relation rel, Page page, BlockNumber blkno,
+				uint16 rowhdrs, int row, bool at_start)
+{
+	w->rel = rel;
+	w->page = page;
+	w->blkno = blkno;
+	w->rowhdrs = rowhdrs;
+	w->nrows = PaxPageGetHeader(page)->pp_nrows;
+	w->row = row;
+	w->steps = 0;
+	w->prev_xmax = InvalidTransactionId;
+	w->at_start = at_start;
+}
+
+/*
+ * PaxHotWalkNext points tuple at the chain's next version, false at its
+ * end, by heap_hot_search_buffer()'s rules (heapam.c, PostgreSQL 15): a
+ * REDIRECT only in the entry's own slot; never a heap-only version there
+ * (a stale entry's: PaxRowHasStaleEntries); each version's xmin the update
+ * xid of the one before, else the slot was reused by another chain.
+ */
+static bool
+PaxHotWalkNext(PaxHotWalk *w, HeapTuple tuple)
+{
+	while (w->row >= 0 && w->row < w->nrows && w->steps++ <= w->nrows)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(w->page, w->rowhdrs, w->row);
+
+		if (PaxRowUnused(w->page, w->rowhdrs, w->row))
+		{
+			if (PaxPageIsCompact(w->page) || !w->at_start ||
+				!PaxRowIsRedirect(hdr))
+				return false;
+			w->row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+			w->at_start = false;
+			continue;
+		}
+		PaxPageCheckRowNatts(w->rel, w->page, w->blkno, hdr);
+		PaxRowTuple(tuple, w->rel, w->page, w->rowhdrs, w->blkno, w->row);
+		if ((w->at_start && HeapTupleIsHeapOnly(tuple)) ||
+			(TransactionIdIsValid(w->prev_xmax) &&
+			 !TransactionIdEquals(w->prev_xmax,
+								  HeapTupleHeaderGetXmin(tuple->t_data))))
+			return false;
+		w->at_start = false;
+		w->row = PaxHotNext(tuple, w->blkno, &w->prev_xmax);
+		return true;
+	}
+	return false;
+}
+
+/*
  * PaxHotSearch finds the version of the HOT chain that starts at *tid
  * (a row, or a REDIRECT item) that the snapshot sees, as an index fetch
  * needs it: true with *tid set to that version's TID and tuple pointing at
@@ -62,55 +132,17 @@ PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 			 Snapshot snapshot, HeapTuple tuple, bool *all_dead,
 			 bool first_call)
 {
-	Page		page = BufferGetPage(buffer);
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	TransactionId prev_xmax = InvalidTransactionId;
 	GlobalVisState *vistest = NULL;
-	bool		at_chain_start = first_call;
 	bool		skip = !first_call;
-	bool		compact = PaxPageIsCompact(page);
+	PaxHotWalk	w;
 
 	Assert(PaxBufferLockedByMe(buffer, false));
 	if (all_dead)
 		*all_dead = first_call;
-
-	/* a chain has at most one version per row slot */
-	for (int steps = 0; steps <= nrows; steps++)
+	PaxHotWalkStart(&w, rel, BufferGetPage(buffer), BufferGetBlockNumber(buffer),
+					rowhdrs, ItemPointerGetOffsetNumber(tid) - 1, first_call);
+	while (PaxHotWalkNext(&w, tuple))
 	{
-		ItemPointerData cur;
-
-		if (row < 0 || row >= nrows)
-			break;
-		if (!compact)
-		{
-			HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
-
-			if (PaxRowIsUnused(hdr))
-			{
-				/* only the index entry's own slot may redirect */
-				if (!PaxRowIsRedirect(hdr) || !at_chain_start)
-					break;
-				row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
-				at_chain_start = false;
-				continue;
-			}
-		}
-		ItemPointerSet(&cur, blkno, row + 1);
-		if (!PaxReadRowAt(rel, buffer, rowhdrs, &cur, tuple))
-			break;
-
-		/* an index entry never names a heap-only version */
-		if (at_chain_start && HeapTupleIsHeapOnly(tuple))
-			break;
-
-		/* the slot was reused by a row of another chain */
-		if (TransactionIdIsValid(prev_xmax) &&
-			!TransactionIdEquals(prev_xmax,
-								 HeapTupleHeaderGetXmin(tuple->t_data)))
-			break;
-
 		if (!skip)
 		{
 			bool		valid = HeapTupleSatisfiesVisibility(tuple, snapshot,
@@ -120,8 +152,8 @@ PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 												snapshot);
 			if (valid)
 			{
-				*tid = cur;
-				PredicateLockTID(rel, &cur, snapshot,
+				*tid = tuple->t_self;
+				PredicateLockTID(rel, &tuple->t_self, snapshot,
 								 HeapTupleHeaderGetXmin(tuple->t_data));
 				if (all_dead)
 					*all_dead = false;
@@ -137,8 +169,6 @@ PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 			if (!HeapTupleIsSurelyDead(tuple, vistest))
 				*all_dead = false;
 		}
-		row = PaxHotNext(tuple, blkno, &prev_xmax);
-		at_chain_start = false;
 	}
 	return false;
 }
@@ -214,42 +244,12 @@ void
 PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
 				   int row, bool *member)
 {
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	TransactionId prev_xmax = InvalidTransactionId;
-	bool		compact = PaxPageIsCompact(page);
-	bool		at_start = true;	/* the entry's own slot */
+	HeapTupleData tuple;
+	PaxHotWalk	w;
 
-	for (int steps = 0; row >= 0 && row < nrows && steps <= nrows; steps++)
-	{
-		HeapTupleHeader hdr;
-		HeapTupleData tuple;
-
-		if (compact)
-		{
-			if (!PaxRowUnused(page, rowhdrs, row))
-				member[row] = true;
-			return;
-		}
-		hdr = PaxRowHeader(page, rowhdrs, row);
-		if (PaxRowIsUnused(hdr))
-		{
-			if (!PaxRowIsRedirect(hdr) || !at_start)
-				return;
-			row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
-			at_start = false;
-			continue;
-		}
-		if (TransactionIdIsValid(prev_xmax) &&
-			!TransactionIdEquals(prev_xmax, HeapTupleHeaderGetXmin(hdr)))
-			return;
-		/* an entry's own slot holds its root, never a heap-only version */
-		if (at_start && HeapTupleHeaderIsHeapOnly(hdr))
-			return;
-		at_start = false;
-		member[row] = true;
-		PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, row);
-		row = PaxHotNext(&tuple, blkno, &prev_xmax);
-	}
+	PaxHotWalkStart(&w, rel, page, blkno, rowhdrs, row, true);
+	while (PaxHotWalkNext(&w, &tuple))
+		member[ItemPointerGetOffsetNumber(&tuple.t_self) - 1] = true;
 }
 
 /*
@@ -265,48 +265,17 @@ PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 				struct GlobalVisState *vistest, bool knowndead,
 				TransactionId *latest)
 {
-	Page		page = BufferGetPage(buffer);
-	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	TransactionId prev_xmax = InvalidTransactionId;
 	TransactionId horizon = *latest;
-	bool		compact = PaxPageIsCompact(page);
-	bool		at_start = true;	/* the entry's own slot */
+	HeapTupleData tuple;
+	PaxHotWalk	w;
 
-	for (int steps = 0; row >= 0 && row < nrows && steps <= nrows; steps++)
+	PaxHotWalkStart(&w, rel, BufferGetPage(buffer), BufferGetBlockNumber(buffer),
+					rowhdrs, ItemPointerGetOffsetNumber(tid) - 1, true);
+	while (PaxHotWalkNext(&w, &tuple))
 	{
-		HeapTupleData tuple;
-		ItemPointerData cur;
-
-		if (!compact)
-		{
-			HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, row);
-
-			if (PaxRowIsUnused(hdr))
-			{
-				if (!PaxRowIsRedirect(hdr) || !at_start)
-					break;
-				row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
-				at_start = false;
-				continue;
-			}
-		}
-		ItemPointerSet(&cur, blkno, row + 1);
-		if (!PaxReadRowAt(rel, buffer, rowhdrs, &cur, &tuple))
-			break;
-		if (TransactionIdIsValid(prev_xmax) &&
-			!TransactionIdEquals(prev_xmax,
-								 HeapTupleHeaderGetXmin(tuple.t_data)))
-			break;
-		/* a heap-only version in the entry's own slot: a stale entry */
-		if (at_start && HeapTupleIsHeapOnly(&tuple))
-			break;
-		at_start = false;
 		if (!knowndead && !HeapTupleIsSurelyDead(&tuple, vistest))
 			return false;
 		PaxAdvanceConflictHorizon(tuple.t_data, &horizon);
-		row = PaxHotNext(&tuple, blkno, &prev_xmax);
 	}
 	*latest = horizon;
 	return true;
