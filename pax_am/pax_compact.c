@@ -3,7 +3,12 @@
  * pax_compact.c
  *	  Compact pages' row headers: own header slots and header pages.
  *
- * A compact page's rows share one row header (pax_am/README, "Compact\nrows").  A row that needs a header of its own (a DELETE, UPDATE or row\nlock sets its xmax) takes one of the page's header slots, or a slot of\nthe page's header page once they are taken; VACUUM gives them back.
+ * A compact page's rows share one row header (pax_am/README, "Compact
+ * pages").  A row that needs a header of its own (a DELETE, UPDATE or row
+ * lock sets its xmax) takes one of the page's header slots, or a slot of
+ * the page's header page once they are taken; VACUUM gives them back, and
+ * pruning or VACUUM turns the page back into a row-form page once its dead
+ * rows leave room for a header each.
  *
  * pax_am/pax_compact.c
  *

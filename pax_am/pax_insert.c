@@ -347,12 +347,13 @@ PaxRowFrozenPlain(HeapTupleHeader hdr)
 
 /*
  * PaxAddRowToPage stores a prepared row on a page (the private copy of a
- * PaxChange, whose ranges it names), sets its TID in the row's slot and
- * returns the row's index on the page.
+ * PaxChange, whose ranges it names, or with chg NULL a page being built
+ * apart), sets its TID in the row's slot and returns the row's index on
+ * the page.
  * Adapted from heap_prepare_insert() and RelationPutHeapTuple() in heapam.c
  * and hio.c, PostgreSQL 15.
  */
-static int
+int
 PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 			  const PaxPageLayout *layout, BlockNumber blkno,
 			  TransactionId xid, CommandId cid, int options, PaxChange *chg)
@@ -461,9 +462,10 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 	/*
 	 * What the row wrote: the headers, directory and zone maps, its row
 	 * header, its slot in each minipage (and null bitmap byte), its values;
-	 * nothing to name when the whole page is logged (a new page).
+	 * nothing to name when the whole page is logged (a new page) or built
+	 * apart (chg NULL: PaxPageRegrow).
 	 */
-	if (!chg->full)
+	if (chg != NULL && !chg->full)
 	{
 		PaxChangeDiff(chg, 0, layout->rowhdrs);
 		PaxChangeRange(chg, (char *) rowhdr - (char *) page, PAX_ROWHDR_SIZE);

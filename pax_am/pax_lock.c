@@ -612,17 +612,17 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	hdr = (HeapTupleHeader) (copy + off);
 	PaxStampXmax(hdr, xmax, infomask, infomask2, cid, iscombo, ctid);
 	PaxChangeRange(&chg, off, PAX_ROWHDR_SIZE);
-	if (!PaxPageIsCompact(copy))
-		PaxSetPrunable(copy, infomask, &chg);
+	PaxSetPrunable(copy, infomask, &chg);
 	PaxChangeFinish(&chg);
 	t->tuple.t_data = (HeapTupleHeader) (t->page + off);
 }
 
 /*
- * PaxSetPrunable notes on a row-form page (a PaxChange copy) that a row
- * deleted or updated by the current transaction may become prunable
- * (pd_prune_xid, as heap's PageSetPrunable in heap_delete and
- * heap_update); a lock-only xmax makes nothing prunable.
+ * PaxSetPrunable notes on a page (a PaxChange copy) that a row deleted or
+ * updated by the current transaction may become prunable (pd_prune_xid, as
+ * heap's PageSetPrunable in heap_delete and heap_update); a lock-only xmax
+ * makes nothing prunable.  A compact page is pruned into a row-form page
+ * (PaxPagePrune).
  */
 void
 PaxSetPrunable(Page copy, uint16 infomask, PaxChange *chg)
@@ -739,6 +739,7 @@ PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
 		}
 		PaxCompactStates(copy, rowhdrs)[row] = PAX_STATE_OVERFLOW;
 		PaxChangeRange(&chg, rowhdrs + PAX_COMPACT_STATES + row, 1);
+		PaxSetPrunable(copy, infomask, &chg);
 		PaxChangeFinish(&chg);
 	}
 	UnlockReleaseBuffer(hbuf);

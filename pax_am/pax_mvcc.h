@@ -83,11 +83,6 @@ extern bool PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs,
 							ItemPointer tid, struct GlobalVisState *vistest,
 							bool knowndead, TransactionId *latest);
 
-/* pax_prune.c */
-extern void PaxPagePruneOpt(Relation rel, Buffer buffer);
-extern int	PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
-						 struct GlobalVisState *vistest);
-
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
 					   HeapTuple tuple);

@@ -107,6 +107,7 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	int			nrows = hdr->pp_nrows;
 	int			upper = phdr->pd_special;
 	int			old_upper = phdr->pd_upper;
+	int			keep = 0;		/* rows below stay (compact DEAD rows) */
 	bool		any_unused = false;
 	bool		any_item = false;
 
@@ -144,14 +145,14 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
 				 blkno, r + 1, RelationGetRelationName(rel));
 		PaxRowClear(page, layout, r, true);
-		if (item)
-		{
-			Assert(!layout->compact && target < nrows);
+		/* a compact page's DEAD row keeps its row number: the caller's item */
+		if (item && layout->compact)
+			keep = Max(keep, r + 1);
+		else if (item)
 			PaxRowHeaderSetItem(PaxRowHeader(page, layout->rowhdrs, r),
 								blkno, target);
-		}
 	}
-	while (nrows > 0 && PaxRowUnused(page, layout->rowhdrs, nrows - 1) &&
+	while (nrows > keep && PaxRowUnused(page, layout->rowhdrs, nrows - 1) &&
 		   (layout->compact ||
 			!PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, nrows - 1))))
 		PaxRowClear(page, layout, --nrows, false);
@@ -260,16 +261,18 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 }
 
 /*
- * PaxPagePruneApply carries out a pruning's plan on a row-form page (a
- * PaxChange copy, with the buffer cleanup-locked): PaxReclaimCore with its
- * UNUSED rows, DEAD items and REDIRECTs.  Returns the value-area bytes
- * freed.
+ * PaxPagePruneApply carries out a pruning's plan on a page (a PaxChange
+ * copy, or a scratch copy, with the buffer cleanup-locked): PaxReclaimCore
+ * with its UNUSED rows, DEAD items and REDIRECTs.  On a compact page the
+ * plan has DEAD rows only: they become UNUSED states whose row numbers stay
+ * below pp_nrows, for the caller to make DEAD items once the page is in
+ * row form (PaxPruneCompact).  Returns the value-area bytes freed.
  */
 int
 PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				  const PaxPrunePlan *plan, BlockNumber blkno, Relation rel)
 {
-	Assert(!layout->compact);
+	Assert(!layout->compact || (plan->nunused == 0 && plan->nredirect == 0));
 	return PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
 						  plan->dead, plan->ndead, plan->redirect_from,
 						  plan->redirect_to, plan->nredirect, blkno, rel);

@@ -34,6 +34,7 @@
 #include "pax_page.h"
 #include "pax_xlog.h"
 #include "pax_mvcc.h"
+#include "pax_tableam.h"
 
 /* The state of one page's pruning; adapted from PruneState in pruneheap.c. */
 typedef struct PaxPruneState
@@ -54,8 +55,9 @@ typedef struct PaxPruneState
  * row-form page nearly full, with at most a tenth of its row slots free
  * (never used: UNUSED ones are free already) or at most a tenth of its
  * value area left (heap's "less than 10% free", pruneheap.c, on either of
- * the two things a pax row needs).  Read without a lock by PaxPagePruneOpt
- * first (as heap's PageIsFull), then again under the cleanup lock.
+ * the two things a pax row needs); a compact page always (it takes no new
+ * rows, full or not).  Read without a lock by PaxPagePruneOpt first (as
+ * heap's PageIsFull), then again under the cleanup lock.
  */
 static bool
 PaxPageWantsPrune(Page page)
@@ -66,8 +68,10 @@ PaxPageWantsPrune(Page page)
 	if (PageIsNew(page) || !PaxPageHeaderIsValid(page))
 		return false;
 	hdr = PaxPageGetHeader(page);
-	if (hdr->pp_flags & (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS))
+	if (hdr->pp_flags & PAX_PAGE_HEADERS)
 		return false;
+	if (hdr->pp_flags & PAX_PAGE_COMPACT)
+		return hdr->pp_nrows > 0 && hdr->pp_nrows <= hdr->pp_capacity;
 	if (!PaxPageHasFreeSlot(page) ||
 		(!(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) &&
 		 hdr->pp_capacity - hdr->pp_nrows <= hdr->pp_capacity / 10))
@@ -257,6 +261,96 @@ PaxPruneChain(PaxPruneState *ps, int root)
 }
 
 /*
+ * PaxPruneCompact carries out the plan of a compact page (its DEAD rows,
+ * no chains: no row of a compact page is HOT-updated) when the room they
+ * leave holds a header for each row: the page goes back to the row form,
+ * its DEAD rows become DEAD items, and its header page, if any, is freed
+ * after the page's record.  The row form has free slots when the room
+ * allows (PaxPageRegrow), else the compact page's shape
+ * (PaxCompactToRowForm, as VACUUM's phase 3 turns it).  Heap-only versions
+ * and inserts can then use the page, as heap's pruned pages.  Otherwise
+ * nothing changes: the page's pd_prune_xid becomes the next xid that may
+ * make a row dead, so the page is judged again only after another row of
+ * it may have died.  Returns whether the page changed.
+ */
+static bool
+PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
+				TupleDesc tupdesc)
+{
+	PaxIOBlock *scratch = palloc(2 * sizeof(PaxIOBlock));
+	Page		page = scratch[0].data;
+	Page		page2 = scratch[1].data;
+	BlockNumber hblk = PaxCompactHeaderPage(ps->page, ps->rowhdrs);
+	PaxChange	chg;
+	Page		copy;
+
+	memcpy(page, ps->page, BLCKSZ);
+	(void) PaxPagePruneApply(page, layout, tupdesc, &ps->plan, ps->blkno,
+							 ps->rel);
+	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, ps->plan.dead,
+					  ps->plan.ndead, 1, page2))
+		page = page2;
+	else if (PaxCompactToRowForm(ps->rel, page, layout, ps->blkno))
+	{
+		for (int k = 0; k < ps->plan.ndead; k++)
+			PaxRowHeaderSetItem(PaxRowHeader(page, ps->rowhdrs,
+											 ps->plan.dead[k] - 1),
+								ps->blkno, -1);
+		PaxPageGetHeader(page)->pp_flags |= PAX_PAGE_HAS_ITEMS;
+	}
+	else
+	{
+		pfree(scratch);
+		((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
+		MarkBufferDirtyHint(buffer, true);
+		return false;
+	}
+	((PageHeader) page)->pd_prune_xid = ps->new_prune_xid;
+
+	copy = PaxChangeStart(&chg, ps->rel, buffer, false);
+	memcpy(copy, page, BLCKSZ);
+	PaxChangeDiff(&chg, 0, ((PageHeader) copy)->pd_lower);
+	PaxChangeDiff(&chg, ((PageHeader) copy)->pd_upper,
+				  BLCKSZ - ((PageHeader) copy)->pd_upper);
+	PaxChangeFinish(&chg);
+	if (hblk != 0)
+		PaxCompactFreeHeaderPage(ps->rel, hblk, NULL);
+	pfree(scratch);
+	return true;
+}
+
+/*
+ * PaxPruneRegrow lays a row-form page (pruned or not) out again in *out
+ * with more row slots when fewer than an eighth of its slots (at least 2)
+ * are free but it has room for more rows (PaxPageRegrow): heap adds line
+ * pointers as long as it has room, and a heap-only version needs a slot.
+ * Returns whether it did (*out palloc'd, for the caller to free).
+ */
+static bool
+PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
+			   PaxIOBlock **out)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			nfree = hdr->pp_capacity - hdr->pp_nrows;
+
+	for (int r = 0; r < hdr->pp_nrows &&
+		 (hdr->pp_flags & PAX_PAGE_HAS_UNUSED); r++)
+	{
+		HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
+
+		nfree += PaxRowIsUnused(rh) && !PaxRowIsItem(rh);
+	}
+	if (nfree >= Max(2, hdr->pp_capacity / 8))
+		return false;
+	*out = palloc(sizeof(PaxIOBlock));
+	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1,
+					  (*out)->data))
+		return true;
+	pfree(*out);
+	return false;
+}
+
+/*
  * PaxPagePrune prunes the buffer's page, which the caller holds
  * cleanup-locked: each row is judged against oldest_xmin (VACUUM's) or,
  * when that is invalid, vistest (GlobalVisTestFor's horizons), every chain
@@ -274,6 +368,8 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	PaxPruneState *ps = palloc(sizeof(PaxPruneState));
 	PaxLayoutCache cache;
 	PaxPageLayout *layout;
+	PaxIOBlock *regrown = NULL;
+	bool		pruned;
 	int			nunused;
 
 	ps->rel = rel;
@@ -283,7 +379,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	ps->new_prune_xid = InvalidTransactionId;
 	ps->plan.nunused = ps->plan.ndead = ps->plan.nredirect = 0;
 	memset(ps->marked, 0, sizeof(ps->marked));
-	Assert(!PaxPageIsCompact(ps->page) && ps->nrows <= PAX_MAX_CAPACITY);
+	Assert(ps->nrows <= PAX_MAX_CAPACITY);
 
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 	layout = PaxPageGetLayout(rel, tupdesc, ps->page, ps->blkno, &cache);
@@ -308,19 +404,52 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 				GlobalVisTestIsRemovableXid(vistest, dead_after))
 				ps->htsv[r] = HEAPTUPLE_DEAD;
 		}
+		if (!layout->compact)
+			continue;
+		/* a compact page's rows are never HOT-updated: each is a chain */
+		if (ps->htsv[r] == HEAPTUPLE_DEAD)
+			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, r);
+		else if (ps->htsv[r] == HEAPTUPLE_RECENTLY_DEAD ||
+				 ps->htsv[r] == HEAPTUPLE_DELETE_IN_PROGRESS)
+			PaxPrunePrunable(ps, HeapTupleHeaderGetUpdateXid(tuple.t_data));
+	}
+	if (layout->compact)
+	{
+		if (ps->plan.ndead > 0)
+			(void) PaxPruneCompact(ps, buffer, layout, tupdesc);
+		else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid)
+		{
+			((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
+			MarkBufferDirtyHint(buffer, true);
+		}
+		PaxLayoutCacheFree(&cache);
+		pfree(ps);
+		return 0;
 	}
 	for (int r = 0; r < ps->nrows; r++)
 		if (!ps->marked[r])
 			PaxPruneChain(ps, r);
 
 	nunused = ps->plan.nunused;
-	if (ps->plan.nunused + ps->plan.ndead + ps->plan.nredirect > 0)
+	pruned = ps->plan.nunused + ps->plan.ndead + ps->plan.nredirect > 0;
+	if (pruned || PaxPruneRegrow(ps, ps->page, layout, &regrown))
 	{
 		PaxChange	chg;
 		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
 		PageHeader	phdr = (PageHeader) copy;
 
-		PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno, rel);
+		if (pruned)
+		{
+			PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno,
+							  rel);
+			if (!PaxPruneRegrow(ps, copy, layout, &regrown))
+				regrown = NULL;
+		}
+		if (regrown != NULL)
+		{
+			memcpy(copy, regrown->data, BLCKSZ);
+			pfree(regrown);
+		}
 		phdr->pd_prune_xid = ps->new_prune_xid;
 		PaxChangeDiff(&chg, 0, phdr->pd_lower);
 		PaxChangeDiff(&chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);

@@ -125,6 +125,10 @@ extern int	PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 						  struct BulkInsertStateData *bistate,
 						  TransactionId xid, bool keep_tail);
 extern void PaxReinitOrphan(Relation rel, Page page);
+extern int	PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
+							const PaxPageLayout *layout, BlockNumber blkno,
+							TransactionId xid, CommandId cid, int options,
+							PaxChange *chg);
 extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup,
@@ -223,6 +227,19 @@ extern void pax_tuple_complete_speculative(Relation relation,
 										   TupleTableSlot *slot,
 										   uint32 specToken, bool succeeded);
 extern void pax_get_latest_tid(TableScanDesc sscan, ItemPointer tid);
+
+/* pax_prune.c */
+struct GlobalVisState;
+extern void PaxPagePruneOpt(Relation rel, Buffer buffer);
+extern int	PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
+						 struct GlobalVisState *vistest);
+
+/* pax_regrow.c */
+extern bool PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
+						  BlockNumber blkno, const OffsetNumber *dead,
+						  int ndead, int minextra, Page out);
+extern void PaxCompactFreeHeaderPage(Relation rel, BlockNumber hblk,
+									 BufferAccessStrategy strategy);
 
 /* pax_vacuum.c */
 /*

@@ -124,33 +124,13 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 }
 
 /*
- * PaxVacFreeHeaderPage lays out afresh, empty, for the relation's rows, the
- * header page a compact page no longer names (no row's header is on it any
- * more: PaxVacReclaimPage cleared the name first, so a crash in between
- * leaves only a header page nobody reads), and offers it to inserts.  The
- * caller holds the compact page locked (the lock order: it, then this).
+ * PaxVacFreeHeaderPage frees, with VACUUM's buffer strategy, a header page
+ * its compact page no longer names (PaxCompactFreeHeaderPage).
  */
 static void
 PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk)
 {
-	Buffer		hbuf = ReadBufferExtended(vs->rel, MAIN_FORKNUM, hblk,
-										  RBM_NORMAL, vs->bstrategy);
-	PaxChange	chg;
-	Page		copy;
-	Size		avail;
-
-	LockBuffer(hbuf, BUFFER_LOCK_EXCLUSIVE);
-	if (!(PaxPageGetHeader(BufferGetPage(hbuf))->pp_flags & PAX_PAGE_HEADERS))
-	{
-		UnlockReleaseBuffer(hbuf);
-		return;
-	}
-	copy = PaxChangeStart(&chg, vs->rel, hbuf, true);
-	PaxReinitOrphan(vs->rel, copy);
-	PaxChangeFinish(&chg);
-	avail = PaxFsmValue(BufferGetPage(hbuf));
-	UnlockReleaseBuffer(hbuf);
-	RecordPageWithFreeSpace(vs->rel, hblk, avail);
+	PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
 }
 
 /*

@@ -5,6 +5,9 @@
 #   that the new versions stay on their pages (heap-only) and readers prune
 #   the dead ones (REDIRECTs, DEAD items, UNUSED slots), interleaved with
 #   updates of an indexed column and deletes that end chains;
+# - the same on c, loaded before its index (compact pages): pruning turns
+#   its pages back into row-form pages with more row slots
+#   (pax_am/pax_regrow.c), in records replayed on the standby;
 # - a streaming standby returns the same answers as the primary, through
 #   index, bitmap and sequential scans, and pax_verify finds nothing;
 # - the primary is killed (immediate stop) with HOT updates in progress and
@@ -45,6 +48,12 @@ $primary->safe_psql('postgres', qq{
 	CREATE TABLE m (id int PRIMARY KEY, k int, v int, note text) USING heap;
 	INSERT INTO t SELECT i, i % 50, 0, 'n' || i FROM generate_series(1, 3000) i;
 	INSERT INTO m SELECT * FROM t;
+	CREATE TABLE c (id int, v int, note text, pad text) USING $am;
+	INSERT INTO c SELECT i, 0, 'n' || i, repeat(md5(i::text), 4)
+	  FROM generate_series(1, 1500) i;
+	ALTER TABLE c ADD PRIMARY KEY (id);
+	CREATE TABLE cm (id int PRIMARY KEY, v int, note text, pad text) USING heap;
+	INSERT INTO cm SELECT * FROM c;
 });
 
 $primary->backup('base');
@@ -65,6 +74,8 @@ sub updates
 				r := 1 + floor(random() * 300)::int * 10;
 				UPDATE t SET v = v + 1, note = 'u' || i WHERE id = r;
 				UPDATE m SET v = v + 1, note = 'u' || i WHERE id = r;
+				UPDATE c SET v = v + 1, note = 'u' || i WHERE id = r / 2;
+				UPDATE cm SET v = v + 1, note = 'u' || i WHERE id = r / 2;
 				IF i % 97 = 0 THEN
 					UPDATE t SET k = k + 1 WHERE id = r + 1;
 					UPDATE m SET k = k + 1 WHERE id = r + 1;
@@ -85,6 +96,8 @@ my @checks = (
 	q{SELECT count(*), sum(id), sum(k), sum(v), md5(string_agg(note, ',' ORDER BY id)) FROM t},
 	q{SELECT count(*) FROM ((SELECT * FROM t EXCEPT ALL SELECT * FROM m) UNION ALL (SELECT * FROM m EXCEPT ALL SELECT * FROM t)) d},
 	q{SELECT pg_relation_size('t')},
+	q{SELECT count(*), sum(v), md5(string_agg(note || pad, ',' ORDER BY id)) FROM c},
+	q{SELECT count(*) FROM ((SELECT * FROM c EXCEPT ALL SELECT * FROM cm) UNION ALL (SELECT * FROM cm EXCEPT ALL SELECT * FROM c)) d},
 );
 my $by_key = q{SELECT count(*), sum(v), md5(string_agg(note, ',' ORDER BY id)) FROM t WHERE id BETWEEN 1 AND 3000 AND id % 10 = 1};
 my $by_k = q{SELECT count(*), sum(v) FROM t WHERE k BETWEEN 10 AND 20};
@@ -108,10 +121,17 @@ sub check_all
 	standby_matches($primary, $standby, $what, 40, @checks);
 	is($primary->safe_psql('postgres', $checks[1]), '0',
 		"primary: t equals its heap mirror after $what");
+	is($primary->safe_psql('postgres', $checks[4]), '0',
+		"primary: c equals its heap mirror after $what");
+	is($primary->safe_psql('postgres', "$index_scan SELECT sum(v) FROM c WHERE id BETWEEN 1 AND 1500"),
+		$primary->safe_psql('postgres', 'SELECT sum(v) FROM cm'),
+		"primary: c's index scan after $what");
 	scans_agree($primary, "primary after $what");
 	scans_agree($standby, "standby after $what");
 	is($primary->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('t', true)}),
 		'0', "pax_verify finds nothing after $what") if $am eq 'pax';
+	is($primary->safe_psql('postgres', q{SELECT count(*) FROM pax_verify('c', true)}),
+		'0', "pax_verify finds nothing in c after $what") if $am eq 'pax';
 }
 
 updates(3000, 0.1);
@@ -122,8 +142,10 @@ my ($upd, $hot) = split /\|/, $primary->safe_psql('postgres',
 ok($hot > $upd / 2, "most updates are HOT ($hot of $upd)") if $am eq 'pax';
 cmp_ok($primary->safe_psql('postgres', q{SELECT pg_relation_size('t') / pg_relation_size('m')::float}),
 	'<=', 1.5, 'pruning keeps the table near its heap mirror\'s size');
+is($primary->safe_psql('postgres', q{SELECT count(*) > 0 FROM pax_page_stats('c') WHERE form = 'row' AND nrows > 0}),
+	't', 'pruning turned compact pages of c into row-form pages') if $am eq 'pax';
 
-$primary->safe_psql('postgres', 'VACUUM t; VACUUM m;');
+$primary->safe_psql('postgres', 'VACUUM t; VACUUM m; VACUUM c; VACUUM cm;');
 check_all('VACUUM');
 updates(1500, 0.2);
 check_all('HOT updates after VACUUM');
@@ -142,6 +164,8 @@ $primary->start;
 
 is($primary->safe_psql('postgres', $checks[1]), '0',
 	'after the crash: t holds exactly the committed rows');
+is($primary->safe_psql('postgres', $checks[4]), '0',
+	'after the crash: c holds exactly the committed rows');
 is($primary->safe_psql('postgres', q{SELECT count(*) FROM t WHERE note = 'uncommitted'}),
 	'0', 'after the crash: no uncommitted version is visible');
 updates(500, 0.5);
