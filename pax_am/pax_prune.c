@@ -261,6 +261,30 @@ PaxPruneChain(PaxPruneState *ps, int root)
 }
 
 /*
+ * PaxCompactMayGoRowForm tells whether a compact page could go back to the
+ * row form at all, however many of its rows died: in its own shape with a
+ * header a row once every value is freed, or laid out plain with a header
+ * and the fixed-width values of each row (PaxPruneCompact).  A page of
+ * narrow rows (up to 291) cannot, and is not judged row by row in vain.
+ */
+static bool
+PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
+					   TupleDesc tupdesc)
+{
+	Size		perrow = PAX_ROWHDR_SIZE;
+
+	if (((PageHeader) page)->pd_lower +
+		PaxRowAreaSize(false, layout->capacity) -
+		PaxRowAreaSize(true, layout->capacity) <= PAX_SPECIAL_START)
+		return true;
+	for (int i = 0; i < layout->natts; i++)
+		if (layout->cols[i].data != 0 && TupleDescAttr(tupdesc, i)->attlen > 0)
+			perrow += TupleDescAttr(tupdesc, i)->attlen;
+	return layout->rowhdrs + (Size) PaxPageGetHeader(page)->pp_nrows * perrow <
+		PAX_SPECIAL_START;
+}
+
+/*
  * PaxPruneCompact carries out the plan of a compact page (its DEAD rows,
  * no chains: no row of a compact page is HOT-updated) when the room they
  * leave holds a header for each row: the page goes back to the row form,
@@ -384,6 +408,15 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 	layout = PaxPageGetLayout(rel, tupdesc, ps->page, ps->blkno, &cache);
 	ps->rowhdrs = layout->rowhdrs;
+	if (layout->compact && !PaxCompactMayGoRowForm(ps->page, layout, tupdesc))
+	{
+		/* nothing pruning could do here (VACUUM frees its rows) */
+		((PageHeader) ps->page)->pd_prune_xid = InvalidTransactionId;
+		MarkBufferDirtyHint(buffer, true);
+		PaxLayoutCacheFree(&cache);
+		pfree(ps);
+		return 0;
+	}
 
 	for (int r = 0; r < ps->nrows; r++)
 	{

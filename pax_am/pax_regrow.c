@@ -139,6 +139,24 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	if (PaxPageGetHeader(page)->pp_natts != natts || nrows == 0 ||
 		nrows + minextra > PAX_MAX_CAPACITY)
 		return false;
+
+	/*
+	 * The plain layout, and a first test without decoding a row (pruning
+	 * asks often, and most pages it asks about are full): the values the
+	 * page holds take at least as many bytes plain.
+	 */
+	PaxPageShapeOf(page, &shape);
+	shape.widths = NULL;
+	shape.compact = false;
+	shape.capacity = nrows + minextra;
+	total = PAX_SPECIAL_START - ((PageHeader) page)->pd_upper;
+	for (int r = 0; r < nrows; r++)
+		nlive += !PaxRowUnused(page, layout->rowhdrs, r);
+	if (PaxLayoutSize(tupdesc, &shape, NULL) + total +
+		(Size) minextra * (total / Max(nlive, 1)) > PAX_SPECIAL_START)
+		return false;
+	nlive = 0;
+
 	for (int k = 0; k < ndead; k++)
 		isdead[dead[k] - 1] = true;
 	row.values = palloc(Max(natts, 1) * sizeof(Datum));
@@ -160,9 +178,6 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	 * The capacity: up to half as many slots again (REDIRECTs take slots and
 	 * no values), with room left for minextra rows of the average size.
 	 */
-	PaxPageShapeOf(page, &shape);
-	shape.widths = NULL;
-	shape.compact = false;
 	for (cap = Min(PAX_MAX_CAPACITY, nrows + Max(minextra, nrows / 2));
 		 cap >= nrows + minextra; cap--)
 	{
