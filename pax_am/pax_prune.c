@@ -301,9 +301,9 @@ static bool
 PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
 				TupleDesc tupdesc)
 {
-	PaxIOBlock *scratch = palloc(2 * sizeof(PaxIOBlock));
-	Page		page = scratch[0].data;
-	Page		page2 = scratch[1].data;
+	char	   *scratch = palloc(2 * BLCKSZ);	/* MAXALIGNed, as pages */
+	Page		page = scratch;
+	Page		page2 = scratch + BLCKSZ;
 	BlockNumber hblk = PaxCompactHeaderPage(ps->page, ps->rowhdrs);
 	PaxChange	chg;
 	Page		copy;
@@ -352,7 +352,7 @@ PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
  */
 static bool
 PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
-			   PaxIOBlock **out)
+			   Page *out)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	int			nfree = hdr->pp_capacity - hdr->pp_nrows;
@@ -366,9 +366,8 @@ PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
 	}
 	if (nfree >= Max(2, hdr->pp_capacity / 8))
 		return false;
-	*out = palloc(sizeof(PaxIOBlock));
-	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1,
-					  (*out)->data))
+	*out = palloc(BLCKSZ);
+	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1, *out))
 		return true;
 	pfree(*out);
 	return false;
@@ -392,7 +391,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	PaxPruneState *ps = palloc(sizeof(PaxPruneState));
 	PaxLayoutCache cache;
 	PaxPageLayout *layout;
-	PaxIOBlock *regrown = NULL;
+	Page		regrown = NULL;
 	bool		pruned;
 	int			nunused;
 
@@ -480,7 +479,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 		}
 		if (regrown != NULL)
 		{
-			memcpy(copy, regrown->data, BLCKSZ);
+			memcpy(copy, regrown, BLCKSZ);
 			pfree(regrown);
 		}
 		phdr->pd_prune_xid = ps->new_prune_xid;
