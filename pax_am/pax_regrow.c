@@ -199,14 +199,14 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 
 		if (PaxRowUnused(page, layout->rowhdrs, r))
 		{
-			/* a free slot, an item, or a dead row made a DEAD item */
-			if (layout->compact || isdead[r])
+			/* a dead row made a DEAD item, a free slot, or an item */
+			if (isdead[r])
+				PaxRowHeaderSetItem(dst, blkno, -1);
+			else if (layout->compact)
 				PaxRowHeaderSetUnused(dst);
 			else
 				memcpy(dst, PaxRowHeader(page, layout->rowhdrs, r),
 					   PAX_ROWHDR_SIZE);
-			if (isdead[r])
-				PaxRowHeaderSetItem(dst, blkno, -1);
 			PaxPageGetHeader(out)->pp_nrows = r + 1;
 			continue;
 		}

@@ -124,16 +124,6 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 }
 
 /*
- * PaxVacFreeHeaderPage frees, with VACUUM's buffer strategy, a header page
- * its compact page no longer names (PaxCompactFreeHeaderPage).
- */
-static void
-PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk)
-{
-	PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
-}
-
-/*
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
  * free space map.  Without waiting for the cleanup lock, the rows may be
@@ -182,7 +172,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		PaxReinitOrphan(vs->rel, page);
 		GenericXLogFinish(state);
 		if (hblk != 0)
-			PaxVacFreeHeaderPage(vs, hblk);
+			PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
 		avail = PaxFsmValue(BufferGetPage(buffer));
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 		RecordPageWithFreeSpace(vs->rel, blkno, avail);
@@ -234,7 +224,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 				  BLCKSZ - ((PageHeader) page)->pd_upper);
 	PaxChangeFinish(&chg);
 	if (hblk != 0)
-		PaxVacFreeHeaderPage(vs, hblk);
+		PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
 	if (all_visible)
 	{
 		uint8		flags = VISIBILITYMAP_ALL_VISIBLE;
@@ -675,7 +665,6 @@ PaxVacLayoutXid(PaxVacState *vs, PaxVacPage *vp)
  */
 static BlockNumber PaxVacShareHeaders(PaxVacState *vs, PaxVacPage *vp,
 									  Page copy, PaxChange *chg);
-static void PaxVacFreeHeaderPage(PaxVacState *vs, BlockNumber hblk);
 static void PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp);
 static bool PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp,
 						   HeapTupleHeader hdr, int r);
@@ -719,7 +708,7 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 	if (noverflow > 0)
 		PaxVacApplyOverflow(vs, vp);
 	if (hblk != 0)
-		PaxVacFreeHeaderPage(vs, hblk);
+		PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
 }
 
 /*
