@@ -200,6 +200,19 @@ typedef PGAlignedBlock PaxIOBlock;
 	HeapTupleHeaderAdvanceLatestRemovedXid((tuple), (xid))
 #endif
 
+/*
+ * A standby's queries that could see rows a replayed record removes:
+ * ResolveRecoveryConflictWithSnapshot takes whether the relation is a
+ * catalog from 16 on (pax tables never are).
+ */
+#if PG_VERSION_NUM >= 160000
+#define PaxResolveSnapshotConflict(horizon, locator) \
+	ResolveRecoveryConflictWithSnapshot((horizon), false, (locator))
+#else
+#define PaxResolveSnapshotConflict(horizon, locator) \
+	ResolveRecoveryConflictWithSnapshot((horizon), (locator))
+#endif
+
 /* Renamed in 17. */
 #if PG_VERSION_NUM >= 170000
 #define PaxIsAutoVacuumWorker() AmAutoVacuumWorkerProcess()

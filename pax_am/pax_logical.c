@@ -365,7 +365,7 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 	ReorderBufferProcessXid(ctx->reorder, xid, buf->origptr);
 
 	/* a page change carries nothing to decode (its logical record does) */
-	if (info == XLOG_PAX_PAGE)
+	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
 		return;
 
 	/* no snapshot yet, or only fast-forwarding: nothing to decode */

@@ -23,6 +23,7 @@
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/heapam_xlog.h"
 #include "access/htup_details.h"
 #include "access/transam.h"
 #include "access/xlog.h"
@@ -45,6 +46,7 @@ typedef struct PaxPruneState
 	uint16		rowhdrs;
 	int			nrows;
 	TransactionId new_prune_xid;	/* the page's next pd_prune_xid */
+	TransactionId horizon;		/* newest xid of the DEAD rows' headers */
 	HTSV_Result htsv[PAX_MAX_CAPACITY];
 	bool		marked[PAX_MAX_CAPACITY];	/* in the plan already */
 	PaxPrunePlan plan;
@@ -332,6 +334,7 @@ PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
 	((PageHeader) page)->pd_prune_xid = ps->new_prune_xid;
 
 	copy = PaxChangeStart(&chg, ps->rel, buffer, false);
+	PaxChangeRemoves(&chg, true, ps->horizon);
 	memcpy(copy, page, BLCKSZ);
 	PaxChangeDiff(&chg, 0, ((PageHeader) copy)->pd_lower);
 	PaxChangeDiff(&chg, ((PageHeader) copy)->pd_upper,
@@ -400,6 +403,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	ps->blkno = BufferGetBlockNumber(buffer);
 	ps->nrows = PaxPageGetHeader(ps->page)->pp_nrows;
 	ps->new_prune_xid = InvalidTransactionId;
+	ps->horizon = InvalidTransactionId;
 	ps->plan.nunused = ps->plan.ndead = ps->plan.nredirect = 0;
 	memset(ps->marked, 0, sizeof(ps->marked));
 	Assert(ps->nrows <= PAX_MAX_CAPACITY);
@@ -436,6 +440,8 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 				GlobalVisTestIsRemovableXid(vistest, dead_after))
 				ps->htsv[r] = HEAPTUPLE_DEAD;
 		}
+		if (ps->htsv[r] == HEAPTUPLE_DEAD)
+			PaxAdvanceConflictHorizon(tuple.t_data, &ps->horizon);
 		if (!layout->compact)
 			continue;
 		/* a compact page's rows are never HOT-updated: each is a chain */
@@ -470,6 +476,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
 		PageHeader	phdr = (PageHeader) copy;
 
+		PaxChangeRemoves(&chg, true, pruned ? ps->horizon : InvalidTransactionId);
 		if (pruned)
 		{
 			PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno,

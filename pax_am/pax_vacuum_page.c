@@ -23,12 +23,12 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/heapam_xlog.h"
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/visibilitymap.h"
+#include "access/xloginsert.h"
 #include "commands/vacuum.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
@@ -124,6 +124,28 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 }
 
 /*
+ * PaxVacReclaimHorizon: the newest xid the headers of the rows VACUUM
+ * removes from the page show (the rows pruning made DEAD items showed
+ * theirs in its record), the standby conflict horizon of the reclaim.
+ */
+static TransactionId
+PaxVacReclaimHorizon(PaxVacState *vs, Page page, uint16 rowhdrs,
+					 const OffsetNumber *rows, int nrows)
+{
+	TransactionId horizon = InvalidTransactionId;
+
+	for (int k = 0; k < nrows; k++)
+	{
+		if (rows[k] < 1 || rows[k] > PaxPageGetHeader(page)->pp_nrows ||
+			PaxRowUnused(page, rowhdrs, rows[k] - 1))
+			continue;
+		PaxAdvanceConflictHorizon(PaxRowHeaderOf(vs->rel, page, rowhdrs,
+												 rows[k] - 1), &horizon);
+	}
+	return horizon;
+}
+
+/*
  * PaxVacReclaimPage reclaims the dead rows of one page, whose buffer the
  * caller has pinned (not locked): cleanup lock, one generic WAL record,
  * free space map.  Without waiting for the cleanup lock, the rows may be
@@ -136,7 +158,6 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 {
 	BlockNumber blkno = BufferGetBlockNumber(buffer);
 	OffsetNumber rows[PAX_MAX_CAPACITY];
-	GenericXLogState *state;
 	PaxChange	chg;
 	PaxPageLayout *layout;
 	Page		page;
@@ -167,10 +188,10 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		 * Every row of an orphan page is dead (and VACUUM found them so):
 		 * the page is laid out afresh, empty, for the relation's columns.
 		 */
-		state = GenericXLogStart(vs->rel);
-		page = GenericXLogRegisterBuffer(state, buffer, GENERIC_XLOG_FULL_IMAGE);
+		page = PaxChangeStart(&chg, vs->rel, buffer, true);
+		PaxChangeRemoves(&chg, true, InvalidTransactionId);
 		PaxReinitOrphan(vs->rel, page);
-		GenericXLogFinish(state);
+		PaxChangeFinish(&chg);
 		if (hblk != 0)
 			PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
 		avail = PaxFsmValue(BufferGetPage(buffer));
@@ -195,6 +216,8 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	 * that out byte by byte (a third of VACUUM's time, by perf).
 	 */
 	page = PaxChangeStart(&chg, vs->rel, buffer, false);
+	PaxChangeRemoves(&chg, true,
+					 PaxVacReclaimHorizon(vs, page, layout->rowhdrs, rows, nitems));
 	vs->bytes_freed += PaxPageReclaim(page, layout, vs->tupdesc, rows, nitems,
 									  blkno, vs->rel);
 	hblk = layout->compact ? PaxCompactHeaderPage(page, layout->rowhdrs) : 0;
@@ -657,6 +680,20 @@ PaxVacLayoutXid(PaxVacState *vs, PaxVacPage *vp)
 }
 
 /*
+ * PaxVacFreezeHorizon: the standby conflict horizon of freezing, the xid
+ * before VACUUM's oldest_xmin (every xid frozen precedes it), as heap's
+ * freezing uses when a page is not all frozen.
+ */
+static TransactionId
+PaxVacFreezeHorizon(PaxVacState *vs)
+{
+	TransactionId horizon = vs->oldest_xmin;
+
+	TransactionIdRetreat(horizon);
+	return horizon;
+}
+
+/*
  * PaxVacApplyChanges writes what phase 1 decided for the page in one
  * generic WAL record: frozen headers, aborted rows marked invalid, the
  * layout xid cleared, PD_ALL_VISIBLE set.  Adapted from the freeze step of
@@ -676,6 +713,7 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 	Page		copy = PaxChangeStart(&chg, vs->rel, vp->buffer, false);
 	int			noverflow = 0;
 	BlockNumber hblk = 0;
+	double		frozen = vs->frozen;
 
 	if (vp->clear_layout_xid)
 	{
@@ -704,6 +742,8 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 	if (vp->all_visible && vp->nrows > 0)
 		PageSetAllVisible(copy);
 	PaxChangeRange(&chg, 0, SizeOfPageHeaderData);
+	if (vs->frozen > frozen)
+		PaxChangeRemoves(&chg, false, PaxVacFreezeHorizon(vs));
 	PaxChangeFinish(&chg);
 	if (noverflow > 0)
 		PaxVacApplyOverflow(vs, vp);
@@ -767,6 +807,7 @@ PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp)
 										 BUFFER_LOCK_EXCLUSIVE);
 	PaxChange	chg;
 	Page		copy = PaxChangeStart(&chg, vs->rel, hbuf, false);
+	double		frozen = vs->frozen;
 
 	for (int r = 0; r < vp->nrows; r++)
 	{
@@ -779,6 +820,8 @@ PaxVacApplyOverflow(PaxVacState *vs, PaxVacPage *vp)
 		if (PaxVacApplyRow(vs, vp, hdr, r))
 			PaxChangeRange(&chg, (char *) hdr - (char *) copy, PAX_ROWHDR_SIZE);
 	}
+	if (vs->frozen > frozen)
+		PaxChangeRemoves(&chg, false, PaxVacFreezeHorizon(vs));
 	PaxChangeFinish(&chg);
 	UnlockReleaseBuffer(hbuf);
 }

@@ -31,6 +31,11 @@
 #include "postgres.h"
 
 #include "access/bufmask.h"
+#if PG_VERSION_NUM >= 170000
+#include "access/heapam.h"		/* PruneReason */
+#endif
+#include "access/heapam_xlog.h"
+#include "access/transam.h"
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
@@ -39,6 +44,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/standby.h"
 #include "utils/rel.h"
 
 #include "pax_page.h"
@@ -59,6 +65,8 @@ PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer, bool full)
 	chg->rel = rel;
 	chg->buffer = buffer;
 	chg->full = full;
+	chg->cleanup = false;
+	chg->horizon = InvalidTransactionId;
 	chg->nranges = 0;
 	chg->ndiffs = 0;
 	chg->maxranges = PAX_CHANGE_INLINE_RANGES;
@@ -126,6 +134,27 @@ PaxChangeDiff(PaxChange *chg, int offset, int length)
 	chg->diffs[2 * chg->ndiffs] = (uint16) offset;
 	chg->diffs[2 * chg->ndiffs + 1] = (uint16) length;
 	chg->ndiffs++;
+}
+
+/*
+ * PaxChangeRemoves marks the change as one that removes or freezes rows,
+ * or moves values (pruning, VACUUM's reclaim and freezing, a page laid out
+ * again).  cleanup: the change moved values or freed row slots, under the
+ * cleanup lock, so its replay takes the cleanup lock too: a standby's
+ * readers, like the primary's, read values holding only a pin (invariant
+ * 3).  horizon: the newest xid of the rows removed (PaxAdvanceConflict-
+ * Horizon) or frozen, or invalid; replay first cancels the standby's
+ * queries whose snapshots could still see such a row, as heap's prune and
+ * freeze records do.
+ */
+void
+PaxChangeRemoves(PaxChange *chg, bool cleanup, TransactionId horizon)
+{
+	chg->cleanup |= cleanup;
+	if (TransactionIdIsValid(horizon) &&
+		(!TransactionIdIsValid(chg->horizon) ||
+		 TransactionIdFollows(horizon, chg->horizon)))
+		chg->horizon = horizon;
 }
 
 /*
@@ -201,6 +230,55 @@ PaxImageSize(PageHeader phdr)
 }
 
 /*
+ * Without pax's resource manager (pax_am not preloaded), a change that
+ * removes rows or moves values is logged as heap's prune record of no
+ * items, carrying the page's image (forced) and the conflict horizon:
+ * core's heap redo resolves the standby's snapshot conflicts, takes the
+ * cleanup lock (always before 17; by XLHP_CLEANUP_LOCK from 17 on),
+ * restores the image and, finding the block restored, leaves the page
+ * alone.  Before 17 it then records PageGetHeapFreeSpace of the page in
+ * the standby's free space map, a hint a pax insert checks against the
+ * page before using it.  PaxRegisterHeapPrune registers the record's main
+ * data (XLogBeginInsert done); PAX_HEAP2_PRUNE is its info.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PAX_HEAP2_PRUNE		XLOG_HEAP2_PRUNE_ON_ACCESS
+#else
+#define PAX_HEAP2_PRUNE		XLOG_HEAP2_PRUNE
+#endif
+
+static void
+PaxRegisterHeapPrune(PaxChange *chg)
+{
+#if PG_VERSION_NUM >= 170000
+	static xl_heap_prune xlrec;
+	static TransactionId horizon;
+
+	xlrec.reason = PRUNE_ON_ACCESS;
+	xlrec.flags = chg->cleanup ? XLHP_CLEANUP_LOCK : 0;
+	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
+	if (TransactionIdIsValid(chg->horizon))
+	{
+		xlrec.flags |= XLHP_HAS_CONFLICT_HORIZON;
+		horizon = chg->horizon;
+		XLogRegisterData((char *) &horizon, sizeof(TransactionId));
+	}
+#else
+	static xl_heap_prune xlrec;
+
+#if PG_VERSION_NUM >= 160000
+	xlrec.snapshotConflictHorizon = chg->horizon;
+	xlrec.isCatalogRel = false;
+#else
+	xlrec.latestRemovedXid = chg->horizon;
+#endif
+	xlrec.nredirected = 0;
+	xlrec.ndead = 0;
+	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
+#endif
+}
+
+/*
  * PaxChangeFinish puts the changed copy into the buffer and writes its WAL
  * record (none for relations that need none), in one critical section.
  */
@@ -210,10 +288,14 @@ PaxChangeFinish(PaxChange *chg)
 	Page		page = BufferGetPage(chg->buffer);
 	PageHeader	phdr = (PageHeader) chg->copy.data;
 	bool		logged = RelationNeedsWAL(chg->rel);
+	bool		removes = chg->cleanup || TransactionIdIsValid(chg->horizon);
 	char	   *data = NULL;
 	Size		len = 0;
 	Size		size = 0;
 
+	/* without pax's resource manager, heap's prune record carries the image */
+	if (logged && removes && !pax_rmgr_registered)
+		chg->full = true;
 	if (logged && !chg->full)
 	{
 		PaxChangeDiffRanges(chg);
@@ -273,8 +355,17 @@ PaxChangeFinish(PaxChange *chg)
 	if (logged)
 	{
 		XLogRecPtr	recptr;
+		xl_pax_prune xlrec;
 
 		XLogBeginInsert();
+		if (removes && !pax_rmgr_registered)
+			PaxRegisterHeapPrune(chg);
+		else if (removes)
+		{
+			xlrec.horizon = chg->horizon;
+			xlrec.flags = chg->cleanup ? PAX_XL_CLEANUP_LOCK : 0;
+			XLogRegisterData((char *) &xlrec, SizeOfPaxPrune);
+		}
 		if (chg->full)
 			XLogRegisterBuffer(0, chg->buffer,
 							   REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
@@ -283,8 +374,11 @@ PaxChangeFinish(PaxChange *chg)
 			XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
 			XLogRegisterBufData(0, data, len);
 		}
-		if (pax_rmgr_registered)
-			recptr = XLogInsert(PAX_RMGR_ID, XLOG_PAX_PAGE);
+		if (removes && !pax_rmgr_registered)
+			recptr = XLogInsert(RM_HEAP2_ID, PAX_HEAP2_PRUNE);
+		else if (pax_rmgr_registered)
+			recptr = XLogInsert(PAX_RMGR_ID,
+								removes ? XLOG_PAX_PRUNE : XLOG_PAX_PAGE);
 		else
 			recptr = XLogInsert(RM_GENERIC_ID, 0);
 		PageSetLSN(page, recptr);
@@ -329,11 +423,29 @@ PaxNextFragment(const char **pos, const char *end, OffsetNumber *offset,
  * outside the page is a PANIC, never a write out of it.
  */
 static void
-PaxRedoPage(XLogReaderState *record)
+PaxRedoPage(XLogReaderState *record, bool prune)
 {
 	Buffer		buffer;
+	bool		cleanup = false;
 
-	if (XLogReadBufferForRedo(record, 0, &buffer) == BLK_NEEDS_REDO)
+	if (prune)
+	{
+		xl_pax_prune xlrec;
+
+		if (XLogRecGetDataLen(record) < SizeOfPaxPrune)
+			elog(PANIC, "pax prune record: main data too short");
+		memcpy(&xlrec, XLogRecGetData(record), SizeOfPaxPrune);
+		if (InHotStandby && TransactionIdIsValid(xlrec.horizon))
+		{
+			PaxFileLocator locator;
+
+			XLogRecGetBlockTag(record, 0, &locator, NULL, NULL);
+			PaxResolveSnapshotConflict(xlrec.horizon, locator);
+		}
+		cleanup = (xlrec.flags & PAX_XL_CLEANUP_LOCK) != 0;
+	}
+	if (XLogReadBufferForRedoExtended(record, 0, RBM_NORMAL, cleanup,
+									  &buffer) == BLK_NEEDS_REDO)
 	{
 		Page		page = BufferGetPage(buffer);
 		PageHeader	phdr = (PageHeader) page;
@@ -457,8 +569,8 @@ PaxRedo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
 
-	if (info == XLOG_PAX_PAGE)
-		PaxRedoPage(record);
+	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
+		PaxRedoPage(record, info == XLOG_PAX_PRUNE);
 	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
 			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
 		elog(PANIC, "PaxRedo: unknown op code %u", info);
@@ -479,6 +591,8 @@ PaxIdentify(uint8 info)
 			return "CONFIRM";
 		case XLOG_PAX_PAGE:
 			return "PAGE";
+		case XLOG_PAX_PRUNE:
+			return "PRUNE";
 	}
 	return NULL;
 }
@@ -488,7 +602,18 @@ PaxDesc(StringInfo buf, XLogReaderState *record)
 {
 	xl_pax_logical xlrec;
 
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE)
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PRUNE &&
+		XLogRecGetDataLen(record) >= SizeOfPaxPrune)
+	{
+		xl_pax_prune prune;
+
+		memcpy(&prune, XLogRecGetData(record), SizeOfPaxPrune);
+		appendStringInfo(buf, "horizon %u%s, ", prune.horizon,
+						 (prune.flags & PAX_XL_CLEANUP_LOCK) ?
+						 " cleanup lock" : "");
+	}
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE ||
+		(XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PRUNE)
 	{
 		PaxDescPage(buf, record);
 		return;

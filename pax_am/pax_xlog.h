@@ -33,6 +33,7 @@
 #define XLOG_PAX_DELETE		0x20
 #define XLOG_PAX_CONFIRM	0x30
 #define XLOG_PAX_PAGE		0x40
+#define XLOG_PAX_PRUNE		0x50
 
 /*
  * PaxChange (pax_wal.c): a change of one page made on a private copy, with
@@ -44,6 +45,24 @@
 #define PAX_XL_HAS_OLD			0x04	/* UPDATE, DELETE: an old key follows */
 #define PAX_XL_SUPER			0x08	/* DELETE: a speculative insertion's
 										 * row killed (ON CONFLICT) */
+
+/*
+ * xl_pax_prune: the main data of an XLOG_PAX_PRUNE record, a page change
+ * (its fragments, as XLOG_PAX_PAGE's) that removes or freezes rows, or
+ * moves values: replay first cancels the standby's queries that could
+ * still see a row removed (their snapshots' xmin not past horizon), then
+ * takes the page's cleanup lock when PAX_XL_CLEANUP_LOCK says the change
+ * moved values or freed slots.
+ */
+#define PAX_XL_CLEANUP_LOCK		0x01
+
+typedef struct xl_pax_prune
+{
+	TransactionId horizon;		/* or InvalidTransactionId: no conflict */
+	uint8		flags;
+} xl_pax_prune;
+
+#define SizeOfPaxPrune	(offsetof(xl_pax_prune, flags) + sizeof(uint8))
 
 typedef struct xl_pax_logical
 {
@@ -80,6 +99,8 @@ typedef struct PaxChange
 	Relation	rel;
 	Buffer		buffer;
 	bool		full;			/* log a full page image */
+	bool		cleanup;		/* replay needs the cleanup lock */
+	TransactionId horizon;		/* standby conflict horizon, or invalid */
 	int			ndiffs;
 	uint16		diffs[2 * PAX_CHANGE_DIFFS];	/* offset, length pairs to
 												 * compare (PaxChangeDiff) */
@@ -96,6 +117,8 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 						   bool full);
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeDiff(PaxChange *chg, int offset, int length);
+extern void PaxChangeRemoves(PaxChange *chg, bool cleanup,
+							 TransactionId horizon);
 extern void PaxChangeFinish(PaxChange *chg);
 struct XLogReaderState;
 extern PGDLLIMPORT bool pax_rmgr_registered;
