@@ -263,11 +263,12 @@ PaxPruneChain(PaxPruneState *ps, int root)
 }
 
 /*
- * PaxCompactMayGoRowForm tells whether a compact page could go back to the
- * row form at all, however many of its rows died: in its own shape with a
- * header a row once every value is freed, or laid out plain with a header
- * and the fixed-width values of each row (PaxPruneCompact).  A page of
- * narrow rows (up to 291) cannot, and is not judged row by row in vain.
+ * PaxCompactMayGoRowForm tells whether a compact page could ever go back
+ * to a row form with a free slot, however many of its rows died: laid out
+ * plain with a header and the fixed-width values of each row
+ * (PaxPageRegrow).  A page of narrow rows (up to 291, as pgbench_accounts')
+ * cannot, and is not judged row by row in vain: its own shape with a
+ * header a row would have no free slot before VACUUM frees its rows.
  */
 static bool
 PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
@@ -275,10 +276,6 @@ PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
 {
 	Size		perrow = PAX_ROWHDR_SIZE;
 
-	if (((PageHeader) page)->pd_lower +
-		PaxRowAreaSize(false, layout->capacity) -
-		PaxRowAreaSize(true, layout->capacity) <= PAX_SPECIAL_START)
-		return true;
 	for (int i = 0; i < layout->natts; i++)
 		if (layout->cols[i].data != 0 && TupleDescAttr(tupdesc, i)->attlen > 0)
 			perrow += TupleDescAttr(tupdesc, i)->attlen;
@@ -293,11 +290,13 @@ PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
  * its DEAD rows become DEAD items, and its header page, if any, is freed
  * after the page's record.  The row form has free slots when the room
  * allows (PaxPageRegrow), else the compact page's shape
- * (PaxCompactToRowForm, as VACUUM's phase 3 turns it).  Heap-only versions
- * and inserts can then use the page, as heap's pruned pages.  Otherwise
- * nothing changes: the page's pd_prune_xid becomes the next xid that may
- * make a row dead, so the page is judged again only after another row of
- * it may have died.  Returns whether the page changed.
+ * (PaxCompactToRowForm, as VACUUM's phase 3 turns it), which a later
+ * pruning lays out with free slots once more rows died
+ * (PaxCompactMayGoRowForm said it could).  Heap-only versions and inserts
+ * can then use the page, as heap's pruned pages.  Otherwise nothing
+ * changes: the page's pd_prune_xid becomes the next xid that may make a
+ * row dead, so the page is judged again only after another row of it may
+ * have died.  Returns whether the page changed.
  */
 static bool
 PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
@@ -470,6 +469,16 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 
 	nunused = ps->plan.nunused;
 	pruned = ps->plan.nunused + ps->plan.ndead + ps->plan.nredirect > 0;
+
+	/*
+	 * Rows that would only become DEAD items on a page with every slot
+	 * taken and no slot to add (PAX_MAX_CAPACITY) gain nothing before
+	 * VACUUM: no slot frees, and freed values serve no new row.  They are
+	 * left to VACUUM, and pd_prune_xid no longer names them.
+	 */
+	if (pruned && ps->plan.nunused == 0 && ps->plan.nredirect == 0 &&
+		ps->nrows >= PAX_MAX_CAPACITY && !PaxPageHasFreeSlot(ps->page))
+		pruned = false;
 	if (pruned || PaxPruneRegrow(ps, ps->page, layout, &regrown))
 	{
 		PaxChange	chg;
