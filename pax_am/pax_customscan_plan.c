@@ -349,7 +349,13 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
 	cpath->path.pathkeys = NIL;
 	cpath->path.rows = cpath->path.param_info ?
 		cpath->path.param_info->ppi_rows : rel->rows;
-	cpath->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	/*
+	 * ExecScan projects the scan tuple (PaxScanExec), so the planner need
+	 * not put a Result node above the scan to compute a target list: it
+	 * gives the scan the projection's target list after PaxScanPlan.
+	 */
+	cpath->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN |
+		CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->methods = &PaxScanPathMethods;
 
 	if (cpath->path.param_info)
@@ -529,8 +535,15 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	cscan->methods = &PaxScanPlanMethods;
 	cscan->custom_exprs = extract_actual_clauses(pushed, false);
 
-	/* the columns read: those of the target list and of the other quals */
+	/*
+	 * The columns read: those of the target list and of the other quals.
+	 * A projection the planner puts on the scan (CUSTOMPATH_SUPPORT_PROJEC-
+	 * TION) comes with no target list here (CP_IGNORE_TLIST) and replaces
+	 * it later; its columns are those of the path's target.
+	 */
 	pull_varattnos((Node *) tlist, rel->relid, &attrs);
+	pull_varattnos((Node *) best_path->path.pathtarget->exprs, rel->relid,
+				   &attrs);
 	pull_varattnos((Node *) cscan->scan.plan.qual, rel->relid, &attrs);
 	natts = rel->max_attr;
 	for (int attno = 1; attno <= natts; attno++)
