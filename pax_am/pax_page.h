@@ -388,11 +388,13 @@ typedef struct PaxPageLayout
  * signature (a hash of the shape) picks a set of PAX_LAYOUT_CACHE_WAYS
  * entries, the only ones looked at, and entries whose signature differs
  * are passed over without comparing their bitmaps; a miss takes a free
- * entry of the set, else the way a rotating counter picks.  Entries are
- * allocated on first use.
+ * entry of the set, else the way a rotating counter picks.  Sets and
+ * their entries are allocated on first use: every pax slot holds a cache,
+ * and a slot of a single-row statement sees one shape.
  */
 #define PAX_LAYOUT_CACHE_ENTRIES	128
 #define PAX_LAYOUT_CACHE_WAYS		4
+#define PAX_LAYOUT_CACHE_SETS	(PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)
 
 typedef struct PaxLayoutCacheEntry
 {
@@ -413,7 +415,9 @@ typedef struct PaxLayoutCache
 	int			maxatts;
 	MemoryContext mcxt;			/* where entries are allocated, on first use */
 	int			victim;			/* the way a miss in a full set replaces */
-	PaxLayoutCacheEntry entries[PAX_LAYOUT_CACHE_ENTRIES];
+	PaxLayoutCacheEntry *sets[PAX_LAYOUT_CACHE_SETS];	/* each of
+														 * PAX_LAYOUT_CACHE_WAYS
+														 * entries, or NULL */
 } PaxLayoutCache;
 
 /*

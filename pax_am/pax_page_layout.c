@@ -148,17 +148,21 @@ PaxLayoutCacheInit(PaxLayoutCache *cache, int natts, MemoryContext mcxt)
 void
 PaxLayoutCacheFree(PaxLayoutCache *cache)
 {
-	for (int i = 0; i < PAX_LAYOUT_CACHE_ENTRIES; i++)
+	for (int i = 0; i < PAX_LAYOUT_CACHE_SETS; i++)
 	{
-		PaxLayoutCacheEntry *e = &cache->entries[i];
+		PaxLayoutCacheEntry *set = cache->sets[i];
 
-		if (e->layout)
-			pfree(e->layout);
-		if (e->dirmaps)
-			pfree(e->dirmaps);
-		e->layout = NULL;
-		e->dirmaps = NULL;
-		e->valid = false;
+		if (set == NULL)
+			continue;
+		for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS; k++)
+		{
+			if (set[k].layout)
+				pfree(set[k].layout);
+			if (set[k].dirmaps)
+				pfree(set[k].dirmaps);
+		}
+		pfree(set);
+		cache->sets[i] = NULL;
 	}
 	cache->layout = NULL;
 }
@@ -276,8 +280,11 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	widths = encoded ? PaxPageGetWidths(page) : NULL;
 	compact = PaxPageIsCompact(page);
 	sig = PaxShapeSignature(hdr, maps, maplen, widths) ^ (uint32) compact;
-	set = &cache->entries[(sig % (PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)) *
-						  PAX_LAYOUT_CACHE_WAYS];
+	set = cache->sets[sig % PAX_LAYOUT_CACHE_SETS];
+	if (unlikely(set == NULL))
+		set = cache->sets[sig % PAX_LAYOUT_CACHE_SETS] =
+			MemoryContextAllocZero(cache->mcxt,
+								   PAX_LAYOUT_CACHE_WAYS * sizeof(PaxLayoutCacheEntry));
 	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS; k++)
 	{
 		e = &set[k];
