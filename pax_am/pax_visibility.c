@@ -134,6 +134,29 @@ PaxRowVisibleByHints(HeapTupleHeader hdr, Snapshot snapshot)
 }
 
 /*
+ * PaxRowInvisibleByHints decides the commonest case of a dead version in
+ * HeapTupleSatisfiesMVCC without the call: a row whose inserter and
+ * deleter (or updater, not a locker) committed (hint bits set), the
+ * deleter before the MVCC snapshot was taken, as the dead versions of a
+ * HOT chain not yet pruned.  False means "ask HeapTupleSatisfiesVisibility",
+ * not "visible".  HeapTupleSatisfiesMVCC() in heapam_visibility.c,
+ * PostgreSQL 15, returns false on every path for such a row: with xmin
+ * committed, after the xmax tests, XidInMVCCSnapshot of an xmax older than
+ * the snapshot's xmin is false.
+ */
+static inline bool
+PaxRowInvisibleByHints(HeapTupleHeader hdr, Snapshot snapshot)
+{
+	uint16		mask = hdr->t_infomask;
+
+	return (mask & (HEAP_XMIN_COMMITTED | HEAP_XMAX_COMMITTED |
+					HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) ==
+		(HEAP_XMIN_COMMITTED | HEAP_XMAX_COMMITTED) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(mask) &&
+		PaxXidPrecedes(HeapTupleHeaderGetRawXmax(hdr), snapshot->xmin);
+}
+
+/*
  * PaxTableScanCollectVisible collects into rs_vis the indexes of the rows
  * of the scan's current page visible to its snapshot: of all rows, or of
  * the ncand rows in cand (ascending) when cand is not NULL.  rowhdrs is the
@@ -187,6 +210,9 @@ PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 		else if (mvcc && !scan->rs_conflict_check &&
 				 PaxRowVisibleByHints(hdr, snapshot))
 			visible = true;
+		else if (mvcc && !scan->rs_conflict_check &&
+				 PaxRowInvisibleByHints(hdr, snapshot))
+			visible = false;
 		else
 		{
 			HeapTupleData tuple;
@@ -248,6 +274,8 @@ PaxTableScanVisibleAll(PaxTableScanDesc scan, Page page, uint16 rowhdrs,
 			visible = true;
 		else if (mvcc && PaxRowVisibleByHints(hdr, snapshot))
 			visible = true;
+		else if (mvcc && PaxRowInvisibleByHints(hdr, snapshot))
+			visible = false;
 		else
 		{
 			HeapTupleData tuple;
