@@ -20,7 +20,11 @@
  * preloaded whenever it replays its WAL, and so must its standbys.
  *
  * As in GenericXLogFinish, the new image goes into the buffer with the hole
- * between pd_lower and pd_upper zeroed, which is what replay produces.
+ * between pd_lower and pd_upper zeroed, which is what replay produces.  A
+ * change logged as fragments finds the page's hole zero (its page was
+ * laid out by a change logged as an image, whose hole is zeroed whole, and
+ * every change and replay since left it so), so only the part of the new
+ * hole outside the old one is zeroed: most changes shrink the hole.
  * With assertions enabled, PaxChangeFinish checks that the copy differs
  * from the page only inside the named ranges (and the hole).
  *
@@ -230,6 +234,35 @@ PaxImageSize(PageHeader phdr)
 }
 
 /*
+ * PaxZeroNewHole zeroes the part of a changed page's hole (between its
+ * pd_lower and pd_upper) outside its hole before the change,
+ * [old_lower, old_upper), which was zero already (PaxChangeFinish).
+ */
+static void
+PaxZeroNewHole(Page page, int old_lower, int old_upper)
+{
+	int			lower = ((PageHeader) page)->pd_lower;
+	int			upper = ((PageHeader) page)->pd_upper;
+
+	if (lower > upper)
+		return;					/* no hole (PaxRedoPage refuses such a page) */
+	if (old_lower > old_upper || old_upper > BLCKSZ)
+		old_lower = old_upper = lower;	/* not a page's bounds: all of it */
+	if (lower < old_lower)
+		memset(page + lower, 0, Min(upper, old_lower) - lower);
+	if (upper > old_upper)
+	{
+		int			from = Max(lower, old_upper);
+
+		memset(page + from, 0, upper - from);
+	}
+#ifdef USE_ASSERT_CHECKING
+	for (int i = lower; i < upper; i++)
+		Assert(page[i] == 0);
+#endif
+}
+
+/*
  * Without pax's resource manager (pax_am not preloaded), a change that
  * removes rows or moves values is logged as heap's prune record of no
  * items, carrying the page's image (forced) and the conflict horizon:
@@ -289,6 +322,8 @@ PaxChangeFinish(PaxChange *chg)
 	PageHeader	phdr = (PageHeader) chg->copy.data;
 	bool		logged = RelationNeedsWAL(chg->rel);
 	bool		removes = chg->cleanup || TransactionIdIsValid(chg->horizon);
+	int			old_lower = ((PageHeader) page)->pd_lower;
+	int			old_upper = ((PageHeader) page)->pd_upper;
 	char	   *data = NULL;
 	Size		len = 0;
 	Size		size = 0;
@@ -338,11 +373,20 @@ PaxChangeFinish(PaxChange *chg)
 		/*
 		 * Logged as fragments: only the named ranges changed (checked above
 		 * with assertions), so they go into the page, then the hole is
-		 * zeroed, in the order replay applies them.
+		 * zeroed, in the order replay applies them: the bytes of a range
+		 * inside the new hole (padding below the new pd_upper) too.
 		 */
 		for (int k = 0; k < chg->nranges; k++)
-			memcpy(page + chg->ranges[2 * k], chg->copy.data + chg->ranges[2 * k],
-				   chg->ranges[2 * k + 1]);
+		{
+			int			from = chg->ranges[2 * k];
+			int			to = from + chg->ranges[2 * k + 1];
+
+			memcpy(page + from, chg->copy.data + from, to - from);
+			from = Max(from, phdr->pd_lower);
+			to = Min(to, phdr->pd_upper);
+			if (from < to)
+				memset(page + from, 0, to - from);
+		}
 	}
 	else
 	{
@@ -350,7 +394,10 @@ PaxChangeFinish(PaxChange *chg)
 		memcpy(page + phdr->pd_upper, chg->copy.data + phdr->pd_upper,
 			   BLCKSZ - phdr->pd_upper);
 	}
-	memset(page + phdr->pd_lower, 0, phdr->pd_upper - phdr->pd_lower);
+	if (chg->full)
+		memset(page + phdr->pd_lower, 0, phdr->pd_upper - phdr->pd_lower);
+	else
+		PaxZeroNewHole(page, old_lower, old_upper);
 	MarkBufferDirty(chg->buffer);
 	if (logged)
 	{
