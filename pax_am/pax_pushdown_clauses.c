@@ -51,7 +51,10 @@
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "pax_encoding.h"
@@ -139,6 +142,42 @@ PaxBtreeStrategy(Oid opno, int *strategy, Oid *opfamily)
 }
 
 /*
+ * The verdicts of PaxCheckOperator, per operator and function: the planner
+ * asks for every clause of every pax relation of every statement, and the
+ * catalog lookups behind a verdict cost a single-row statement more than
+ * its scan.  Emptied when pg_operator, pg_amop or pg_proc change (an
+ * operator family gains a member, a function becomes volatile).
+ */
+typedef struct PaxOperatorKey
+{
+	Oid			opno;
+	Oid			opfuncid;
+} PaxOperatorKey;
+
+typedef struct PaxOperatorVerdict
+{
+	PaxOperatorKey key;
+	bool		ok;
+	int			strategy;
+	Oid			opfamily;
+} PaxOperatorVerdict;
+
+static HTAB *pax_operator_verdicts = NULL;
+
+static void
+PaxOperatorVerdictsInval(Datum arg, int cacheid, uint32 hashvalue)
+{
+	HASH_SEQ_STATUS seq;
+	PaxOperatorVerdict *v;
+
+	if (pax_operator_verdicts == NULL)
+		return;
+	hash_seq_init(&seq, pax_operator_verdicts);
+	while ((v = hash_seq_search(&seq)) != NULL)
+		(void) hash_search(pax_operator_verdicts, &v->key, HASH_REMOVE, NULL);
+}
+
+/*
  * PaxCheckOperator tells whether an operator can be pushed: a strict btree
  * comparison operator whose function is not volatile.  It returns the
  * operator's strategy and family.
@@ -146,9 +185,45 @@ PaxBtreeStrategy(Oid opno, int *strategy, Oid *opfamily)
 static bool
 PaxCheckOperator(Oid opno, Oid opfuncid, int *strategy, Oid *opfamily)
 {
-	return PaxBtreeStrategy(opno, strategy, opfamily) &&
-		func_strict(opfuncid) &&
-		func_volatile(opfuncid) != PROVOLATILE_VOLATILE;
+	PaxOperatorKey key;
+	PaxOperatorVerdict *v;
+	bool		found;
+
+	if (pax_operator_verdicts == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(PaxOperatorKey);
+		ctl.entrysize = sizeof(PaxOperatorVerdict);
+		ctl.hcxt = CacheMemoryContext;
+		pax_operator_verdicts = hash_create("pax operator verdicts", 64, &ctl,
+											HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		CacheRegisterSyscacheCallback(OPEROID, PaxOperatorVerdictsInval, (Datum) 0);
+		CacheRegisterSyscacheCallback(AMOPOPID, PaxOperatorVerdictsInval, (Datum) 0);
+		CacheRegisterSyscacheCallback(PROCOID, PaxOperatorVerdictsInval, (Datum) 0);
+	}
+	memset(&key, 0, sizeof(key));
+	key.opno = opno;
+	key.opfuncid = opfuncid;
+	v = hash_search(pax_operator_verdicts, &key, HASH_FIND, NULL);
+	if (v == NULL)
+	{
+		int			s = 0;
+		Oid			f = InvalidOid;
+		bool		ok;
+
+		/* looked up first: an invalidation meanwhile empties the table */
+		ok = PaxBtreeStrategy(opno, &s, &f) &&
+			func_strict(opfuncid) &&
+			func_volatile(opfuncid) != PROVOLATILE_VOLATILE;
+		v = hash_search(pax_operator_verdicts, &key, HASH_ENTER, &found);
+		v->ok = ok;
+		v->strategy = s;
+		v->opfamily = f;
+	}
+	*strategy = v->strategy;
+	*opfamily = v->opfamily;
+	return v->ok;
 }
 
 /*

@@ -228,6 +228,13 @@ CREATE TABLE del_p (a int) USING pax WITH (autovacuum_enabled = off);
 INSERT INTO del_p SELECT g FROM generate_series(1, 1000) g;
 DELETE FROM del_p WHERE a > 10;
 SELECT explain_analyze($$SELECT * FROM del_p WHERE a > 5$$);
+-- whether an operator is pushed follows its function's volatility (the
+-- verdicts are cached per backend, emptied when pg_proc changes)
+EXPLAIN (COSTS OFF) SELECT a FROM del_p WHERE a === 7;
+ALTER FUNCTION pax_leak_eq(int, int) VOLATILE;
+EXPLAIN (COSTS OFF) SELECT a FROM del_p WHERE a === 7;
+ALTER FUNCTION pax_leak_eq(int, int) IMMUTABLE;
+EXPLAIN (COSTS OFF) SELECT a FROM del_p WHERE a === 7;
 DROP TABLE rls_p, rls_h, del_p;
 DROP ROLE regress_pax_rls;
 DROP OPERATOR CLASS pax_leak_int_ops USING btree;
