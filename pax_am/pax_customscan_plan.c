@@ -286,8 +286,9 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 		cached_page *= PAX_PAGE_FIXED_SHARE +
 			(1.0 - PAX_PAGE_FIXED_SHARE) * PaxNeededByteShare(root, rel);
 
-	pushed_sel = clauselist_selectivity(root, extract_actual_clauses(pushed, false),
-										rel->relid, JOIN_INNER, NULL);
+	/* the RestrictInfos themselves: their selectivities are cached there */
+	pushed_sel = clauselist_selectivity(root, pushed, rel->relid, JOIN_INNER,
+										NULL);
 	npass = clamp_row_est(ntuples * pushed_sel);
 	cost_qual_eval(&rest_cost, extract_actual_clauses(rest, false), root);
 	startup_cost += rest_cost.startup + path->pathtarget->cost.startup;

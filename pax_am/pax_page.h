@@ -384,13 +384,13 @@ typedef struct PaxPageLayout
  * capacities, and a bulk-loaded table's encoded pages between a few sets
  * of widths (a bulk-loaded table of many columns has dozens of shapes, so
  * the cache holds more than a few).  The cache is set-associative: a
- * shape's
- * signature (a hash of the shape) picks a set of PAX_LAYOUT_CACHE_WAYS
- * entries, the only ones looked at, and entries whose signature differs
- * are passed over without comparing their bitmaps; a miss takes a free
- * entry of the set, else the way a rotating counter picks.  Sets and
- * their entries are allocated on first use: every pax slot holds a cache,
- * and a slot of a single-row statement sees one shape.
+ * shape's signature (a hash of the shape) picks a set of
+ * PAX_LAYOUT_CACHE_WAYS entries, the only ones looked at, and entries whose
+ * signature differs are passed over without comparing their bitmaps; a
+ * miss takes a free entry of the set, else the way a rotating counter
+ * picks, and copies the layout from the relation's own (PaxRelLayouts).
+ * Sets (sets[], of PAX_LAYOUT_CACHE_WAYS entries, or NULL) are allocated
+ * on first use: every pax slot has a cache, and sees one shape or few.
  */
 #define PAX_LAYOUT_CACHE_ENTRIES	128
 #define PAX_LAYOUT_CACHE_WAYS		4
@@ -399,8 +399,7 @@ typedef struct PaxPageLayout
 typedef struct PaxLayoutCacheEntry
 {
 	PaxPageLayout *layout;		/* sized for the relation's natts, or NULL */
-	bits8	   *dirmaps;		/* copy of the page's directory bitmaps and
-								 * encoded widths */
+	bits8	   *dirmaps;		/* the shape's directory bitmaps, widths */
 	bool		valid;
 	bool		encoded;		/* the page has encoded widths */
 	bool		compact;		/* the page is compact */
@@ -415,9 +414,8 @@ typedef struct PaxLayoutCache
 	int			maxatts;
 	MemoryContext mcxt;			/* where entries are allocated, on first use */
 	int			victim;			/* the way a miss in a full set replaces */
-	PaxLayoutCacheEntry *sets[PAX_LAYOUT_CACHE_SETS];	/* each of
-														 * PAX_LAYOUT_CACHE_WAYS
-														 * entries, or NULL */
+	bool		shared;			/* a relation's own (PaxRelLayouts) */
+	PaxLayoutCacheEntry *sets[PAX_LAYOUT_CACHE_SETS];
 } PaxLayoutCache;
 
 /*
@@ -554,20 +552,19 @@ PaxPageCheckHeader(Relation rel, Page page, BlockNumber blkno)
 extern PaxPageLayout *PaxPageGetLayout(Relation rel, TupleDesc tupdesc,
 									   Page page, BlockNumber blkno,
 									   PaxLayoutCache *cache);
+extern PaxLayoutCache *PaxRelLayouts(Relation rel);
 extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
 							   MemoryContext mcxt);
 extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
 extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
 							 int row, int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
-							  const PaxPageLayout *layout, int row,
-							  int from, int to,
-							  const int16 *needed, int nneeded,
+							  const PaxPageLayout *layout, int row, int from,
+							  int to, const int16 *needed, int nneeded,
 							  Datum *values, bool *isnull, char *cells);
 extern char *PaxDecodeCellsFor(char **cells, const PaxPageLayout *layout,
 							   int natts, MemoryContext mcxt);
 extern char *PaxDecodeCell(int attno);
-
 extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
 						  int *align);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);

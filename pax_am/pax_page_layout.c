@@ -25,7 +25,9 @@
 #include "storage/procarray.h"
 #include "utils/date.h"
 #include "utils/float.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -246,6 +248,80 @@ PaxShapeSignature(PaxPageHeader hdr, const bits8 *maps, int maplen,
 }
 
 /*
+ * The layout caches of the relations, one for each of the last
+ * PAX_SINGLE_RELS relations whose rows were read or written one at a time
+ * (a transaction of TPC-C's reads and writes nine tables in turn; a
+ * multi-row insert has a cache of its own), so that a row's page layout
+ * is computed once per page shape, not once per row or statement.  A page's layout depends on its shape, which
+ * each lookup compares, and on the relation's columns (attlen, attalign,
+ * attbyval, attisdropped): a relation's cache is emptied when its relcache
+ * entry is invalidated (ALTER TABLE, DROP COLUMN), the least recently
+ * used one when another relation needs a cache.  Other caches (a slot's,
+ * a scan's: new with every statement) copy a layout from here on a miss
+ * rather than compute it (PaxPageGetLayout).
+ */
+#define PAX_SINGLE_RELS		16
+
+typedef struct PaxSingleLayouts
+{
+	Oid			relid;			/* InvalidOid: unused */
+	bool		valid;
+	uint64		used;			/* when it was last returned */
+	PaxLayoutCache cache;
+} PaxSingleLayouts;
+
+static PaxSingleLayouts *pax_single;
+static uint64 pax_single_clock;
+
+/* PaxSingleLayoutsInval is the relcache callback of pax_single. */
+static void
+PaxSingleLayoutsInval(Datum arg, Oid relid)
+{
+	for (int k = 0; pax_single && k < PAX_SINGLE_RELS; k++)
+		if (!OidIsValid(relid) || pax_single[k].relid == relid)
+			pax_single[k].valid = false;
+}
+
+/*
+ * PaxRelLayouts returns the relation's layout cache for single-row writes
+ * (and reads of the row being changed).
+ */
+PaxLayoutCache *
+PaxRelLayouts(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+	int			natts = RelationGetDescr(rel)->natts;
+	PaxSingleLayouts *e = NULL;
+
+	if (pax_single == NULL)
+	{
+		pax_single = MemoryContextAllocZero(TopMemoryContext,
+											PAX_SINGLE_RELS * sizeof(PaxSingleLayouts));
+		CacheRegisterRelcacheCallback(PaxSingleLayoutsInval, (Datum) 0);
+	}
+	for (int k = 0; k < PAX_SINGLE_RELS; k++)
+	{
+		if (pax_single[k].relid == relid)
+		{
+			e = &pax_single[k];
+			break;
+		}
+		if (e == NULL || pax_single[k].used < e->used)
+			e = &pax_single[k];	/* the least recently used, meanwhile */
+	}
+	e->used = ++pax_single_clock;
+	if (e->relid == relid && e->valid && e->cache.maxatts == natts)
+		return &e->cache;
+	if (OidIsValid(e->relid))
+		PaxLayoutCacheFree(&e->cache);
+	PaxLayoutCacheInit(&e->cache, natts, TopMemoryContext);
+	e->cache.shared = true;
+	e->relid = relid;
+	e->valid = true;
+	return &e->cache;
+}
+
+/*
  * PaxPageGetLayout verifies a page's header and returns its layout, from
  * the cache when one of its entries has the same shape (then the page's
  * pd_lower must still match it), else computed into an entry (the oldest
@@ -323,10 +399,22 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 											Max(cache->maxatts, 1) + PAX_SHAPE_PAD);
 	}
 
-	PaxPageShapeOf(page, &shape);
 	e->valid = false;			/* until the layout is whole */
-	if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
-		PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
+	if (!cache->shared && rel != NULL && tupdesc == RelationGetDescr(rel) &&
+		hdr->pp_natts <= cache->maxatts)
+	{
+		/* the relation's own cache has it, or computes it once */
+		PaxPageLayout *src = PaxPageGetLayout(rel, tupdesc, page, blkno,
+											  PaxRelLayouts(rel));
+
+		memcpy(e->layout, src, SizeOfPaxPageLayout(src->natts));
+	}
+	else
+	{
+		PaxPageShapeOf(page, &shape);
+		if (PaxLayoutSize(tupdesc, &shape, e->layout) != phdr->pd_lower)
+			PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
+	}
 	memcpy(e->dirmaps, maps, 3 * maplen);
 	if (encoded)
 		memcpy(e->dirmaps + 3 * maplen, widths, hdr->pp_natts);

@@ -133,7 +133,6 @@ extern void PaxInsertVersion(Relation relation, TupleTableSlot *slot,
 							 CommandId cid, int options,
 							 const PaxRowInit *init, HeapTuple oldtup,
 							 HeapTuple *newtup);
-extern PaxLayoutCache *PaxRelLayouts(Relation rel);
 extern int	PaxPlaceOnPage(Relation rel, TupleTableSlot *slot,
 						   const PaxRowInit *init, Buffer buffer,
 						   Buffer vmbuffer, CommandId cid, PaxChange *chg,
