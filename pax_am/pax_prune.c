@@ -263,12 +263,14 @@ PaxPruneChain(PaxPruneState *ps, int root)
 }
 
 /*
- * PaxCompactMayGoRowForm tells whether a compact page could ever go back
- * to a row form with a free slot, however many of its rows died: laid out
- * plain with a header and the fixed-width values of each row
- * (PaxPageRegrow).  A page of narrow rows (up to 291, as pgbench_accounts')
- * cannot, and is not judged row by row in vain: its own shape with a
- * header a row would have no free slot before VACUUM frees its rows.
+ * PaxCompactMayGoRowForm tells whether a compact page could go back to the
+ * row form at all, however many of its rows died: in its own shape with a
+ * header a row once every value is freed, or laid out plain with a header
+ * and the fixed-width values of each row (PaxPruneCompact).  A page that
+ * cannot is not judged row by row in vain.  A page of narrow rows (up to
+ * 291) goes to its own shape at its first dead row, so that VACUUM's
+ * phase 3 finds DEAD items to free into slots for heap-only versions;
+ * after that, pruning leaves its full row form alone (PaxPagePrune).
  */
 static bool
 PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
@@ -276,6 +278,10 @@ PaxCompactMayGoRowForm(Page page, const PaxPageLayout *layout,
 {
 	Size		perrow = PAX_ROWHDR_SIZE;
 
+	if (((PageHeader) page)->pd_lower +
+		PaxRowAreaSize(false, layout->capacity) -
+		PaxRowAreaSize(true, layout->capacity) <= PAX_SPECIAL_START)
+		return true;
 	for (int i = 0; i < layout->natts; i++)
 		if (layout->cols[i].data != 0 && TupleDescAttr(tupdesc, i)->attlen > 0)
 			perrow += TupleDescAttr(tupdesc, i)->attlen;
