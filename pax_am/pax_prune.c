@@ -341,9 +341,7 @@ PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
 	copy = PaxChangeStart(&chg, ps->rel, buffer, false);
 	PaxChangeRemoves(&chg, true, ps->horizon);
 	memcpy(copy, page, BLCKSZ);
-	PaxChangeDiff(&chg, 0, ((PageHeader) copy)->pd_lower);
-	PaxChangeDiff(&chg, ((PageHeader) copy)->pd_upper,
-				  BLCKSZ - ((PageHeader) copy)->pd_upper);
+	PaxChangeDiffPage(&chg);
 	PaxChangeFinish(&chg);
 	if (hblk != 0)
 		PaxCompactFreeHeaderPage(ps->rel, hblk, NULL);
@@ -505,8 +503,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 			pfree(regrown);
 		}
 		phdr->pd_prune_xid = ps->new_prune_xid;
-		PaxChangeDiff(&chg, 0, phdr->pd_lower);
-		PaxChangeDiff(&chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
+		PaxChangeDiffPage(&chg);
 		PaxChangeFinish(&chg);
 	}
 	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid)

@@ -242,9 +242,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 										&cutoff, &all_frozen);
 	if (all_visible)
 		PageSetAllVisible(page);
-	PaxChangeDiff(&chg, 0, ((PageHeader) page)->pd_lower);
-	PaxChangeDiff(&chg, ((PageHeader) page)->pd_upper,
-				  BLCKSZ - ((PageHeader) page)->pd_upper);
+	PaxChangeDiffPage(&chg);
 	PaxChangeFinish(&chg);
 	if (hblk != 0)
 		PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);

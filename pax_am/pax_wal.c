@@ -141,6 +141,19 @@ PaxChangeDiff(PaxChange *chg, int offset, int length)
 }
 
 /*
+ * PaxChangeDiffPage names the whole copy but its hole as possibly written
+ * (PaxChangeDiff): a change that rewrote the page (pruning, reclaim).
+ */
+void
+PaxChangeDiffPage(PaxChange *chg)
+{
+	PageHeader	phdr = (PageHeader) chg->copy.data;
+
+	PaxChangeDiff(chg, 0, phdr->pd_lower);
+	PaxChangeDiff(chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
+}
+
+/*
  * PaxChangeRemoves marks the change as one that removes or freezes rows,
  * or moves values (pruning, VACUUM's reclaim and freezing, a page laid out
  * again).  cleanup: the change moved values or freed row slots, under the

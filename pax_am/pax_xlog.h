@@ -117,6 +117,7 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 						   bool full);
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeDiff(PaxChange *chg, int offset, int length);
+extern void PaxChangeDiffPage(PaxChange *chg);
 extern void PaxChangeRemoves(PaxChange *chg, bool cleanup,
 							 TransactionId horizon);
 extern void PaxChangeFinish(PaxChange *chg);
