@@ -710,6 +710,24 @@ PaxInvalidCheckWidth(Form_pg_attribute att, int attnum, uint8 width,
 					width);
 }
 
+/*
+ * PaxBaseCheckSlot: the base of an integer column's frame of reference is
+ * a value of its type (the rows at offset 0 have it), within the range of
+ * its 2- or 4-byte type: readers that widen it to int64 (PaxScan's
+ * filters and sums) would otherwise see another value than the rows' own.
+ */
+static void
+PaxBaseCheckSlot(Page page, const PaxColumnLayout *col,
+				 PaxVerifyProblem report, void *arg)
+{
+	int64		base = PaxColumnBase(page, col);
+
+	if ((col->attlen == 2 && (base < PG_INT16_MIN || base > PG_INT16_MAX)) ||
+		(col->attlen == 4 && (base < PG_INT32_MIN || base > PG_INT32_MAX)))
+		report(arg, psprintf("base " INT64_FORMAT " is outside the range of the column's %d-byte type",
+							 base, col->attlen));
+}
+
 /* (a dropped float column's scale looks like a factor: unchecked) */
 static void
 PaxFactorCheckSlot(Page page, const PaxColumnLayout *col,
@@ -718,6 +736,7 @@ PaxFactorCheckSlot(Page page, const PaxColumnLayout *col,
 	if (!col->dropped && PaxColumnFactor(page, col) < 2)
 		report(arg, psprintf("factor " INT64_FORMAT " of a factored column is below 2",
 							 PaxColumnFactor(page, col)));
+	PaxBaseCheckSlot(page, col, report, arg);
 }
 
 static void
@@ -729,18 +748,6 @@ PaxScaledCheckSlot(Page page, const PaxColumnLayout *col,
 							 PaxColumnFactor(page, col), PAX_SCALE_MAX));
 }
 
-/* a constant column's base is a value of its type: within its range */
-static void
-PaxConstCheckSlot(Page page, const PaxColumnLayout *col,
-				  PaxVerifyProblem report, void *arg)
-{
-	int64		base = PaxColumnBase(page, col);
-
-	if ((col->attlen == 2 && (base < PG_INT16_MIN || base > PG_INT16_MAX)) ||
-		(col->attlen == 4 && (base < PG_INT32_MIN || base > PG_INT32_MAX)))
-		report(arg, psprintf("base " INT64_FORMAT " of a constant column is outside the range of its %d-byte type",
-							 base, col->attlen));
-}
 
 static char *
 PaxPlainDescribe(Page page, const PaxColumnLayout *col, int *valuewidth)
@@ -792,6 +799,7 @@ static const PaxEncodingOps PaxEncBytesOps = {
 	.layout = PaxBytesLayout,
 	.initslot = PaxInitBase,
 	.checkwidth = PaxBytesCheckWidth,
+	.checkslot = PaxBaseCheckSlot,
 	.describe = PaxBytesDescribe,
 };
 
@@ -802,6 +810,7 @@ static const PaxEncodingOps PaxEncPackedOps = {
 	.layout = PaxPackedLayout,
 	.initslot = PaxInitBase,
 	.checkwidth = PaxPackedCheckWidth,
+	.checkslot = PaxBaseCheckSlot,
 	.describe = PaxPackedDescribe,
 };
 
@@ -841,7 +850,7 @@ static const PaxEncodingOps PaxEncConstOps = {
 	.layout = PaxConstLayout,
 	.initslot = PaxInitBase,
 	.checkwidth = PaxConstCheckWidth,
-	.checkslot = PaxConstCheckSlot,
+	.checkslot = PaxBaseCheckSlot,
 	.describe = PaxConstDescribe,
 };
 

@@ -120,6 +120,30 @@ typedef enum PaxLayoutStatus
 	PAX_LAYOUT_ABORTED			/* an orphan */
 } PaxLayoutStatus;
 
+/*
+ * PaxLayoutXidPlausible tells whether a page's layout xid can be asked
+ * about: a normal xid that the commit log still covers (not before
+ * oldestClogXid: VACUUM clears a committed layout xid before relfrozenxid
+ * passes it) and that was assigned (before nextXid).  Any other value is a
+ * corrupted special space, whose commit log lookup would fail or read
+ * another transaction's status.
+ */
+bool
+PaxLayoutXidPlausible(TransactionId xid)
+{
+	TransactionId next;
+	TransactionId oldest;
+
+	if (!TransactionIdIsNormal(xid))
+		return false;
+	next = XidFromFullTransactionId(ReadNextFullTransactionId());
+	LWLockAcquire(XactTruncationLock, LW_SHARED);
+	oldest = PaxTransamVariables->oldestClogXid;
+	LWLockRelease(XactTruncationLock);
+	return TransactionIdPrecedes(xid, next) &&
+		!TransactionIdPrecedes(xid, oldest);
+}
+
 static PaxLayoutStatus
 PaxPageLayoutStatus(Page page)
 {
@@ -127,6 +151,11 @@ PaxPageLayoutStatus(Page page)
 
 	if (!TransactionIdIsValid(xid) || TransactionIdIsCurrentTransactionId(xid))
 		return PAX_LAYOUT_VALID;
+	if (!PaxLayoutXidPlausible(xid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("pax page records layout transaction %u, which is not a valid transaction ID",
+						xid)));
 	if (TransactionIdIsInProgress(xid))
 		return PAX_LAYOUT_IN_PROGRESS;
 	if (TransactionIdDidCommit(xid))

@@ -43,9 +43,8 @@
 #define PAX_MAX_ZONES		64
 #define PAX_MAX_ZONE_BYTES	(BLCKSZ / 8)
 /*
- * A page built from a batch has no zone map for a column whose rows span
- * this share of the column's range or more, once this many pages' worth of
- * rows have been placed (PaxZoneUseless).
+ * A batch's page has no zone map for a column whose rows span this share of
+ * its range, once this many pages' worth of rows are placed (PaxZoneUseless).
  */
 #define PAX_ZONE_SPAN_NUM	7
 #define PAX_ZONE_SPAN_DEN	8
@@ -54,10 +53,7 @@
 /* Null bitmaps for all nullable columns while they take at most this much. */
 #define PAX_EAGER_BITMAP_BYTES	(BLCKSZ / 16)
 
-/*
- * Rows enough to shape a page (its capacity, its encodings) on their own,
- * without the relation's hints (pax_insert.c, pax_encode.c).
- */
+/* Rows enough to shape a page without the relation's hints (pax_encode.c). */
 #define PAX_SHAPE_SAMPLE_ROWS	16
 
 /* Number of per-column bitmaps in the column directory. */
@@ -226,7 +222,8 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
 /*
  * A compact page's row area, at its rowhdrs offset (pax_am/README,
  * "Compact rows"): the row header its rows share (24 bytes), the block
- * number of its header page (0: none yet) and a reserved word, one state
+ * number of its header page (0: none yet) and its check word
+ * (PaxPageMetaCheck at PAX_COMPACT_CHECK; 0: none recorded), one state
  * byte per row of its capacity, then, MAXALIGN'd, PAX_COMPACT_SLOTS row
  * header slots for rows that need a header of their own (a DELETE, UPDATE
  * or row lock sets their xmax).  A state is PAX_STATE_SHARED (0), a slot
@@ -236,6 +233,7 @@ typedef PaxPageOpaqueData *PaxPageOpaque;
  */
 #define PAX_COMPACT_SLOTS		12
 #define PAX_COMPACT_HDRPAGE		PAX_ROWHDR_SIZE
+#define PAX_COMPACT_CHECK		(PAX_ROWHDR_SIZE + 4)
 #define PAX_COMPACT_STATES		(PAX_ROWHDR_SIZE + 8)
 #define PAX_STATE_SHARED		0
 #define PAX_STATE_OVERFLOW		0xFE
@@ -340,9 +338,8 @@ PaxRowCtidIsSelf(HeapTuple tuple)
 	return ItemPointerEquals(&tuple->t_self, &ctid);
 }
 /*
- * PaxPageIsOrphan tells whether a page was laid out for columns of a
- * rolled-back ALTER TABLE ADD COLUMN: every row on it is dead (see
- * PaxLayoutXid).  Most pages record no xid; the check is inline for them.
+ * PaxPageIsOrphan tells whether a page was laid out for columns of a rolled-back
+ * ALTER TABLE ADD COLUMN: every row on it is dead (see PaxLayoutXid).
  */
 #define PaxPageIsOrphan(page) \
 	(TransactionIdIsValid(PaxPageGetOpaque(page)->pax_layout_xid) && \
@@ -508,6 +505,8 @@ extern void PaxPageInit(Page page, TupleDesc tupdesc,
 						const PaxPageShape *shape);
 extern TransactionId PaxLayoutXid(Relation rel);
 extern bool PaxPageIsOrphanSlow(Page page);
+extern bool PaxLayoutXidPlausible(TransactionId xid);
+extern uint32 PaxPageMetaCheck(Page page);
 extern bool PaxPageLayoutUsable(Page page);
 extern void PaxPageShapeOf(Page page, PaxPageShape *shape);
 pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,

@@ -20,6 +20,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "port/pg_bitutils.h"
 #include "storage/buf_internals.h"
 #include "storage/procarray.h"
@@ -428,6 +429,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	return e->layout;
 }
 
+static uint32 PaxPageRowArea(Page page);
+
 /*
  * PaxPageInit initialises an empty pax page of the given shape.  The
  * caller holds an exclusive lock on the buffer (or the page is private) and
@@ -486,4 +489,92 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	opaque = PaxPageGetOpaque(page);
 	opaque->pax_magic = PAX_PAGE_MAGIC;
 	opaque->pax_version = PAX_PAGE_VERSION;
+	if (shape->compact)
+	{
+		uint32		check = PaxPageMetaCheck(page);
+
+		memcpy(page + PaxPageRowArea(page) + PAX_COMPACT_CHECK, &check,
+			   sizeof(check));
+	}
+}
+
+/*
+ * PaxPageRowArea is the offset of a page's row area (its rowhdrs), from
+ * its header and column directory alone.  The caller has checked that the
+ * header's natts fits the page.
+ */
+static uint32
+PaxPageRowArea(Page page)
+{
+	int			natts = PaxPageGetHeader(page)->pp_natts;
+	bits8	   *zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
+	uint32		off;
+
+	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+				   PAX_NDIRMAPS * PaxDirMapLen(natts) +
+				   (PaxPageIsEncoded(page) ? natts : 0));
+	for (int i = 0; i < natts; i++)
+	{
+		if (PaxBitIsSet(zone, i))
+			off += sizeof(PaxZone);
+		if (PaxPageIsEncoded(page))
+			off += PaxBaseBytes(PaxPageGetWidths(page)[i]);
+	}
+	return off;
+}
+
+/*
+ * PaxPageMetaCheck computes a page's check word: a hash of what never
+ * changes after PaxPageInit and says where and how every value is stored
+ * (pp_capacity, pp_natts, the form and encoding flags, the absent, null
+ * bitmap and zone map bits, the widths, and the base array but for
+ * dictionaries' counts of entries in use, which grow as rows come).  A
+ * compact page keeps it in its row area (PAX_COMPACT_CHECK), and
+ * pax_verify compares: without data checksums, nothing else tells a
+ * changed base, factor, scale or prefix from a true one.  Every byte of it
+ * is nonzero, so that 0 stands for "none recorded" (pages written before
+ * it was) and no single changed byte makes it 0.  The caller has checked
+ * that the header's natts fits the page.
+ */
+uint32
+PaxPageMetaCheck(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			natts = hdr->pp_natts;
+	uint16		fixed[3];
+	uint64		h;
+	uint32		slot;
+	uint32		check;
+
+	fixed[0] = hdr->pp_capacity;
+	fixed[1] = hdr->pp_natts;
+	fixed[2] = hdr->pp_flags & (PAX_PAGE_ENCODED | PAX_PAGE_COMPACT);
+	h = hash_bytes_extended((const unsigned char *) fixed, sizeof(fixed), 0);
+	h = hash_bytes_extended((const unsigned char *) PaxPageGetDirMap(page, PAX_DIR_ABSENT),
+							(PAX_DIR_ZONE + 1) * PaxDirMapLen(natts), h);
+	if (PaxPageIsEncoded(page))
+	{
+		const uint8 *widths = PaxPageGetWidths(page);
+
+		h = hash_bytes_extended(widths, natts, h);
+		slot = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+						PAX_NDIRMAPS * PaxDirMapLen(natts) + natts);
+		for (int i = 0; i < natts; i++)
+			if (PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_ZONE), i))
+				slot += sizeof(PaxZone);
+		for (int i = 0; i < natts; i++)
+		{
+			int			bytes = PaxBaseBytes(widths[i]);
+
+			if (PaxEncodingOf(widths[i], NULL) != PAX_ENC_DICT)
+				h = hash_bytes_extended((const unsigned char *) page + slot,
+										bytes, h);
+			slot += bytes;
+		}
+	}
+	check = (uint32) (h ^ (h >> 32));
+	for (int b = 0; b < 4; b++)
+		if (((check >> (8 * b)) & 0xFF) == 0)
+			check |= 1U << (8 * b);
+	return check;
 }

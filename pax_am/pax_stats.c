@@ -44,6 +44,10 @@
 
 PG_FUNCTION_INFO_V1(pax_page_stats);
 PG_FUNCTION_INFO_V1(pax_page_columns);
+PG_FUNCTION_INFO_V1(pax_page_regions);
+
+/* Columns of the result rows of pax_page_regions. */
+#define PAX_PAGE_REGIONS_COLS	4
 
 /*
  * PaxOpenForStats opens a relation for the layout and verification
@@ -360,6 +364,153 @@ pax_page_columns(PG_FUNCTION_ARGS)
 		PaxColumnEncoding(page, col, values, nulls);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	UnlockReleaseBuffer(buffer);
+	PaxLayoutCacheFree(&cache);
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}
+
+/*
+ * PaxRegion adds one region of a page to pax_page_regions' result.
+ */
+static void
+PaxRegion(ReturnSetInfo *rsinfo, int off, int len, int attnum,
+		  const char *region)
+{
+	Datum		values[PAX_PAGE_REGIONS_COLS];
+	bool		nulls[PAX_PAGE_REGIONS_COLS] = {0};
+
+	if (len <= 0)
+		return;
+	values[0] = Int32GetDatum(off);
+	values[1] = Int32GetDatum(len);
+	values[2] = Int32GetDatum(attnum + 1);
+	nulls[2] = attnum < 0;
+	values[3] = CStringGetTextDatum(region);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * PaxColumnRegions adds the minipage regions of column i of a page: its
+ * null bitmap, dictionary and row slots ("values", or "value offsets" into
+ * the value area).
+ */
+static void
+PaxColumnRegions(ReturnSetInfo *rsinfo, const PaxPageLayout *layout, int i)
+{
+	const PaxColumnLayout *col = &layout->cols[i];
+
+	if (col->nullmap != 0)
+		PaxRegion(rsinfo, col->nullmap, BITMAPLEN(layout->capacity), i,
+				  "null bitmap");
+	if (col->dict != 0)
+		PaxRegion(rsinfo, col->dict, col->dictcap * sizeof(uint16), i,
+				  "dictionary");
+	if (col->data != 0)
+		PaxRegion(rsinfo, col->data, PaxMinipageBytes(col, layout->capacity),
+				  i, col->attlen < 0 && col->dict == 0 && !PaxInMinipage(col) ?
+				  "value offsets" : "values");
+}
+
+/*
+ * pax_page_regions(rel regclass, blkno bigint,
+ *					OUT off int, OUT len int, OUT attnum int,
+ *					OUT region text)
+ * RETURNS SETOF record
+ *
+ * The byte ranges of a page and what each holds: 'page header', 'pax header', 'column directory', 'zone map',
+ * 'encoding slot' (an encoded column's base, factor, prefix or dictionary
+ * count), the row area ('row headers' of a row-form page; a compact page's
+ * 'shared row header', 'header page', 'row states' and 'row header
+ * slots'), each column's 'null bitmap', 'dictionary' and 'values' or
+ * 'value offsets', then 'free', 'value area' and 'special space'.  Bytes
+ * no row names are alignment padding.  Meant for tests and inspection, as
+ * pageinspect's functions are.  attnum is NULL for regions that
+ * are no one column's.  An empty or orphan page has no regions; a page
+ * that fails verification raises ERRCODE_DATA_CORRUPTED.
+ */
+Datum
+pax_page_regions(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int64		blkno = PG_GETARG_INT64(1);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	PaxLayoutCache cache;
+	Buffer		buffer;
+	Page		page;
+	PageHeader	phdr;
+	PaxPageLayout *layout;
+	int			slot;
+
+	InitMaterializedSRF(fcinfo, 0);
+	PaxCheckResultColumns(rsinfo, PAX_PAGE_REGIONS_COLS,
+						  PAX_PAGE_REGIONS_COLS);
+	rel = PaxOpenForStats(relid);
+	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block number " INT64_FORMAT " is out of range for relation \"%s\"",
+						blkno, RelationGetRelationName(rel))));
+
+	PaxLayoutCacheInit(&cache, RelationGetDescr(rel)->natts,
+					   CurrentMemoryContext);
+	buffer = ReadBuffer(rel, (BlockNumber) blkno);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	phdr = (PageHeader) page;
+	if (PageIsNew(page) || PaxPageIsOrphan(page) ||
+		(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HEADERS))
+	{
+		UnlockReleaseBuffer(buffer);
+		relation_close(rel, AccessShareLock);
+		return (Datum) 0;
+	}
+	layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page,
+							  (BlockNumber) blkno, &cache);
+
+	PaxRegion(rsinfo, 0, SizeOfPageHeaderData, -1, "page header");
+	PaxRegion(rsinfo, SizeOfPageHeaderData, sizeof(PaxPageHeaderData), -1,
+			  "pax header");
+	PaxRegion(rsinfo, SizeOfPageHeaderData + sizeof(PaxPageHeaderData),
+			  PAX_NDIRMAPS * PaxDirMapLen(layout->natts) +
+			  (PaxPageIsEncoded(page) ? layout->natts : 0), -1,
+			  "column directory");
+	for (int i = 0; i < layout->natts; i++)
+		if (layout->cols[i].zone >= 0)
+			PaxRegion(rsinfo,
+					  layout->zones + layout->cols[i].zone * sizeof(PaxZone),
+					  sizeof(PaxZone), i, "zone map");
+	slot = layout->bases;
+	for (int i = 0; i < layout->natts && PaxPageIsEncoded(page); i++)
+	{
+		PaxRegion(rsinfo, slot, PaxBaseBytes(PaxPageGetWidths(page)[i]), i,
+				  "encoding slot");
+		slot += PaxBaseBytes(PaxPageGetWidths(page)[i]);
+	}
+	if (layout->compact)
+	{
+		PaxRegion(rsinfo, layout->rowhdrs, PAX_ROWHDR_SIZE, -1,
+				  "shared row header");
+		PaxRegion(rsinfo, layout->rowhdrs + PAX_COMPACT_HDRPAGE,
+				  PAX_COMPACT_STATES - PAX_COMPACT_HDRPAGE, -1, "header page");
+		PaxRegion(rsinfo, layout->rowhdrs + PAX_COMPACT_STATES,
+				  layout->capacity, -1, "row states");
+		PaxRegion(rsinfo, layout->rowhdrs + PaxCompactSlotsAt(layout->capacity),
+				  PAX_COMPACT_SLOTS * PAX_ROWHDR_SIZE, -1, "row header slots");
+	}
+	else
+		PaxRegion(rsinfo, layout->rowhdrs, layout->capacity * PAX_ROWHDR_SIZE,
+				  -1, "row headers");
+	for (int i = 0; i < layout->natts; i++)
+		PaxColumnRegions(rsinfo, layout, i);
+	PaxRegion(rsinfo, phdr->pd_lower, phdr->pd_upper - phdr->pd_lower, -1,
+			  "free");
+	PaxRegion(rsinfo, phdr->pd_upper, phdr->pd_special - phdr->pd_upper, -1,
+			  "value area");
+	PaxRegion(rsinfo, phdr->pd_special, BLCKSZ - phdr->pd_special, -1,
+			  "special space");
+
 	UnlockReleaseBuffer(buffer);
 	PaxLayoutCacheFree(&cache);
 	relation_close(rel, AccessShareLock);

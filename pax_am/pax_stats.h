@@ -70,5 +70,8 @@ extern void PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
 			pg_attribute_printf(2, 3);
 extern void PaxVerifyDirectory(PaxVerifyContext *ctx, Page page);
 extern void PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row);
+extern void PaxVerifyValueArea(PaxVerifyContext *ctx, Page page);
+extern bool PaxVerifyRowCleared(PaxVerifyContext *ctx, Page page, int row,
+								bool unused);
 
 #endif							/* PAX_STATS_H */

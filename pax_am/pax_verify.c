@@ -487,6 +487,13 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
 	int			owner[PAX_COMPACT_SLOTS + 1];
 	bool		ok = true;
 
+	uint32		check;
+
+	memcpy(&check, page + ctx->layout->rowhdrs + PAX_COMPACT_CHECK,
+		   sizeof(check));
+	if (check != 0 && check != PaxPageMetaCheck(page))
+		PaxVerifyReport(ctx, "check word %08X does not match the page's layout and encodings (%08X)",
+						check, PaxPageMetaCheck(page));
 	for (int k = 0; k <= PAX_COMPACT_SLOTS; k++)
 		owner[k] = -1;
 	for (int r = 0; r < hdr->pp_capacity; r++)
@@ -552,10 +559,26 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 		}
 		return;
 	}
-	/* an orphan page holds only dead rows, whose columns are unknown */
-	if (PaxPageIsOrphan(page) &&
-		hdr->pp_natts <= MaxTupleAttributeNumber)
-		return;
+	/*
+	 * An orphan page holds only dead rows, whose columns are unknown.  Its
+	 * special space must be where the header check expects it first, and
+	 * its layout xid plausible before the commit log is asked about it.
+	 */
+	if (((PageHeader) page)->pd_special == PAX_SPECIAL_START &&
+		TransactionIdIsValid(PaxPageGetOpaque(page)->pax_layout_xid))
+	{
+		TransactionId xid = PaxPageGetOpaque(page)->pax_layout_xid;
+
+		if (!PaxLayoutXidPlausible(xid))
+		{
+			PaxVerifyReport(ctx, "layout xid %u is not a valid transaction ID",
+							xid);
+			return;
+		}
+		if (PaxPageIsOrphan(page) &&
+			hdr->pp_natts <= MaxTupleAttributeNumber)
+			return;
+	}
 	if (!PaxVerifyPageHeader(ctx, page, true))
 		return;
 	PaxVerifyDirectory(ctx, page);
@@ -568,12 +591,28 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 		{
 			if (!ctx->layout->compact)
 				PaxVerifyItem(ctx, page, hdr);
+			else if (!PaxVerifyRowCleared(ctx, page, ctx->row, true))
+				PaxVerifyReport(ctx, "unused row slot holds values");
 			continue;
 		}
 		PaxVerifyRowHeader(ctx, page,
 						   PaxRowHeaderOf(ctx->rel, page, ctx->layout->rowhdrs,
 										  ctx->row));
 		PaxVerifyValues(ctx, page, ctx->row);
+	}
+	ctx->row = -1;
+	PaxVerifyValueArea(ctx, page);
+	/* slots not stored yet are all zero: a smaller pp_nrows shows */
+	ctx->row = hdr->pp_nrows;
+	for (; ctx->row < hdr->pp_capacity &&
+		 !(hdr->pp_flags & PAX_PAGE_HEADERS); ctx->row++)
+	{
+		if (!PaxVerifyRowCleared(ctx, page, ctx->row, false))
+		{
+			PaxVerifyReport(ctx, "row slot beyond the page's %u rows is not empty",
+							hdr->pp_nrows);
+			break;
+		}
 	}
 	ctx->row = -1;
 }

@@ -368,6 +368,184 @@ PaxVerifyVarlena(PaxVerifyContext *ctx, Page page, uint16 off,
 	}
 }
 
+/* PaxBytesZero tells whether len bytes at p are all zero. */
+static bool
+PaxBytesZero(const char *p, uint32 len)
+{
+	for (uint32 i = 0; i < len; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+/*
+ * PaxVerifyRowCleared tells whether row slot `row` holds no value, as
+ * PaxRowClear leaves it: every minipage slot zero, and every null bit set
+ * for a slot VACUUM reclaimed (unused), clear for one never stored, whose
+ * row header on a row-form page is all zero too.
+ */
+bool
+PaxVerifyRowCleared(PaxVerifyContext *ctx, Page page, int row, bool unused)
+{
+	PaxPageLayout *layout = ctx->layout;
+
+	if (!unused && !layout->compact &&
+		!PaxBytesZero((const char *) PaxRowHeader(page, layout->rowhdrs, row),
+					  PAX_ROWHDR_SIZE))
+		return false;
+
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0)
+			continue;
+		if (col->nullmap != 0 &&
+			PaxBitIsSet((bits8 *) page + col->nullmap, row) != unused)
+			return false;
+		if (col->symbits != 0)
+		{
+			for (int j = 0; j < col->restwidth; j++)
+				if (PaxPackedGet(page + col->data, col->symbits,
+								 row * col->restwidth + j) != 0)
+					return false;
+		}
+		else if (col->bits != 0)
+		{
+			if (PaxPackedGet(page + col->data, col->bits, row) != 0)
+				return false;
+		}
+		else
+		{
+			uint32		off;
+			uint32		len;
+
+			PaxRowBytes(col, row, &off, &len);
+			if (!PaxBytesZero(page + off, len))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* A value of the value area, for PaxVerifyValueArea. */
+typedef struct PaxAreaValue
+{
+	uint16		off;
+	uint16		len;
+	int16		attnum;			/* zero-based */
+} PaxAreaValue;
+
+static int
+PaxAreaValueCmp(const void *a, const void *b)
+{
+	const PaxAreaValue *x = (const PaxAreaValue *) a;
+	const PaxAreaValue *y = (const PaxAreaValue *) b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->len < y->len ? -1 : x->len > y->len ? 1 : 0;
+}
+
+/*
+ * PaxAreaValueAt records the value at `off` of column i into vals[*n]
+ * when it lies inside the value area (values outside it are reported by
+ * PaxVerifyValues).
+ */
+static void
+PaxAreaValueAt(PaxVerifyContext *ctx, Page page, int i, uint16 off,
+			   PaxAreaValue *vals, int *n)
+{
+	PageHeader	phdr = (PageHeader) page;
+	const PaxColumnLayout *col = &ctx->layout->cols[i];
+	const char *p = page + off;
+	int			room = phdr->pd_special - off;
+	int			size;
+	int			align;
+
+	if (off < phdr->pd_upper || off >= phdr->pd_special)
+		return;
+	if (col->prefix != 0 || VARATT_IS_1B(p) || col->attlen == -2)
+		size = col->prefix != 0 ? VARSIZE_1B(p) :
+			PaxStoredSize(TupleDescAttr(ctx->tupdesc, i), p, room, &align);
+	else if (room < VARHDRSZ)
+		return;
+	else
+		size = VARSIZE_ANY(p);
+	if (size < 1 || size > room)
+		return;
+	vals[*n].off = off;
+	vals[*n].len = size;
+	vals[*n].attnum = i;
+	(*n)++;
+}
+
+/*
+ * PaxVerifyValueArea checks that the values the page's rows and
+ * dictionary entries name are disjoint: each is stored for one row or one
+ * entry, so an offset or an entry pointing at or inside another value
+ * shows so.  (Bytes between values are not checked: dead rows' values stay
+ * in the value area until VACUUM compacts it.)
+ */
+void
+PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
+{
+	PaxPageLayout *layout = ctx->layout;
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			max = 0;
+	int			n = 0;
+	PaxAreaValue *vals;
+
+	for (int i = 0; i < layout->natts; i++)
+		if (layout->cols[i].data != 0 && layout->cols[i].attlen < 0 &&
+			!PaxInMinipage(&layout->cols[i]))
+			max += layout->cols[i].dict != 0 ? layout->cols[i].dictcap : nrows;
+	if (max == 0)
+		return;
+	vals = palloc(max * sizeof(PaxAreaValue));
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data == 0 || col->attlen >= 0 || PaxInMinipage(col))
+			continue;
+		if (col->dict != 0)
+		{
+			for (int e = 0; e < Min(PaxDictUsed(page, col), col->dictcap); e++)
+				PaxAreaValueAt(ctx, page, i,
+							   ((const uint16 *) (page + col->dict))[e], vals, &n);
+			continue;
+		}
+		for (int r = 0; r < nrows; r++)
+		{
+			if (PaxRowUnused(page, layout->rowhdrs, r) ||
+				(col->nullmap != 0 &&
+				 PaxBitIsSet((bits8 *) page + col->nullmap, r)))
+				continue;
+			PaxAreaValueAt(ctx, page, i, PaxVarOffset(page, col, r), vals, &n);
+		}
+	}
+	qsort(vals, n, sizeof(PaxAreaValue), PaxAreaValueCmp);
+	for (int k = 1; k < n; k++)
+	{
+		const PaxAreaValue *prev = &vals[k - 1];
+
+		if (vals[k].off < prev->off + prev->len)
+		{
+			ctx->attnum = vals[k].attnum;
+			if (vals[k].off == prev->off)
+				PaxVerifyReport(ctx, "value at offset %u is also a value of column %d",
+								vals[k].off, prev->attnum + 1);
+			else
+				PaxVerifyReport(ctx, "value at offset %u overlaps the value at offset %u of column %d",
+								vals[k].off, prev->off, prev->attnum + 1);
+			break;
+		}
+	}
+	ctx->attnum = -1;
+	pfree(vals);
+}
+
 /*
  * PaxVerifyValues checks the stored values of one row.
  */

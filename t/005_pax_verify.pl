@@ -483,7 +483,7 @@ ok(defined $kbase, 'k: the constant base found on block 0');
 $node->start;
 overwrite_blocks($node, $kfile, 0, $kbase, pack('q<', 1 << 40));
 like(verify_rows('k'),
-	qr/^0\|\|1\|base 1099511627776 of a constant column is outside the range of its 4-byte type$/m,
+	qr/^0\|\|1\|base 1099511627776 is outside the range of the column's 4-byte type$/m,
 	'constant base out of range: reported for the page');
 restore_file($node, $kfile, $korig);
 is(verify_rows('k'), '', 'k restored: nothing found');
