@@ -51,7 +51,7 @@ static const PaxBoolGuc PaxBoolGucs[] = {
 		"Enables the PaxScan custom scan of pax tables.",
 	&pax_enable_customscan},
 	{"pax.enable_pushdown",
-		"Lets PaxScan evaluate WHERE clauses on the minipages.",
+		"Lets PaxScan evaluate WHERE clauses on the minipages; off gives heap's plan, without PaxScan.",
 	&pax_enable_pushdown},
 	{"pax.enable_zonemaps",
 		"Lets PaxScan skip pages whose zone maps refute the pushed clauses.",

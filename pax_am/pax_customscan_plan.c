@@ -422,9 +422,16 @@ PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed, List *rest,
 /*
  * PaxSetRelPathlist adds PaxScan paths for pax relations.  It leaves the
  * relation alone when a system column other than ctid or tableoid is
- * needed (PaxScan forms virtual rows) or the scan samples the table.  The
- * partial path follows create_plain_partial_paths() in allpaths.c,
- * PostgreSQL 15.
+ * needed (PaxScan forms virtual rows), the scan samples the table, or
+ * pax.enable_pushdown is off.  The partial path follows
+ * create_plain_partial_paths() in allpaths.c, PostgreSQL 15.
+ *
+ * pax.enable_pushdown = off means heap's plan: the core planner's paths
+ * alone.  A PaxScan without pushed clauses would still be costed apart
+ * from a sequential scan (pages in memory, rows formed from the columns
+ * read), and a cheaper scan can turn a join round: which side is read
+ * first decides which rows the other side's expressions meet, and so
+ * whether a query raises an error or returns a row.
  */
 static void
 PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
@@ -443,7 +450,7 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	 * alone here would compete with that Append and lose the children's
 	 * rows.  rte->inh stays set even when the last child is gone.
 	 */
-	if (!pax_enable_customscan || rte->inh ||
+	if (!pax_enable_customscan || !pax_enable_pushdown || rte->inh ||
 		rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
 		(rel->reloptkind != RELOPT_BASEREL &&
 		 rel->reloptkind != RELOPT_OTHER_MEMBER_REL) ||

@@ -24,7 +24,10 @@
  * write to a logically logged pax relation under wal_level = logical fails
  * with an error saying so (PaxLogicalCheckWrite), before any change: never
  * a change missing downstream, never WAL a server cannot replay; and
- * CREATE / ALTER PUBLICATION of pax tables warns.
+ * CREATE / ALTER PUBLICATION of pax tables warns.  The transient table of
+ * an ALTER TABLE or REFRESH MATERIALIZED VIEW rewrite is the exception:
+ * decoding skips its changes, so it is written with no records for
+ * decoding, as VACUUM FULL's copy is (PaxLogicalRefuseWrite).
  *
  * Record format (after the record header): xl_pax_logical, then per tuple
  * a uint32 length of the data, an xl_heap_header, and the tuple's bytes
@@ -106,13 +109,17 @@ static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
 /*
  * PaxLogicalWanted tells whether a change to rel with the given insert
- * options is decoded: as heap_insert() decides in heapam.c.
+ * options is logged for decoding: as heap_insert() decides in heapam.c.
+ * Without the resource manager, the transient table of a rewrite, the one
+ * logically logged pax relation written then (PaxLogicalRefuseWrite), gets
+ * no records.
  */
 bool
 PaxLogicalWanted(Relation rel, int options)
 {
 	return XLogLogicalInfoActive() && RelationIsLogicallyLogged(rel) &&
-		!(options & TABLE_INSERT_NO_LOGICAL);
+		!(options & TABLE_INSERT_NO_LOGICAL) &&
+		(pax_rmgr_registered || !OidIsValid(rel->rd_rel->relrewrite));
 }
 
 /* PaxAppendTuple appends one tuple in the record's format. */
@@ -279,11 +286,20 @@ PaxLogicalOldKey(Relation rel, Datum *values, bool *isnull, bool key_required)
  * pax relation under wal_level = logical without the resource manager:
  * its change could be neither decoded nor replayed.  Called through
  * PaxLogicalCheckWrite, before any change.
+ *
+ * The transient table of a rewrite (relrewrite names the table it
+ * replaces: make_new_heap() in cluster.c, for ALTER TABLE and REFRESH
+ * MATERIALIZED VIEW) is written, with no rows logged for decoding: the
+ * decoder skips the changes of such a table (ReorderBufferProcessTXN() in
+ * reorderbuffer.c, PostgreSQL 15), so that heap's rows there reach only an
+ * output plugin that asks for rewrites (receive_rewrites), and pax's page
+ * changes are generic records then, which every server replays.  VACUUM
+ * FULL's and CLUSTER's copies log no rows at all, as heap's.
  */
 void
 PaxLogicalRefuseWrite(Relation rel)
 {
-	if (!RelationIsLogicallyLogged(rel))
+	if (!RelationIsLogicallyLogged(rel) || OidIsValid(rel->rd_rel->relrewrite))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -366,7 +366,8 @@ extern void PaxLogicalRefuseWrite(Relation rel);
  * PaxLogicalCheckWrite is called at every write to a pax relation, before
  * any change: with wal_level = logical and pax_am not preloaded (no
  * resource manager to log the change for decoding), a write to a
- * logically logged relation is an error.
+ * logically logged relation is an error, but for the transient table of
+ * a rewrite, whose changes decoding skips (PaxLogicalRefuseWrite).
  */
 static inline void
 PaxLogicalCheckWrite(Relation rel)

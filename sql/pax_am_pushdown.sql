@@ -51,6 +51,38 @@ SET pax.enable_customscan = off;
 EXPLAIN (COSTS OFF) SELECT id FROM pd WHERE age = 20;
 RESET pax.enable_customscan;
 
+-- pax.enable_pushdown = off gives heap's plan: no PaxScan competes, whose
+-- costs could turn a hash join round and read first the side heap reads
+-- second, sparing (or meeting) the rows whose x * 2 overflows
+CREATE TABLE jpa (k int, x int) USING pax WITH (autovacuum_enabled = off);
+CREATE TABLE jpb (k int, id int, d date) USING pax WITH (autovacuum_enabled = off);
+INSERT INTO jpa SELECT i % 500, CASE WHEN i % 7 = 0 THEN 2147483647 ELSE i END
+  FROM generate_series(1, 1000) i;
+INSERT INTO jpb SELECT i % 700, i, date '2000-01-01' + i FROM generate_series(1, 1000) i;
+CREATE TABLE jha (k int, x int) USING heap WITH (autovacuum_enabled = off);
+CREATE TABLE jhb (k int, id int, d date) USING heap WITH (autovacuum_enabled = off);
+INSERT INTO jha SELECT * FROM jpa;
+INSERT INTO jhb SELECT * FROM jpb;
+ANALYZE jpa, jpb, jha, jhb;
+CREATE FUNCTION jplan(a text, b text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+    FOR l IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT max(b.id) FROM %I a LEFT JOIN %I b ON a.k = b.k
+        WHERE a.x * 2 < 0 AND b.d BETWEEN ''2026-10-20'' AND ''1996-01-15''', a, b) LOOP
+        RETURN NEXT replace(replace(l, a, 'A'), b, 'B');
+    END LOOP;
+END $$;
+SET pax.enable_pushdown = off;
+SELECT jplan('jpa', 'jpb');
+SELECT array(SELECT jplan('jpa', 'jpb')) = array(SELECT jplan('jha', 'jhb')) AS heap_plan;
+SELECT max(b.id) FROM jha a LEFT JOIN jhb b ON a.k = b.k
+ WHERE a.x * 2 < 0 AND b.d BETWEEN '2026-10-20' AND '1996-01-15';
+SELECT max(b.id) FROM jpa a LEFT JOIN jpb b ON a.k = b.k
+ WHERE a.x * 2 < 0 AND b.d BETWEEN '2026-10-20' AND '1996-01-15';
+RESET pax.enable_pushdown;
+DROP FUNCTION jplan(text, text);
+DROP TABLE jpa, jpb, jha, jhb;
+
 -- parameters: prepared statements, nestloop inner side, rescans
 PREPARE q(int, int) AS SELECT count(*) FROM pd WHERE age = $1 AND id > $2;
 EXECUTE q(5, 100);

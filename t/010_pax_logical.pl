@@ -20,7 +20,10 @@
 #   table fails with an error naming shared_preload_libraries and changes
 #   nothing (heap tables and unlogged pax tables are written as usual), and
 #   CREATE / ALTER PUBLICATION of pax tables warns; under wal_level =
-#   replica pax tables are written as usual.
+#   replica pax tables are written as usual; ALTER TABLE's rewrites, REFRESH
+#   MATERIALIZED VIEW and VACUUM FULL of pax tables are allowed (decoding
+#   skips their transient tables) and decode as heap's, and so does an
+#   INSERT into the rewritten table once pax_am is preloaded.
 
 use strict;
 use warnings;
@@ -361,6 +364,71 @@ $plain->safe_psql('postgres', 'DROP PUBLICATION pub_h, pub_p, pub_s, pub_part');
 $plain->restart;
 is($plain->safe_psql('postgres', 'INSERT INTO q VALUES (1); SELECT count(*) FROM q'),
 	'1', 'under wal_level = replica a pax write needs no preloading');
+
+# Back under wal_level = logical, still not preloaded: ALTER TABLE's
+# rewrite of a pax table writes a transient table (relrewrite set), whose
+# changes decoding skips, as heap's: it is allowed, as VACUUM FULL is, and
+# decodes as heap's does (nothing); the rewritten table's changes decode as
+# heap's once pax_am is preloaded.  Each table of AM gets its rows (a
+# TOASTed one too) under wal_level = replica.
+my $ct_rows = q{
+	CREATE TABLE ct_AM (id int, v int4, w text) USING AM;
+	ALTER TABLE ct_AM ALTER COLUMN w SET STORAGE EXTERNAL;
+	INSERT INTO ct_AM SELECT g, g * 10, 'w' || g FROM generate_series(1, 100) g;
+	INSERT INTO ct_AM VALUES (101, 1010, repeat(md5('x'), 200));
+	CREATE MATERIALIZED VIEW cm_AM USING AM AS
+		SELECT g AS id, g * 10 AS v FROM generate_series(1, 101) g;
+};
+(my $ct_pax = $ct_rows) =~ s/AM/pax/g;
+(my $ct_heap = $ct_rows) =~ s/AM/heap/g;
+$plain->safe_psql('postgres', $ct_pax . $ct_heap);
+$plain->append_conf('postgresql.conf', "wal_level = logical\n");
+$plain->restart;
+$plain->safe_psql('postgres',
+	q{SELECT pg_create_logical_replication_slot('rw', 'test_decoding')});
+
+# rewrite(am, sql): the changes decoded after sql on AM's tables, with the
+# tables' names and the rewrite's transient table's number made alike
+sub rewrite
+{
+	my ($am, $sql) = @_;
+	$sql =~ s/AM/$am/g;
+	my ($r, $o, $e) = $plain->psql('postgres', $sql);
+	is($r, 0, "succeeds on $am: $sql") or diag($e);
+	my $changes = $plain->safe_psql('postgres', q{
+		SELECT string_agg(data, E'\n' ORDER BY lsn)
+		  FROM pg_logical_slot_get_changes('rw', NULL, NULL,
+			'include-xids', '0', 'skip-empty-xacts', '1')});
+	$changes =~ s/_$am\b/_AM/g;
+	return $changes;
+}
+foreach my $sql (
+	'ALTER TABLE ct_AM ALTER COLUMN v TYPE int8',
+	'BEGIN; ALTER TABLE ct_AM ALTER COLUMN id TYPE int8; INSERT INTO h VALUES (2); COMMIT',
+	'REFRESH MATERIALIZED VIEW cm_AM',
+	'VACUUM FULL ct_AM')
+{
+	is(rewrite('pax', $sql), rewrite('heap', $sql),
+		"decodes as heap's: $sql");
+}
+is($plain->safe_psql('postgres', q{
+	SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+	 WHERE attrelid = 'ct_pax'::regclass AND attname = 'v'}),
+	'bigint', 'the pax table was rewritten');
+is($plain->safe_psql('postgres', q{
+	SELECT (SELECT md5(string_agg(x::text, ',' ORDER BY id)) FROM ct_pax x) =
+	       (SELECT md5(string_agg(x::text, ',' ORDER BY id)) FROM ct_heap x),
+	       (SELECT count(*) FROM cm_pax)}),
+	't|101', "the rewritten pax table holds heap's rows");
+($ret, $out, $err) = $plain->psql('postgres', 'INSERT INTO ct_pax VALUES (102, 1020)');
+like($err, qr/cannot write to table "ct_pax" while wal_level is "logical"/,
+	'a write to the rewritten table is still refused');
+
+$plain->append_conf('postgresql.conf', "shared_preload_libraries = 'pax_am'\n");
+$plain->restart;
+is(rewrite('pax', "INSERT INTO ct_AM VALUES (102, 1020, repeat(md5('y'), 200))"),
+	rewrite('heap', "INSERT INTO ct_AM VALUES (102, 1020, repeat(md5('y'), 200))"),
+	'preloaded, an INSERT into the rewritten table decodes as heap\'s');
 $plain->stop;
 
 done_testing();
