@@ -51,13 +51,14 @@ PG_FUNCTION_INFO_V1(pax_page_regions);
 
 /*
  * PaxOpenForStats opens a relation for the layout and verification
- * functions with AccessShareLock, checking that it is a pax table the user
- * may read.
+ * functions with lockmode (AccessShareLock, or ShareUpdateExclusiveLock for
+ * pax_verify's heapallindexed), checking that it is a pax table the user
+ * may read.  The caller closes it with the same lockmode.
  */
 Relation
-PaxOpenForStats(Oid relid)
+PaxOpenForStats(Oid relid, LOCKMODE lockmode)
 {
-	Relation	rel = relation_open(relid, AccessShareLock);
+	Relation	rel = relation_open(relid, lockmode);
 	AclResult	aclresult;
 
 	if (rel->rd_rel->relkind != RELKIND_RELATION &&
@@ -124,7 +125,7 @@ pax_page_stats(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	PaxCheckResultColumns(rsinfo, PAX_PAGE_STATS_COLS, PAX_PAGE_STATS_COLS_1_0);
-	rel = PaxOpenForStats(relid);
+	rel = PaxOpenForStats(relid, AccessShareLock);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	PaxLayoutCacheInit(&cache, RelationGetNumberOfAttributes(rel),
 					   CurrentMemoryContext);
@@ -269,7 +270,7 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	PaxCheckResultColumns(rsinfo, PAX_PAGE_COLUMNS_COLS,
 						  PAX_PAGE_COLUMNS_COLS_1_0);
-	rel = PaxOpenForStats(relid);
+	rel = PaxOpenForStats(relid, AccessShareLock);
 	tupdesc = RelationGetDescr(rel);
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
 		ereport(ERROR,
@@ -446,7 +447,7 @@ pax_page_regions(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	PaxCheckResultColumns(rsinfo, PAX_PAGE_REGIONS_COLS,
 						  PAX_PAGE_REGIONS_COLS);
-	rel = PaxOpenForStats(relid);
+	rel = PaxOpenForStats(relid, AccessShareLock);
 	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

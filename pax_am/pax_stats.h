@@ -4,8 +4,8 @@
  *	  SQL-callable inspection of pax relations.
  *
  * pax_page_stats(), pax_page_columns() and pax_verify() open relations the
- * same way.  pax_verify()'s checks, in pax_verify.c and
- * pax_verify_col.c, share the state of the call (PaxVerifyContext) and
+ * same way.  pax_verify()'s checks, in pax_verify.c, pax_verify_col.c and
+ * pax_verify_index.c, share the state of the call (PaxVerifyContext) and
  * report each problem through PaxVerifyReport.
  *
  * pax_am/pax_stats.h
@@ -18,14 +18,15 @@
 #include "access/transam.h"
 #include "nodes/execnodes.h"
 #include "storage/bufmgr.h"
+#include "storage/lockdefs.h"
 #include "utils/rel.h"
 
 #include "pax_page.h"
 
 /* pax_stats.c */
-extern Relation PaxOpenForStats(Oid relid);
+extern Relation PaxOpenForStats(Oid relid, LOCKMODE lockmode);
 
-/* pax_verify.c and pax_verify_col.c */
+/* pax_verify.c, pax_verify_col.c and pax_verify_index.c */
 
 /* Columns of pax_verify's result. */
 #define PAX_VERIFY_COLS		4
@@ -61,6 +62,17 @@ typedef struct PaxVerifyContext
 	int			attnum;			/* zero-based column, -1 for none */
 
 	int64		nproblems;		/* rows reported so far */
+
+	/*
+	 * The blocks the page pass read (the relation's size when it began),
+	 * and those of them it reported problems on, ascending: the index
+	 * checks read rows' values only on the others.
+	 */
+	BlockNumber checked_nblocks;
+	BlockNumber *bad_blocks;
+	int			nbad_blocks;
+	int			max_bad_blocks;
+
 	PaxIOBlock copy;		/* a block read around the buffer manager */
 	ReturnSetInfo *rsinfo;
 } PaxVerifyContext;
@@ -73,5 +85,13 @@ extern void PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row);
 extern void PaxVerifyValueArea(PaxVerifyContext *ctx, Page page);
 extern bool PaxVerifyRowCleared(PaxVerifyContext *ctx, Page page, int row,
 								bool unused);
+extern char *PaxVerifyValueText(Form_pg_attribute att, Datum value);
+extern bool PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page,
+								bool report);
+extern Buffer PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
+								  PaxIOBlock *copy);
+
+/* pax_verify_index.c */
+extern void PaxVerifyIndexes(PaxVerifyContext *ctx, bool heapallindexed);
 
 #endif							/* PAX_STATS_H */

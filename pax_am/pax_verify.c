@@ -30,7 +30,9 @@
  *	   value of a zone-mapped column within the zone map (by the type's
  *	   btree comparison function).
  * and, with check_indexes, every entry of every valid index whose AM can
- * be scanned with no keys through amgettuple points at a stored row.
+ * be scanned with no keys through amgettuple points at a stored row; with
+ * heapallindexed, every btree entry's key is its row's key and every row
+ * has its entries (pax_verify_index.c).
  *
  * A page the buffer manager would refuse to read (its own header check or
  * checksum fails: ReadBuffer raises "invalid page") is checked from a
@@ -44,8 +46,9 @@
  * AccessShareLock): the cached ID bounds and block count are refreshed
  * before a value is reported as out of range.
  *
- * The checks of the column directory and of the stored values, and the
- * reporting of a problem, are in pax_verify_col.c.
+ * The checks of the page header, the column directory and the stored
+ * values, and the reporting of a problem, are in pax_verify_col.c; the
+ * index checks in pax_verify_index.c.
  *
  * pax_am/pax_verify.c
  *
@@ -246,99 +249,6 @@ PaxVerifyMulti(PaxVerifyContext *ctx, MultiXactId multi)
 	else
 		PaxVerifyReport(ctx, "multixact xmax %u precedes oldest valid multixact ID %u",
 						multi, ctx->oldest_mxact);
-}
-
-/* ----------------------------------------------------------------
- * Page header and column directory
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxVerifyPageHeader checks what locating anything on the page depends
- * on and computes ctx->layout.  On the first failure it reports one
- * problem (when `report`) and returns false: the rest of the page cannot
- * be trusted.  Only fields at fixed offsets are read before they are
- * known to be in range.
- */
-static bool
-PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
-{
-	PageHeader	phdr = (PageHeader) page;
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-	PaxPageOpaque opaque;
-	uint16		special = BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData));
-	PaxPageShape shape;
-	uint16		lower;
-
-#define PAGE_PROBLEM(...) \
-	do { \
-		if (report) \
-			PaxVerifyReport(ctx, __VA_ARGS__); \
-		return false; \
-	} while (0)
-
-	if (PageGetPageSize(page) != BLCKSZ ||
-		PageGetPageLayoutVersion(page) != PG_PAGE_LAYOUT_VERSION)
-		PAGE_PROBLEM("page size %u or page layout version %u is invalid",
-					 (unsigned) PageGetPageSize(page),
-					 (unsigned) PageGetPageLayoutVersion(page));
-	if (phdr->pd_special != special)
-		PAGE_PROBLEM("special space begins at offset %u, expected %u",
-					 phdr->pd_special, special);
-	opaque = (PaxPageOpaque) (page + special);
-	if (opaque->pax_magic != PAX_PAGE_MAGIC)
-		PAGE_PROBLEM("magic number 0x%04X is not the pax magic number 0x%04X",
-					 opaque->pax_magic, PAX_PAGE_MAGIC);
-	if (opaque->pax_version != PAX_PAGE_VERSION)
-		PAGE_PROBLEM("pax page version %u is not %u",
-					 opaque->pax_version, PAX_PAGE_VERSION);
-	if (hdr->pp_natts > ctx->tupdesc->natts)
-		PAGE_PROBLEM("page has %u columns, more than the relation's %d",
-					 hdr->pp_natts, ctx->tupdesc->natts);
-	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY)
-		PAGE_PROBLEM("capacity %u is not in the range 1 .. %d",
-					 hdr->pp_capacity, PAX_MAX_CAPACITY);
-	if (hdr->pp_nrows > hdr->pp_capacity)
-		PAGE_PROBLEM("row count %u exceeds capacity %u",
-					 hdr->pp_nrows, hdr->pp_capacity);
-	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
-		PAGE_PROBLEM("pd_lower %u, pd_upper %u and pd_special %u are out of order",
-					 phdr->pd_lower, phdr->pd_upper, phdr->pd_special);
-
-	/* natts is in range, so the directory lies within the page */
-	PaxPageShapeOf(page, &shape);
-	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
-						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS |
-						  PAX_PAGE_HAS_ITEMS))
-		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
-	if (shape.widths != NULL)
-	{
-		for (int i = 0; i < hdr->pp_natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
-			int			width = shape.widths[i];
-
-			char	   *problem;
-
-			if (width == 0)
-				continue;
-			problem = PaxEncodingOpsOf(PaxEncodingOf(width, att))->checkwidth(att, i + 1, width,
-																			PaxBitIsSet(shape.absent, i));
-			if (problem != NULL)
-				PAGE_PROBLEM("%s", problem);
-		}
-	}
-	lower = PaxLayoutSize(ctx->tupdesc, &shape, ctx->layout);
-	if (lower != phdr->pd_lower)
-	{
-		if (lower > BLCKSZ)
-			PAGE_PROBLEM("column directory describes minipages that do not fit a page");
-		PAGE_PROBLEM("pd_lower %u does not match the end %u of the minipages the column directory describes",
-					 phdr->pd_lower, lower);
-	}
-	return true;
-
-#undef PAGE_PROBLEM
 }
 
 /* ----------------------------------------------------------------
@@ -651,38 +561,6 @@ PaxVerifyItem(PaxVerifyContext *ctx, Page page, PaxPageHeader hdr)
 }
 
 /*
- * PaxVerifyReadBuffer pins block blkno for verification without ever
- * letting the buffer manager raise "invalid page": the block's buffer when
- * it holds the block validly already (ReadRecentBuffer checks BM_VALID, so
- * a buffer left by an earlier failed read, which ReadBuffer would read
- * again and fail on, is not taken), or else the block read through the
- * buffer manager once its copy on disk, read into *copy, passes the buffer
- * manager's own verification (PageIsVerifiedExtended).  A failing copy is
- * read twice, in case it was caught in the middle of being written; then
- * InvalidBuffer is returned and *copy holds it.
- */
-static Buffer
-PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
-					PaxIOBlock *copy)
-{
-	for (int attempt = 0; attempt < 2; attempt++)
-	{
-		PrefetchBufferResult recent = PrefetchBuffer(ctx->rel, MAIN_FORKNUM,
-													 blkno);
-
-		if (BufferIsValid(recent.recent_buffer) &&
-			ReadRecentBuffer(PaxRelationFile(ctx->rel), MAIN_FORKNUM, blkno,
-							 recent.recent_buffer))
-			return recent.recent_buffer;
-		smgrread(RelationGetSmgr(ctx->rel), MAIN_FORKNUM, blkno, copy->data);
-		if (PaxPageIsVerified((Page) copy->data, blkno))
-			return ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno,
-									  RBM_NORMAL, ctx->bstrategy);
-	}
-	return InvalidBuffer;
-}
-
-/*
  * PaxVerifyUnreadable reports what is wrong with a private copy of a page
  * the buffer manager refuses to read: a bad checksum, invalid pd_flags,
  * and whatever the pax checks find on the copy.
@@ -716,131 +594,59 @@ PaxVerifyUnreadable(PaxVerifyContext *ctx, Page page)
 }
 
 /* ----------------------------------------------------------------
- * Indexes
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxVerifyIndexEntry checks that an index entry's TID names a stored,
- * used row slot.  The page is read now, not taken from the page pass: the
- * row an entry points at was stored before the entry was inserted.
- */
-static void
-PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid)
-{
-	BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(tid);
-	OffsetNumber offnum = ItemPointerGetOffsetNumberNoCheck(tid);
-	Buffer		buffer;
-	Page		page;
-
-	ctx->blkno = blkno;
-	ctx->row = offnum - 1;
-	ctx->attnum = -1;
-	if (blkno >= ctx->nblocks)
-		ctx->nblocks = RelationGetNumberOfBlocks(ctx->rel);
-	if (blkno >= ctx->nblocks)
-	{
-		PaxVerifyReport(ctx, "index \"%s\" has an entry pointing past the end of the relation (%u blocks)",
-						RelationGetRelationName(index), ctx->nblocks);
-		return;
-	}
-	buffer = PaxVerifyReadBuffer(ctx, blkno, &ctx->copy);
-	if (!BufferIsValid(buffer))
-		return;					/* reported by the page pass */
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buffer);
-	if (PageIsNew(page))
-		PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u of an empty page",
-						RelationGetRelationName(index), offnum);
-	else if (PaxVerifyPageHeader(ctx, page, false))
-	{
-		PaxPageHeader hdr = PaxPageGetHeader(page);
-
-		if (offnum < FirstOffsetNumber || offnum > hdr->pp_nrows)
-			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u, but the page has %u rows",
-							RelationGetRelationName(index), offnum, hdr->pp_nrows);
-		else if (PaxRowUnused(page, ctx->layout->rowhdrs, offnum - 1))
-		{
-			/* an item stands for a pruned root: its entries stay a while */
-			if (PaxPageIsCompact(page) ||
-				!PaxRowIsItem(PaxRowHeader(page, ctx->layout->rowhdrs,
-										   offnum - 1)))
-				PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
-								RelationGetRelationName(index), offnum);
-		}
-		else if (!PaxPageIsCompact(page) &&
-				 HeapTupleHeaderIsHeapOnly(PaxRowHeader(page,
-														ctx->layout->rowhdrs,
-														offnum - 1)) &&
-				 !PaxRowHasStaleEntries(PaxRowHeader(page,
-													 ctx->layout->rowhdrs,
-													 offnum - 1)))
-			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at heap-only version %u",
-							RelationGetRelationName(index), offnum);
-	}
-	/* a page with a broken header was reported by the page pass */
-	UnlockReleaseBuffer(buffer);
-}
-
-/*
- * PaxVerifyIndexes scans every valid index of the relation that can be
- * scanned without keys through amgettuple (btree, gist, spgist) and checks
- * every entry's TID.
- */
-static void
-PaxVerifyIndexes(PaxVerifyContext *ctx)
-{
-	List	   *indexes = RelationGetIndexList(ctx->rel);
-	ListCell   *lc;
-
-	foreach(lc, indexes)
-	{
-		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
-		IndexScanDesc scan;
-		ItemPointer tid;
-
-		if (!index->rd_index->indisvalid ||
-			index->rd_indam->amgettuple == NULL ||
-			!index->rd_indam->amoptionalkey)
-		{
-			index_close(index, AccessShareLock);
-			continue;
-		}
-
-		scan = PaxIndexBeginScan(ctx->rel, index, SnapshotAny, 0, 0);
-		index_rescan(scan, NULL, 0, NULL, 0);
-		while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
-		{
-			CHECK_FOR_INTERRUPTS();
-			PaxVerifyIndexEntry(ctx, index, tid);
-		}
-		index_endscan(scan);
-		index_close(index, AccessShareLock);
-	}
-	list_free(indexes);
-}
-
-/* ----------------------------------------------------------------
  * SQL interface
  * ----------------------------------------------------------------
  */
 
 /*
+ * PaxVerifyNoteBadBlock records that the page pass reported problems on
+ * block blkno (called in ascending block order): the index checks read no
+ * row's values there.
+ */
+static void
+PaxVerifyNoteBadBlock(PaxVerifyContext *ctx, BlockNumber blkno)
+{
+	if (ctx->nbad_blocks == ctx->max_bad_blocks)
+	{
+		ctx->max_bad_blocks = Max(16, ctx->max_bad_blocks * 2);
+		ctx->bad_blocks = ctx->bad_blocks == NULL ?
+			palloc(ctx->max_bad_blocks * sizeof(BlockNumber)) :
+			repalloc(ctx->bad_blocks,
+					 ctx->max_bad_blocks * sizeof(BlockNumber));
+	}
+	ctx->bad_blocks[ctx->nbad_blocks++] = blkno;
+}
+
+/*
  * pax_verify(rel regclass, check_indexes bool DEFAULT true,
+ *			  heapallindexed bool DEFAULT false,
  *			  OUT blkno bigint, OUT row int, OUT attnum int, OUT msg text)
  * RETURNS SETOF record
  *
  * One row per problem found: the block, the row (its TID offset, row
  * index + 1; NULL for a page-level problem), the column (NULL when the
  * problem is not one column's) and a description.  No rows: nothing found.
+ * heapallindexed (which implies check_indexes) also compares every btree
+ * index's entries with the rows' keys, both ways (pax_verify_index.c).
  * Adapted from verify_heapam() in contrib/amcheck/verify_heapam.c,
  * PostgreSQL 15.
+ *
+ * Locking: AccessShareLock on the relation, which allows every concurrent
+ * change but DDL; with heapallindexed, ShareUpdateExclusiveLock, as
+ * amcheck takes a stronger lock for its stronger checks: VACUUM, which
+ * frees row slots that index entries name and lets inserts reuse them,
+ * then cannot run, so an entry's row is the row it was made for.  Called
+ * through the 1.0 - 1.2 declaration (two arguments), heapallindexed is
+ * false.
  */
 Datum
 pax_verify(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	bool		check_indexes = PG_GETARG_BOOL(1);
+	bool		heapallindexed = PG_NARGS() > 2 && PG_GETARG_BOOL(2);
+	LOCKMODE	lockmode = heapallindexed ?
+		ShareUpdateExclusiveLock : AccessShareLock;
 	PaxVerifyContext ctx;
 
 	InitMaterializedSRF(fcinfo, 0);
@@ -848,14 +654,14 @@ pax_verify(PG_FUNCTION_ARGS)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ctx.rel = PaxOpenForStats(relid);
+	ctx.rel = PaxOpenForStats(relid, lockmode);
 	ctx.tupdesc = RelationGetDescr(ctx.rel);
 
 	/* an unlogged relation has no main fork on a standby: nothing to check */
 	if (ctx.rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
 		RecoveryInProgress())
 	{
-		relation_close(ctx.rel, AccessShareLock);
+		relation_close(ctx.rel, lockmode);
 		return (Datum) 0;
 	}
 
@@ -871,24 +677,28 @@ pax_verify(PG_FUNCTION_ARGS)
 	for (BlockNumber blkno = 0; blkno < ctx.nblocks; blkno++)
 	{
 		Buffer		buffer;
+		int64		before = ctx.nproblems;
 
 		CHECK_FOR_INTERRUPTS();
 		ctx.blkno = blkno;
 		buffer = PaxVerifyReadBuffer(&ctx, blkno, &ctx.copy);
 		if (!BufferIsValid(buffer))
-		{
 			PaxVerifyUnreadable(&ctx, (Page) ctx.copy.data);
-			continue;
+		else
+		{
+			LockBuffer(buffer, BUFFER_LOCK_SHARE);
+			PaxVerifyPage(&ctx, BufferGetPage(buffer));
+			UnlockReleaseBuffer(buffer);
 		}
-		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		PaxVerifyPage(&ctx, BufferGetPage(buffer));
-		UnlockReleaseBuffer(buffer);
+		if (ctx.nproblems != before)
+			PaxVerifyNoteBadBlock(&ctx, blkno);
 	}
+	ctx.checked_nblocks = ctx.nblocks;
 
-	if (check_indexes)
-		PaxVerifyIndexes(&ctx);
+	if (check_indexes || heapallindexed)
+		PaxVerifyIndexes(&ctx, heapallindexed);
 
 	FreeAccessStrategy(ctx.bstrategy);
-	relation_close(ctx.rel, AccessShareLock);
+	relation_close(ctx.rel, lockmode);
 	return (Datum) 0;
 }

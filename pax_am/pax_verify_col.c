@@ -1,10 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * pax_verify_col.c
- *	  pax_verify()'s checks of a page's columns: the column directory and
- *	  the metadata of the encodings, zone maps, and every stored value.
+ *	  pax_verify()'s checks of a page's layout and columns: the page header,
+ *	  the column directory and the metadata of the encodings, zone maps,
+ *	  and every stored value; and reading a block for verification.
  *
- * pax_verify.c checks a page's header and row headers and calls these once
+ * PaxVerifyReadBuffer pins a block without letting the buffer manager
+ * raise "invalid page", and PaxVerifyPageHeader checks what locating
+ * anything on a page depends on (pax_verify.c's page pass and
+ * pax_verify_index.c's index checks both read pages through them).
+ * pax_verify.c checks a page's row headers and calls these once
  * the page's layout is known: PaxVerifyDirectory for the column directory
  * (the encodings' factors, divisors, prefixes, alphabets and dictionaries;
  * nulls and zone maps), PaxVerifyValues for each row's values (NULLs,
@@ -21,6 +26,7 @@
 #include "access/toast_compression.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
@@ -86,6 +92,131 @@ PaxVerifyColumnProblem(void *arg, const char *msg)
 }
 
 /* ----------------------------------------------------------------
+ * Page header, and reading a block
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PaxVerifyPageHeader checks what locating anything on the page depends
+ * on and computes ctx->layout.  On the first failure it reports one
+ * problem (when `report`) and returns false: the rest of the page cannot
+ * be trusted.  Only fields at fixed offsets are read before they are
+ * known to be in range.
+ */
+bool
+PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
+{
+	PageHeader	phdr = (PageHeader) page;
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PaxPageOpaque opaque;
+	uint16		special = BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData));
+	PaxPageShape shape;
+	uint16		lower;
+
+#define PAGE_PROBLEM(...) \
+	do { \
+		if (report) \
+			PaxVerifyReport(ctx, __VA_ARGS__); \
+		return false; \
+	} while (0)
+
+	if (PageGetPageSize(page) != BLCKSZ ||
+		PageGetPageLayoutVersion(page) != PG_PAGE_LAYOUT_VERSION)
+		PAGE_PROBLEM("page size %u or page layout version %u is invalid",
+					 (unsigned) PageGetPageSize(page),
+					 (unsigned) PageGetPageLayoutVersion(page));
+	if (phdr->pd_special != special)
+		PAGE_PROBLEM("special space begins at offset %u, expected %u",
+					 phdr->pd_special, special);
+	opaque = (PaxPageOpaque) (page + special);
+	if (opaque->pax_magic != PAX_PAGE_MAGIC)
+		PAGE_PROBLEM("magic number 0x%04X is not the pax magic number 0x%04X",
+					 opaque->pax_magic, PAX_PAGE_MAGIC);
+	if (opaque->pax_version != PAX_PAGE_VERSION)
+		PAGE_PROBLEM("pax page version %u is not %u",
+					 opaque->pax_version, PAX_PAGE_VERSION);
+	if (hdr->pp_natts > ctx->tupdesc->natts)
+		PAGE_PROBLEM("page has %u columns, more than the relation's %d",
+					 hdr->pp_natts, ctx->tupdesc->natts);
+	if (hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY)
+		PAGE_PROBLEM("capacity %u is not in the range 1 .. %d",
+					 hdr->pp_capacity, PAX_MAX_CAPACITY);
+	if (hdr->pp_nrows > hdr->pp_capacity)
+		PAGE_PROBLEM("row count %u exceeds capacity %u",
+					 hdr->pp_nrows, hdr->pp_capacity);
+	if (phdr->pd_lower > phdr->pd_upper || phdr->pd_upper > phdr->pd_special)
+		PAGE_PROBLEM("pd_lower %u, pd_upper %u and pd_special %u are out of order",
+					 phdr->pd_lower, phdr->pd_upper, phdr->pd_special);
+
+	/* natts is in range, so the directory lies within the page */
+	PaxPageShapeOf(page, &shape);
+	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
+						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS |
+						  PAX_PAGE_HAS_ITEMS))
+		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
+	if (shape.widths != NULL)
+	{
+		for (int i = 0; i < hdr->pp_natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+			int			width = shape.widths[i];
+
+			char	   *problem;
+
+			if (width == 0)
+				continue;
+			problem = PaxEncodingOpsOf(PaxEncodingOf(width, att))->checkwidth(att, i + 1, width,
+																			PaxBitIsSet(shape.absent, i));
+			if (problem != NULL)
+				PAGE_PROBLEM("%s", problem);
+		}
+	}
+	lower = PaxLayoutSize(ctx->tupdesc, &shape, ctx->layout);
+	if (lower != phdr->pd_lower)
+	{
+		if (lower > BLCKSZ)
+			PAGE_PROBLEM("column directory describes minipages that do not fit a page");
+		PAGE_PROBLEM("pd_lower %u does not match the end %u of the minipages the column directory describes",
+					 phdr->pd_lower, lower);
+	}
+	return true;
+
+#undef PAGE_PROBLEM
+}
+
+/*
+ * PaxVerifyReadBuffer pins block blkno for verification without ever
+ * letting the buffer manager raise "invalid page": the block's buffer when
+ * it holds the block validly already (ReadRecentBuffer checks BM_VALID, so
+ * a buffer left by an earlier failed read, which ReadBuffer would read
+ * again and fail on, is not taken), or else the block read through the
+ * buffer manager once its copy on disk, read into *copy, passes the buffer
+ * manager's own verification (PageIsVerifiedExtended).  A failing copy is
+ * read twice, in case it was caught in the middle of being written; then
+ * InvalidBuffer is returned and *copy holds it.
+ */
+Buffer
+PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
+					PaxIOBlock *copy)
+{
+	for (int attempt = 0; attempt < 2; attempt++)
+	{
+		PrefetchBufferResult recent = PrefetchBuffer(ctx->rel, MAIN_FORKNUM,
+													 blkno);
+
+		if (BufferIsValid(recent.recent_buffer) &&
+			ReadRecentBuffer(PaxRelationFile(ctx->rel), MAIN_FORKNUM, blkno,
+							 recent.recent_buffer))
+			return recent.recent_buffer;
+		smgrread(RelationGetSmgr(ctx->rel), MAIN_FORKNUM, blkno, copy->data);
+		if (PaxPageIsVerified((Page) copy->data, blkno))
+			return ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno,
+									  RBM_NORMAL, ctx->bstrategy);
+	}
+	return InvalidBuffer;
+}
+
+/* ----------------------------------------------------------------
  * Zone-mapped values
  * ----------------------------------------------------------------
  */
@@ -105,11 +236,12 @@ PaxVerifyCompare(Form_pg_attribute att, Datum a, Datum b)
 }
 
 /*
- * PaxVerifyZoneText renders a zone-eligible value for a message, through
- * the type's output function where that cannot fail on any bit pattern.
+ * PaxVerifyValueText renders a value of a zone-eligible type
+ * (PaxZoneEligible) for a message, through the type's output function
+ * where that cannot fail on any bit pattern.
  */
-static char *
-PaxVerifyZoneText(Form_pg_attribute att, Datum value)
+char *
+PaxVerifyValueText(Form_pg_attribute att, Datum value)
 {
 	Oid			outfunc;
 	bool		isvarlena;
@@ -141,15 +273,15 @@ PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
 	if (!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_ZONESET), i))
 	{
 		PaxVerifyReport(ctx, "zone map is not set, but the row has value %s",
-						PaxVerifyZoneText(att, value));
+						PaxVerifyValueText(att, value));
 		return;
 	}
 	if (PaxVerifyCompare(att, PaxZoneDatum(zone->min), value) > 0 ||
 		PaxVerifyCompare(att, value, PaxZoneDatum(zone->max)) > 0)
 		PaxVerifyReport(ctx, "value %s is outside the zone map [%s, %s]",
-						PaxVerifyZoneText(att, value),
-						PaxVerifyZoneText(att, PaxZoneDatum(zone->min)),
-						PaxVerifyZoneText(att, PaxZoneDatum(zone->max)));
+						PaxVerifyValueText(att, value),
+						PaxVerifyValueText(att, PaxZoneDatum(zone->min)),
+						PaxVerifyValueText(att, PaxZoneDatum(zone->max)));
 }
 
 /* ----------------------------------------------------------------
@@ -219,8 +351,8 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 			if (PaxVerifyCompare(att, PaxZoneDatum(z->min),
 								 PaxZoneDatum(z->max)) > 0)
 				PaxVerifyReport(ctx, "zone map min %s is greater than its max %s",
-								PaxVerifyZoneText(att, PaxZoneDatum(z->min)),
-								PaxVerifyZoneText(att, PaxZoneDatum(z->max)));
+								PaxVerifyValueText(att, PaxZoneDatum(z->min)),
+								PaxVerifyValueText(att, PaxZoneDatum(z->max)));
 		}
 	}
 	ctx->attnum = -1;

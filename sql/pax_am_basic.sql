@@ -10,12 +10,16 @@ CREATE TABLE pax_v (a int, b text) USING pax;
 INSERT INTO pax_v SELECT i, 'v' || i FROM generate_series(1, 500) i;
 SELECT count(*), sum(nrows) FROM pax_page_stats('pax_v');
 SELECT attname, has_nullmap FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
+-- pax_verify as 1.0 declares it: two arguments
+SELECT count(*) FROM pax_verify('pax_v');
 ALTER EXTENSION pax_am UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pax_am';
 SELECT count(*), sum(nrows), sum(encoded) > 0 AS encoded FROM pax_page_stats('pax_v');
 -- each page's form (1.2): a bulk load's pages are compact
 SELECT form, count(*) FROM pax_page_stats('pax_v') GROUP BY form;
 SELECT attname, encoding, value_width FROM pax_page_columns('pax_v', 0) ORDER BY attnum;
+-- and as 1.3 declares it (heapallindexed)
+SELECT count(*) FROM pax_verify('pax_v', heapallindexed => true);
 DROP TABLE pax_v;
 
 SELECT amname, amtype, amhandler FROM pg_am WHERE amname = 'pax';

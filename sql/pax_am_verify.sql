@@ -9,7 +9,7 @@ CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
 
 -- superuser-only, like the other functions of the extension
-SELECT has_function_privilege('public', 'pax_verify(regclass, bool)', 'EXECUTE') AS public_may_run;
+SELECT has_function_privilege('public', 'pax_verify(regclass, bool, bool)', 'EXECUTE') AS public_may_run;
 
 -- an empty table
 CREATE TABLE vf_empty (a int, b text) USING pax;
@@ -134,6 +134,7 @@ SELECT * FROM pax_verify('vf_types');
 CREATE TABLE vf_heap (a int) USING heap;
 CREATE INDEX vf_heap_a ON vf_heap (a);
 SELECT * FROM pax_verify('vf_heap');
+SELECT * FROM pax_verify('vf_heap', true, true);
 SELECT * FROM pax_verify('vf_heap_a');
 DO $$
 BEGIN
@@ -170,5 +171,63 @@ SELECT * FROM pax_verify('vf_ctid');
 ROLLBACK;
 SELECT * FROM pax_verify('vf_ctid');
 
+-- heapallindexed: every btree entry's key is its row's, every row visible
+-- now has its entries.  A primary key, a second index, an expression
+-- index, a partial index, an INCLUDE index and long compressible text
+-- (index_form_tuple compresses, the row's value is TOASTed), after HOT
+-- and non-HOT UPDATEs, DELETE and VACUUM; t/016_pax_verify_indexes.pl
+-- corrupts entries and rows
+CREATE TABLE vf_idx (id int PRIMARY KEY, b int, n numeric, s text, h text)
+    USING pax;
+INSERT INTO vf_idx SELECT i, i % 100, i / 7.0,
+       CASE WHEN i % 9 = 0 THEN NULL ELSE repeat('long text ' || (i % 50), 1 + i % 200) END,
+       'h' || i
+  FROM generate_series(1, 3000) i;
+CREATE INDEX vf_idx_b ON vf_idx (b, n);
+CREATE INDEX vf_idx_expr ON vf_idx ((b * 2 + 1), lower(s));
+CREATE INDEX vf_idx_part ON vf_idx (s) WHERE id % 10 = 0;
+CREATE INDEX vf_idx_incl ON vf_idx (h) INCLUDE (n);
+CREATE INDEX vf_idx_hash ON vf_idx USING hash (b);
+SELECT count(*) AS compressed_or_toasted FROM vf_idx
+ WHERE pg_column_size(s) < octet_length(s);
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+-- HOT: h, n and the indexed columns unchanged except in the second UPDATE
+UPDATE vf_idx SET h = h WHERE id % 5 = 0;
+UPDATE vf_idx SET b = b + 1, s = s || 'x' WHERE id % 7 = 0;
+UPDATE vf_idx SET id = id + 100000 WHERE id % 11 = 0;
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+DELETE FROM vf_idx WHERE id % 3 = 0;
+VACUUM vf_idx;
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+-- after VACUUM, REDIRECTs name heap-only versions; new rows take freed slots
+UPDATE vf_idx SET h = h || '' WHERE id % 4 = 1;
+INSERT INTO vf_idx SELECT i, i % 100, i, repeat('again ', i % 300), 'h' || i
+  FROM generate_series(200001, 200500) i;
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+-- in a transaction that changed rows, and after it rolled back
+BEGIN;
+UPDATE vf_idx SET b = -b WHERE id % 13 = 0;
+DELETE FROM vf_idx WHERE id % 17 = 0;
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+ROLLBACK;
+SELECT count(*) FROM pax_verify('vf_idx', true, true);
+-- heapallindexed implies check_indexes; named arguments
+SELECT count(*) FROM pax_verify('vf_idx', check_indexes => false, heapallindexed => true);
+-- an index built over HOT chains whose versions' keys differ (broken
+-- chains): its entries name the roots, with the key of the chains' live ends
+CREATE TABLE vf_broken (id int PRIMARY KEY, b int) USING pax;
+INSERT INTO vf_broken SELECT i, i FROM generate_series(1, 100) i;
+UPDATE vf_broken SET b = b + 1000 WHERE id <= 10;
+UPDATE vf_broken SET b = b + 1000 WHERE id <= 5;
+SELECT ctid, b FROM vf_broken WHERE id IN (1, 7) ORDER BY id;
+CREATE INDEX vf_broken_b ON vf_broken (b);
+SELECT * FROM pax_verify('vf_broken', true, true);
+DROP TABLE vf_broken;
+-- the tables above, their indexes (none) included
+SELECT count(*) AS problems FROM pg_class c JOIN pg_am a ON a.oid = c.relam,
+       LATERAL pax_verify(c.oid, true, true)
+ WHERE a.amname = 'pax' AND c.relname LIKE 'vf\_%';
+
+DROP TABLE vf_idx;
 DROP TABLE vf_empty, vf_types, vf_copy, vf_toast, vf_wide, vf_aborted,
     vf_vacuum, vf_alter, vf_rewrite, vf_unlogged, vf_temp, vf_heap, vf_ctid;
