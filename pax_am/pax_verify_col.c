@@ -30,6 +30,8 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
+#include "common/int.h"
+#include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
@@ -290,6 +292,58 @@ PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
  */
 
 /*
+ * PaxVerifyPrefixText checks that a text column's prefix is valid in the
+ * database encoding, but for the first bytes of a last character, which
+ * its rests complete: every value begins with it.
+ */
+static void
+PaxVerifyPrefixText(PaxVerifyContext *ctx, Page page,
+					const PaxColumnLayout *col)
+{
+	int			enc = GetDatabaseEncoding();
+	int			plen = (uint8) page[col->prefix];
+	const char *p = page + col->prefix + 1;
+	int			valid;
+
+	if (plen > col->prefixmax)
+		return;					/* reported by its checkslot */
+	valid = pg_encoding_verifymbstr(enc, p, plen);
+	if (valid < plen &&
+		!(pg_encoding_mblen(enc, p + valid) > 1 &&
+		  plen - valid < pg_encoding_mblen(enc, p + valid)))
+		PaxVerifyReport(ctx, "prefix byte %d is not valid in encoding \"%s\"",
+						valid + 1, GetDatabaseEncodingName());
+}
+
+/*
+ * PaxVerifySlotAgainstType checks what an encoding's slot says against the
+ * column's type: a decimal-scaled numeric's display scale within its
+ * typmod's scale, a text column's prefix valid in the database encoding.
+ */
+static void
+PaxVerifySlotAgainstType(PaxVerifyContext *ctx, Page page, int i)
+{
+	const PaxColumnLayout *col = &ctx->layout->cols[i];
+	Form_pg_attribute att = TupleDescAttr(ctx->tupdesc, i);
+
+	if (att->attisdropped)
+		return;
+	if (col->numslot != 0 && att->atttypmod >= (int32) VARHDRSZ)
+	{
+		int64		slot[3];
+		int			scale = (int) (((att->atttypmod - VARHDRSZ) & 0x7FF) ^ 1024) - 1024;
+
+		PaxNumSlot(page, col, slot);
+		if (slot[2] > Max(scale, 0))
+			PaxVerifyReport(ctx, "display scale " INT64_FORMAT " of a decimal-scaled column exceeds the scale %d of its type",
+							slot[2], scale);
+	}
+	if (col->prefix != 0 && col->numslot == 0 &&
+		OidIsValid(att->attcollation))
+		PaxVerifyPrefixText(ctx, page, col);
+}
+
+/*
  * PaxVerifyDirectory checks the column directory bits that the layout does
  * not depend on, and the zone maps' own order, deciding per column whether
  * its zone map can be compared with its values.
@@ -315,6 +369,8 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 		ctx->attnum = i;
 		if (col->data != 0 && ops->checkslot != NULL)
 			ops->checkslot(page, col, PaxVerifyColumnProblem, ctx);
+		if (col->data != 0)
+			PaxVerifySlotAgainstType(ctx, page, i);
 	}
 	ctx->attnum = -1;
 
@@ -679,6 +735,39 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 }
 
 /*
+ * PaxVerifyNumericDigits checks that a decimal-scaled value of a column
+ * declared numeric(p,s) has at most p - s digits before its point, as
+ * numeric's typmod coercion ensured when it was stored; slot is the
+ * column's (base, factor, display scale).
+ */
+static void
+PaxVerifyNumericDigits(PaxVerifyContext *ctx, Page page, int i, int row,
+					   const int64 *slot)
+{
+	const PaxColumnLayout *col = &ctx->layout->cols[i];
+	int32		typmod = TupleDescAttr(ctx->tupdesc, i)->atttypmod;
+	int			digits;
+	int64		v;
+	uint64		limit = 1;
+
+	if (typmod < (int32) VARHDRSZ || slot[1] < 1 || slot[2] < 0 ||
+		TupleDescAttr(ctx->tupdesc, i)->attisdropped)
+		return;
+	digits = (((typmod - VARHDRSZ) >> 16) & 0xFFFF) -
+		((int) (((typmod - VARHDRSZ) & 0x7FF) ^ 1024) - 1024) + (int) slot[2];
+	if (digits < 0 || digits > 18 ||
+		pg_mul_s64_overflow((int64) PaxPackedGet(page + col->data, col->bits, row),
+							slot[1], &v) ||
+		pg_add_s64_overflow(v, slot[0], &v))
+		return;
+	for (int d = 0; d < digits; d++)
+		limit *= 10;
+	if ((v < 0 ? (uint64) (-(v + 1)) + 1 : (uint64) v) >= limit)
+		PaxVerifyReport(ctx, "decimal-scaled value " INT64_FORMAT " at display scale " INT64_FORMAT " exceeds the precision of its type",
+						v, slot[2]);
+}
+
+/*
  * PaxVerifyValues checks the stored values of one row.
  */
 void
@@ -718,6 +807,8 @@ PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row)
 				PaxVerifyReport(ctx, "decimal-scaled value " INT64_FORMAT " + %u * " INT64_FORMAT " is out of range",
 								slot[0], (uint32) PaxPackedGet(page + col->data, col->bits, row),
 								slot[1]);
+			else
+				PaxVerifyNumericDigits(ctx, page, i, row, slot);
 		}
 		else if (col->symbits != 0)
 		{

@@ -150,6 +150,14 @@ $node->safe_psql('postgres', q{
 	END $$;
 });
 
+# checks of a slot against the column's type that find a change without
+# the check word (pages filled row by row have none): table, column, byte
+# of its encoding slot, change, and what pax_verify must say
+my @named = (
+	[ 'f_num', 2, 16, 0x01, qr/display scale 3 of a decimal-scaled column exceeds the scale 2 of its type/ ],
+	[ 'f_pfx', 2, 2, 0xFF, qr/prefix byte 2 is not valid in encoding/ ],
+	[ 'f_int_rows', 2, 4, 0x01, qr/base -?\d+ is outside the range of the column's 4-byte type/ ]);
+
 my %total;
 my $rng = 17;
 
@@ -306,6 +314,17 @@ foreach my $t (@tables)
 		  if $verdict =~ /^(SILENT|verify failed|CRASH)/;
 	}
 	is(scalar(keys %verdict), $n, "$name: every clone was checked");
+	foreach my $want (grep { $_->[0] eq $name } @named)
+	{
+		my (undef, $attnum, $delta, $xor, $re) = @$want;
+		my $slot = $node->safe_psql('postgres', qq{
+			SELECT off FROM pax_page_regions('$name', $blk)
+			 WHERE region = 'encoding slot' AND attnum = $attnum});
+		my ($k) = grep { $changes[ $_ - 1 ][0] == $slot + $delta &&
+			  $changes[ $_ - 1 ][1] == $xor } 1 .. $n;
+		like($node->safe_psql('postgres', qq{SELECT string_agg(msg, '; ') FROM pax_verify('${name}_$k', false)}),
+			$re, sprintf("$name: byte %d of column %d's slot ^ 0x%02X is named", $delta, $attnum, $xor));
+	}
 	note("$name: " . join(', ', map { "$_ $verdicts{$_}" } sort keys %verdicts));
 	is(scalar @silent, 0, "$name: no crash and no silent wrong answer among $n changes")
 	  or diag(join("\n", @silent));
