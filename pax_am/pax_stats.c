@@ -422,8 +422,8 @@ PaxColumnRegions(ReturnSetInfo *rsinfo, const PaxPageLayout *layout, int i)
  * The byte ranges of a page and what each holds: 'page header', 'pax header', 'column directory', 'zone map',
  * 'encoding slot' (an encoded column's base, factor, prefix or dictionary
  * count), the row area ('row headers' of a row-form page; a compact page's
- * 'shared row header', 'header page', 'row states' and 'row header
- * slots'), each column's 'null bitmap', 'dictionary' and 'values' or
+ * 'shared row header', 'header page', 'check word', 'row states' and 'row
+ * header slots'), each column's 'null bitmap', 'dictionary' and 'values' or
  * 'value offsets', then 'free', 'value area' and 'special space'.  Bytes
  * no row names are alignment padding.  Meant for tests and inspection, as
  * pageinspect's functions are.  attnum is NULL for regions that
@@ -494,7 +494,9 @@ pax_page_regions(PG_FUNCTION_ARGS)
 		PaxRegion(rsinfo, layout->rowhdrs, PAX_ROWHDR_SIZE, -1,
 				  "shared row header");
 		PaxRegion(rsinfo, layout->rowhdrs + PAX_COMPACT_HDRPAGE,
-				  PAX_COMPACT_STATES - PAX_COMPACT_HDRPAGE, -1, "header page");
+				  PAX_COMPACT_CHECK - PAX_COMPACT_HDRPAGE, -1, "header page");
+		PaxRegion(rsinfo, layout->rowhdrs + PAX_COMPACT_CHECK,
+				  PAX_COMPACT_STATES - PAX_COMPACT_CHECK, -1, "check word");
 		PaxRegion(rsinfo, layout->rowhdrs + PAX_COMPACT_STATES,
 				  layout->capacity, -1, "row states");
 		PaxRegion(rsinfo, layout->rowhdrs + PaxCompactSlotsAt(layout->capacity),

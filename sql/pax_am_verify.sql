@@ -231,3 +231,19 @@ SELECT count(*) AS problems FROM pg_class c JOIN pg_am a ON a.oid = c.relam,
 DROP TABLE vf_idx;
 DROP TABLE vf_empty, vf_types, vf_copy, vf_toast, vf_wide, vf_aborted,
     vf_vacuum, vf_alter, vf_rewrite, vf_unlogged, vf_temp, vf_heap, vf_ctid;
+
+-- pax_page_regions: the byte ranges of a page, disjoint, inside the page,
+-- and on a bulk load's compact page every part of it
+CREATE TABLE vf_regions USING pax AS
+  SELECT i AS id, 'Brand#' || i % 5 AS brand, 'INV-' || lpad(i::text, 6, '0') AS inv,
+         CASE WHEN i % 7 = 0 THEN NULL ELSE i * 0.5 END AS f
+    FROM generate_series(1, 200) i;
+SELECT region, count(*) AS ranges, count(DISTINCT attnum) AS columns
+  FROM pax_page_regions('vf_regions', 0) GROUP BY region ORDER BY min(off);
+SELECT bool_and(off + len <= coalesce(next_off, 8192)) AS disjoint,
+       max(off + len) AS page_end
+  FROM (SELECT off, len, lead(off) OVER (ORDER BY off) AS next_off
+          FROM pax_page_regions('vf_regions', 0)) r;
+SELECT pax_page_regions('vf_regions', 5);
+SELECT * FROM pax_verify('vf_regions', true, true);
+DROP TABLE vf_regions;
