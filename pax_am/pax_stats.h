@@ -55,6 +55,8 @@ typedef struct PaxVerifyContext
 	/* layout of the current page, sized for the relation's natts */
 	PaxPageLayout *layout;
 	bool	   *zone_ok;		/* per column: zone map may be compared */
+	FmgrInfo  **zone_cmp;		/* per column: its type's btree comparison
+								 * function, once looked up */
 
 	/* where we are, for the report */
 	BlockNumber blkno;

@@ -669,6 +669,7 @@ pax_verify(PG_FUNCTION_ARGS)
 	ctx.bstrategy = GetAccessStrategy(BAS_BULKREAD);
 	ctx.layout = palloc(SizeOfPaxPageLayout(Max(ctx.tupdesc->natts, 1)));
 	ctx.zone_ok = palloc0(Max(ctx.tupdesc->natts, 1) * sizeof(bool));
+	ctx.zone_cmp = palloc0(Max(ctx.tupdesc->natts, 1) * sizeof(FmgrInfo *));
 	ctx.relfrozenxid = ctx.rel->rd_rel->relfrozenxid;
 	ctx.relminmxid = ctx.rel->rd_rel->relminmxid;
 	PaxVerifyReadXidRange(&ctx);

@@ -228,13 +228,11 @@ PaxVerifyReadBuffer(PaxVerifyContext *ctx, BlockNumber blkno,
  * type's btree comparison function.
  */
 static int
-PaxVerifyCompare(Form_pg_attribute att, Datum a, Datum b)
+PaxVerifyCompare(PaxVerifyContext *ctx, int i, Datum a, Datum b)
 {
-	TypeCacheEntry *tc = lookup_type_cache(att->atttypid,
-										   TYPECACHE_CMP_PROC_FINFO);
-
-	return DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
-										   att->attcollation, a, b));
+	return DatumGetInt32(FunctionCall2Coll(ctx->zone_cmp[i],
+										   TupleDescAttr(ctx->tupdesc, i)->attcollation,
+										   a, b));
 }
 
 /*
@@ -278,8 +276,8 @@ PaxVerifyZone(PaxVerifyContext *ctx, Page page, int i, Datum value)
 						PaxVerifyValueText(att, value));
 		return;
 	}
-	if (PaxVerifyCompare(att, PaxZoneDatum(zone->min), value) > 0 ||
-		PaxVerifyCompare(att, value, PaxZoneDatum(zone->max)) > 0)
+	if (PaxVerifyCompare(ctx, i, PaxZoneDatum(zone->min), value) > 0 ||
+		PaxVerifyCompare(ctx, i, value, PaxZoneDatum(zone->max)) > 0)
 		PaxVerifyReport(ctx, "value %s is outside the zone map [%s, %s]",
 						PaxVerifyValueText(att, value),
 						PaxVerifyValueText(att, PaxZoneDatum(zone->min)),
@@ -395,16 +393,22 @@ PaxVerifyDirectory(PaxVerifyContext *ctx, Page page)
 							format_type_be(att->atttypid));
 			continue;
 		}
-		if (PaxBitIsSet(absent, i) ||
-			!OidIsValid(lookup_type_cache(att->atttypid,
-										  TYPECACHE_CMP_PROC_FINFO)->cmp_proc))
+		if (ctx->zone_cmp[i] == NULL)
+		{
+			TypeCacheEntry *tc = lookup_type_cache(att->atttypid,
+												   TYPECACHE_CMP_PROC_FINFO);
+
+			if (OidIsValid(tc->cmp_proc))
+				ctx->zone_cmp[i] = &tc->cmp_proc_finfo;
+		}
+		if (PaxBitIsSet(absent, i) || ctx->zone_cmp[i] == NULL)
 			continue;
 		ctx->zone_ok[i] = true;
 		if (PaxBitIsSet(zoneset, i))
 		{
 			PaxZone    *z = (PaxZone *) (page + layout->zones) + layout->cols[i].zone;
 
-			if (PaxVerifyCompare(att, PaxZoneDatum(z->min),
+			if (PaxVerifyCompare(ctx, i, PaxZoneDatum(z->min),
 								 PaxZoneDatum(z->max)) > 0)
 				PaxVerifyReport(ctx, "zone map min %s is greater than its max %s",
 								PaxVerifyValueText(att, PaxZoneDatum(z->min)),
@@ -636,6 +640,59 @@ PaxAreaValueCmp(const void *a, const void *b)
 }
 
 /*
+ * PaxAreaValuesSort sorts vals by offset, at the cost of a pass when they
+ * are in ascending or descending order already.
+ */
+static void
+PaxAreaValuesSort(PaxAreaValue *vals, int n)
+{
+	bool		asc = true;
+	bool		desc = true;
+
+	for (int k = 1; k < n && (asc || desc); k++)
+	{
+		if (PaxAreaValueCmp(&vals[k - 1], &vals[k]) > 0)
+			asc = false;
+		else if (PaxAreaValueCmp(&vals[k - 1], &vals[k]) < 0)
+			desc = false;
+	}
+	if (asc)
+		return;
+	if (!desc)
+	{
+		qsort(vals, n, sizeof(PaxAreaValue), PaxAreaValueCmp);
+		return;
+	}
+	for (int k = 0; k < n / 2; k++)
+	{
+		PaxAreaValue tmp = vals[k];
+
+		vals[k] = vals[n - 1 - k];
+		vals[n - 1 - k] = tmp;
+	}
+}
+
+/*
+ * PaxAreaValuesMerge merges the sorted vals[0 .. mid) and vals[mid .. n)
+ * into sorted vals[0 .. n), through tmp (room for n).
+ */
+static void
+PaxAreaValuesMerge(PaxAreaValue *vals, int mid, int n, PaxAreaValue *tmp)
+{
+	int			a = 0;
+	int			b = mid;
+	int			k = 0;
+
+	while (a < mid && b < n)
+		tmp[k++] = PaxAreaValueCmp(&vals[a], &vals[b]) <= 0 ? vals[a++] : vals[b++];
+	while (a < mid)
+		tmp[k++] = vals[a++];
+	while (b < n)
+		tmp[k++] = vals[b++];
+	memcpy(vals, tmp, n * sizeof(PaxAreaValue));
+}
+
+/*
  * PaxAreaValueAt records the value at `off` of column i into vals[*n]
  * when it lies inside the value area (values outside it are reported by
  * PaxVerifyValues).
@@ -690,10 +747,11 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 			max += layout->cols[i].dict != 0 ? layout->cols[i].dictcap : nrows;
 	if (max == 0)
 		return;
-	vals = palloc(max * sizeof(PaxAreaValue));
+	vals = palloc(2 * max * sizeof(PaxAreaValue));
 	for (int i = 0; i < layout->natts; i++)
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
+		int			first = n;
 
 		if (col->data == 0 || col->attlen >= 0 || PaxInMinipage(col))
 			continue;
@@ -702,18 +760,24 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 			for (int e = 0; e < Min(PaxDictUsed(page, col), col->dictcap); e++)
 				PaxAreaValueAt(ctx, page, i,
 							   ((const uint16 *) (page + col->dict))[e], vals, &n);
-			continue;
 		}
-		for (int r = 0; r < nrows; r++)
+		else
 		{
-			if (PaxRowUnused(page, layout->rowhdrs, r) ||
-				(col->nullmap != 0 &&
-				 PaxBitIsSet((bits8 *) page + col->nullmap, r)))
-				continue;
-			PaxAreaValueAt(ctx, page, i, PaxVarOffset(page, col, r), vals, &n);
+			for (int r = 0; r < nrows; r++)
+			{
+				if (PaxRowUnused(page, layout->rowhdrs, r) ||
+					(col->nullmap != 0 &&
+					 PaxBitIsSet((bits8 *) page + col->nullmap, r)))
+					continue;
+				PaxAreaValueAt(ctx, page, i, PaxVarOffset(page, col, r),
+							   vals, &n);
+			}
 		}
+		/* a column's values lie in row order: its run is sorted cheaply */
+		PaxAreaValuesSort(vals + first, n - first);
+		if (first > 0)
+			PaxAreaValuesMerge(vals, first, n, vals + max);
 	}
-	qsort(vals, n, sizeof(PaxAreaValue), PaxAreaValueCmp);
 	for (int k = 1; k < n; k++)
 	{
 		const PaxAreaValue *prev = &vals[k - 1];
