@@ -71,6 +71,8 @@ typedef struct PaxVerifyContext
 	 * checks read rows' values only on the others.
 	 */
 	BlockNumber checked_nblocks;
+	Buffer		entry_buffer;	/* pinned for the last index entry checked,
+								 * or InvalidBuffer */
 	BlockNumber *bad_blocks;
 	int			nbad_blocks;
 	int			max_bad_blocks;

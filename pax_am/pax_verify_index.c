@@ -272,6 +272,9 @@ PaxVerifyBlockSound(PaxVerifyContext *ctx, BlockNumber blkno)
 	return true;
 }
 
+static Buffer PaxVerifyEntryBuffer(PaxVerifyContext *ctx, BlockNumber blkno);
+static void PaxVerifyEntryBufferRelease(PaxVerifyContext *ctx);
+
 /*
  * PaxVerifyIndexEntry checks that an index entry's TID names a stored,
  * used row slot and, with check (heapallindexed), that the entry's key
@@ -301,7 +304,7 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid,
 						RelationGetRelationName(index), ctx->nblocks);
 		return;
 	}
-	buffer = PaxVerifyReadBuffer(ctx, blkno, &ctx->copy);
+	buffer = PaxVerifyEntryBuffer(ctx, blkno);
 	if (!BufferIsValid(buffer))
 		return;					/* reported by the page pass */
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
@@ -358,7 +361,38 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid,
 	/* the pin keeps pruning from freeing the versions while keys are read */
 	if (nmember > 0)
 		PaxVerifyEntryKey(check, buffer, blkno, offnum - 1, member, nmember);
-	ReleaseBuffer(buffer);
+	/* (the pin stays for the next entry, often of the same block) */
+}
+
+/*
+ * PaxVerifyEntryBuffer pins block blkno for an index entry's check,
+ * keeping the pin of the last entry's block (ctx->entry_buffer) when it is
+ * the same.  A block the page pass read and found sound is read through
+ * the buffer manager at once: its checks passed there already, so the
+ * private copy PaxVerifyReadBuffer reads first is spared.
+ */
+static Buffer
+PaxVerifyEntryBuffer(PaxVerifyContext *ctx, BlockNumber blkno)
+{
+	if (BufferIsValid(ctx->entry_buffer) &&
+		BufferGetBlockNumber(ctx->entry_buffer) == blkno)
+		return ctx->entry_buffer;
+	PaxVerifyEntryBufferRelease(ctx);
+	if (PaxVerifyBlockSound(ctx, blkno))
+		ctx->entry_buffer = ReadBufferExtended(ctx->rel, MAIN_FORKNUM, blkno,
+											   RBM_NORMAL, ctx->bstrategy);
+	else
+		ctx->entry_buffer = PaxVerifyReadBuffer(ctx, blkno, &ctx->copy);
+	return ctx->entry_buffer;
+}
+
+/* PaxVerifyEntryBufferRelease drops the pin PaxVerifyEntryBuffer kept. */
+static void
+PaxVerifyEntryBufferRelease(PaxVerifyContext *ctx)
+{
+	if (BufferIsValid(ctx->entry_buffer))
+		ReleaseBuffer(ctx->entry_buffer);
+	ctx->entry_buffer = InvalidBuffer;
 }
 
 /*
@@ -398,6 +432,7 @@ PaxVerifyIndexEntries(PaxVerifyContext *ctx, Relation index,
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(check->cxt);
 	}
+	PaxVerifyEntryBufferRelease(ctx);
 	index_endscan(scan);
 }
 
