@@ -7,7 +7,8 @@
 # Each extension is built by PGXS in its own folder (one shared library with
 # its LLVM bitcode each); this level holds the tests.  autodepend=yes makes
 # PGXS record each object's headers (.deps/), so that a changed header
-# rebuilds what includes it.
+# rebuilds what includes it (pax_am/Makefile also sets it, and rebuilds an
+# object compiled without it).
 
 PG_CONFIG ?= pg_config
 
