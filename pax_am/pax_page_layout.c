@@ -322,6 +322,9 @@ PaxRelLayouts(Relation rel)
 	return &e->cache;
 }
 
+static inline void PaxCheckSharedHeader(Relation rel, Page page,
+										BlockNumber blkno, uint16 rowhdrs);
+
 /*
  * PaxPageGetLayout verifies a page's header and returns its layout, from
  * the cache when one of its entries has the same shape (then the page's
@@ -376,6 +379,8 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 		{
 			if (unlikely(e->layout->lower != phdr->pd_lower))
 				PaxPageCorrupted(rel, blkno, "pd_lower does not match the column layout");
+			if (compact)
+				PaxCheckSharedHeader(rel, page, blkno, e->layout->rowhdrs);
 			cache->layout = e->layout;
 			return e->layout;
 		}
@@ -425,11 +430,35 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	e->natts = hdr->pp_natts;
 	e->capacity = hdr->pp_capacity;
 	e->valid = true;
+	if (compact)
+		PaxCheckSharedHeader(rel, page, blkno, e->layout->rowhdrs);
 	cache->layout = e->layout;
 	return e->layout;
 }
 
 static uint32 PaxPageRowArea(Page page);
+
+/*
+ * PaxCheckSharedHeader raises data_corrupted when a compact page's shared
+ * row header has an xmax: a row that gets one gets a header of its own
+ * first (PaxTargetSetXmax), so the shared header's xmax is 0 and its
+ * infomask names no updater, locker or multixact.  Heap's visibility
+ * routines, which every row of the page goes through with it, rely on a
+ * named xmax being there (and assert it).
+ */
+static inline void
+PaxCheckSharedHeader(Relation rel, Page page, BlockNumber blkno,
+					 uint16 rowhdrs)
+{
+	HeapTupleHeader h = (HeapTupleHeader) (page + rowhdrs);
+
+	if (unlikely(HeapTupleHeaderGetRawXmax(h) != InvalidTransactionId ||
+				 (h->t_infomask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI |
+								   HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK |
+								   HEAP_XMAX_EXCL_LOCK | HEAP_MOVED)) != 0 ||
+				 (h->t_infomask2 & HEAP_KEYS_UPDATED) != 0))
+		PaxPageCorrupted(rel, blkno, "the rows' shared header has an xmax");
+}
 
 /*
  * PaxPageInit initialises an empty pax page of the given shape.  The
