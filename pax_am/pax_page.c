@@ -243,6 +243,28 @@ PaxRowHeadersAt(Page page)
 }
 
 /*
+ * PaxCheckSharedHeader raises data_corrupted when a compact page's shared
+ * row header has an xmax: a row that gets one gets a header of its own
+ * first (PaxTargetSetXmax), so the shared header's xmax is 0 and its
+ * infomask names no updater, locker or multixact.  Heap's visibility
+ * routines, which every row of the page goes through with it, rely on a
+ * named xmax being there (and assert it).
+ */
+void
+PaxCheckSharedHeader(Relation rel, Page page, BlockNumber blkno,
+					 uint16 rowhdrs)
+{
+	HeapTupleHeader h = (HeapTupleHeader) (page + rowhdrs);
+
+	if (unlikely(HeapTupleHeaderGetRawXmax(h) != InvalidTransactionId ||
+				 (h->t_infomask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI |
+								   HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK |
+								   HEAP_XMAX_EXCL_LOCK | HEAP_MOVED)) != 0 ||
+				 (h->t_infomask2 & HEAP_KEYS_UPDATED) != 0))
+		PaxPageCorrupted(rel, blkno, "the rows' shared header has an xmax");
+}
+
+/*
  * PaxPageRowHeaderOffset verifies a page's header and returns the offset
  * of its row headers, which depends on the column directory only, but does
  * not look at any row header: see PaxPageRowHeaders.
@@ -258,6 +280,8 @@ PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno)
 	if (off + PaxRowAreaSize(PaxPageIsCompact(page), hdr->pp_capacity) >
 		((PageHeader) page)->pd_lower)
 		PaxPageCorrupted(rel, blkno, "row headers extend past pd_lower");
+	if (PaxPageIsCompact(page))
+		PaxCheckSharedHeader(rel, page, blkno, off);
 
 	/*
 	 * A page has more columns than the relation only when a rolled-back ADD

@@ -501,12 +501,13 @@ typedef struct PaxPrunePlan
 /* pax_page.c */
 extern uint16 PaxLayoutSize(TupleDesc tupdesc, const PaxPageShape *shape,
 							PaxPageLayout *layout);
-extern void PaxPageInit(Page page, TupleDesc tupdesc,
-						const PaxPageShape *shape);
+extern void PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape);
 extern TransactionId PaxLayoutXid(Relation rel);
 extern bool PaxPageIsOrphanSlow(Page page);
 extern bool PaxLayoutXidPlausible(TransactionId xid);
 extern uint32 PaxPageMetaCheck(Page page);
+extern void PaxCheckSharedHeader(Relation rel, Page page, BlockNumber blkno,
+								 uint16 rowhdrs);
 extern bool PaxPageLayoutUsable(Page page);
 extern void PaxPageShapeOf(Page page, PaxPageShape *shape);
 pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,

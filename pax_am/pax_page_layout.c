@@ -322,9 +322,6 @@ PaxRelLayouts(Relation rel)
 	return &e->cache;
 }
 
-static inline void PaxCheckSharedHeader(Relation rel, Page page,
-										BlockNumber blkno, uint16 rowhdrs);
-
 /*
  * PaxPageGetLayout verifies a page's header and returns its layout, from
  * the cache when one of its entries has the same shape (then the page's
@@ -436,30 +433,6 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	return e->layout;
 }
 
-static uint32 PaxPageRowArea(Page page);
-
-/*
- * PaxCheckSharedHeader raises data_corrupted when a compact page's shared
- * row header has an xmax: a row that gets one gets a header of its own
- * first (PaxTargetSetXmax), so the shared header's xmax is 0 and its
- * infomask names no updater, locker or multixact.  Heap's visibility
- * routines, which every row of the page goes through with it, rely on a
- * named xmax being there (and assert it).
- */
-static inline void
-PaxCheckSharedHeader(Relation rel, Page page, BlockNumber blkno,
-					 uint16 rowhdrs)
-{
-	HeapTupleHeader h = (HeapTupleHeader) (page + rowhdrs);
-
-	if (unlikely(HeapTupleHeaderGetRawXmax(h) != InvalidTransactionId ||
-				 (h->t_infomask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI |
-								   HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK |
-								   HEAP_XMAX_EXCL_LOCK | HEAP_MOVED)) != 0 ||
-				 (h->t_infomask2 & HEAP_KEYS_UPDATED) != 0))
-		PaxPageCorrupted(rel, blkno, "the rows' shared header has an xmax");
-}
-
 /*
  * PaxPageInit initialises an empty pax page of the given shape.  The
  * caller holds an exclusive lock on the buffer (or the page is private) and
@@ -522,34 +495,9 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 	{
 		uint32		check = PaxPageMetaCheck(page);
 
-		memcpy(page + PaxPageRowArea(page) + PAX_COMPACT_CHECK, &check,
+		memcpy(page + PaxRowHeadersAt(page) + PAX_COMPACT_CHECK, &check,
 			   sizeof(check));
 	}
-}
-
-/*
- * PaxPageRowArea is the offset of a page's row area (its rowhdrs), from
- * its header and column directory alone.  The caller has checked that the
- * header's natts fits the page.
- */
-static uint32
-PaxPageRowArea(Page page)
-{
-	int			natts = PaxPageGetHeader(page)->pp_natts;
-	bits8	   *zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
-	uint32		off;
-
-	off = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
-				   PAX_NDIRMAPS * PaxDirMapLen(natts) +
-				   (PaxPageIsEncoded(page) ? natts : 0));
-	for (int i = 0; i < natts; i++)
-	{
-		if (PaxBitIsSet(zone, i))
-			off += sizeof(PaxZone);
-		if (PaxPageIsEncoded(page))
-			off += PaxBaseBytes(PaxPageGetWidths(page)[i]);
-	}
-	return off;
 }
 
 /*
