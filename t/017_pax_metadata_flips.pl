@@ -226,13 +226,10 @@ foreach my $t (@tables)
 		$region{$_} = $kind for ($off .. $off + $len - 1);
 	}
 	my (@targets, %kinds);
-	my $states = 0;
 	foreach my $off (0 .. 8191)
 	{
 		my $kind = $region{$off} // 'padding';
 		next if $data_region{$kind};
-		# every row's state byte is alike: the first 16 rows' stand for them
-		next if $kind eq 'row states' && $states++ >= 16;
 		$kinds{$kind}++;
 		push @targets, $off;
 	}
