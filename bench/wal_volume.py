@@ -10,7 +10,10 @@ settings are reset at the end).  For each access method a table of 8
 columns (int, bigint, numeric, date, two short texts, a bool, a float) is
 loaded by COPY from a file of `rows` rows, then `singles` rows are inserted
 by as many single-row INSERT statements, then every tenth row is updated (a
-non-key column) and every twentieth deleted.  Each operation starts after a
+non-key column) and every twentieth deleted; last, VACUUM (FREEZE) makes
+the pages all-visible and every fiftieth row is updated, which clears each
+changed page's all-visible bit (WAL of both, per updated row).  Each
+operation starts after a
 CHECKPOINT, so both access methods pay their full-page images alike; its
 WAL is the difference of pg_current_wal_insert_lsn() around it.  Bytes per
 row and pax/heap ratios go to bench/results/wal_volume.md (and .json).
@@ -58,6 +61,11 @@ def measure(cl, am, rows, singles, path):
     total = rows + singles
     res["UPDATE"] = wal_of(cl, f"UPDATE {table} SET n = n + 1 WHERE id % 10 = 0") / (total // 10)
     res["DELETE"] = wal_of(cl, f"DELETE FROM {table} WHERE id % 20 = 0") / (total // 20)
+    # VACUUM makes the pages all-visible (their images taken after the
+    # checkpoint); the UPDATE then clears the bit of each page it changes
+    res["VACUUM, then UPDATE (all-visible pages)"] = wal_of(
+        cl, f"VACUUM (FREEZE) {table};\n"
+        f"UPDATE {table} SET n = n + 1 WHERE id % 50 = 7") / (total // 50)
     cl.psql(f"DROP TABLE {table}", db=DB)
     return res
 

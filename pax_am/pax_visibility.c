@@ -476,9 +476,16 @@ PaxRowsAllVisible(Relation rel, Page page, uint16 rowhdrs, Buffer buffer,
  * Generic WAL cannot log the map page (its bits lie in what generic WAL
  * takes for the page's hole), so the clearing is logged as one of heap's
  * own records whose redo clears the map bits before it looks at the block:
- * XLOG_HEAP2_MULTI_INSERT of no rows, with XLH_INSERT_ALL_VISIBLE_CLEARED
- * and a forced full-page image of our page, so that redo restores the image
- * instead of applying heap's change to it.  Logical decoding ignores a
+ * XLOG_HEAP2_MULTI_INSERT of no rows, with XLH_INSERT_ALL_VISIBLE_CLEARED.
+ * Its redo of our page adds no row: it clears PD_ALL_VISIBLE, sets the LSN
+ * and only reads the rest (heap's free-space estimate, which goes to the
+ * free space map, as a prune record's does before 17: a pax insert checks
+ * the page's room itself).  So the record carries no image of our page but
+ * the one full_page_writes asks for after a checkpoint, as heap's own
+ * clearing record carries none.  Only when wal_consistency_checking covers
+ * heap2 is the image forced: replay would otherwise compare our page after
+ * heap_mask, which reads it as a heap page (see PaxVisibilityMapSet); a
+ * restored image is compared with nothing.  Logical decoding ignores a
  * multi-insert record without XLH_INSERT_CONTAINS_NEW_TUPLE (heap writes
  * such records for catalogs), so the record decodes as nothing, as every
  * pax change does; a heap DELETE record decoded as a DELETE of no tuple.
@@ -509,7 +516,9 @@ PaxClearAllVisible(Relation rel, Buffer buffer, Buffer vmbuffer)
 		xlrec.ntuples = 0;
 		XLogBeginInsert();
 		XLogRegisterData((char *) &xlrec, SizeOfHeapMultiInsert);
-		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
+		XLogRegisterBuffer(0, buffer, REGBUF_STANDARD |
+						   (wal_consistency_checking[RM_HEAP2_ID] ?
+							REGBUF_FORCE_IMAGE : 0));
 		recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_MULTI_INSERT);
 		PageSetLSN(page, recptr);
 	}

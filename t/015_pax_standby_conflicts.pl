@@ -14,7 +14,9 @@
 #   compacts that page, and replay waits for the pin;
 # - with a short max_standby_streaming_delay, the cursor's transaction is
 #   cancelled instead ("conflict with recovery"), never given other rows;
-# - after each, the standby equals the primary.
+# - after each, the standby equals the primary;
+# - changes clearing pages' all-visible bits leave the standby's visibility
+#   map and PD_ALL_VISIBLE flags equal to the primary's.
 # Both with pax_am preloaded (pax's own records) and without (generic
 # records; the removals are heap's prune records carrying the page).
 #
@@ -138,6 +140,23 @@ hot_standby_feedback = off
 		"$mode: the reader is cancelled by the conflict, given no rows");
 	is($more, '', "$mode: the cancelled cursor gave no rows");
 	eval { $s->quit };
+
+	# 4. changes that clear pages' all-visible bits (their records carry
+	# no page image unless consistency checking or a checkpoint asks for
+	# one): the standby's visibility map and page flags follow
+	my $vis = q{SELECT string_agg(blkno || ':' || all_visible || all_frozen || pd_all_visible, ',' ORDER BY blkno)
+		FROM pg_visibility('t')};
+	$primary->safe_psql('postgres', 'CREATE EXTENSION pg_visibility');
+	$primary->safe_psql('postgres', 'VACUUM (FREEZE) t');
+	$primary->safe_psql('postgres', q{UPDATE t SET v = v || '!' WHERE id % 40 = 3});
+	$primary->safe_psql('postgres', 'DELETE FROM t WHERE id % 40 = 9');
+	$primary->safe_psql('postgres', 'INSERT INTO t VALUES (5, $$new$$)');
+	$primary->wait_for_catchup($standby);
+	is($standby->safe_psql('postgres', $vis), $primary->safe_psql('postgres', $vis),
+		"$mode: the standby's visibility map and page flags after clearing");
+	isnt($primary->safe_psql('postgres', $vis) =~ /:falsefalsefalse/ ? 1 : 0, 0,
+		"$mode: some page's all-visible bit was cleared");
+	$same->('clearing all-visible bits');
 
 	$standby->stop;
 	$primary->stop;
