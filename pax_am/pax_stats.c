@@ -98,6 +98,36 @@ PaxCheckResultColumns(ReturnSetInfo *rsinfo, int ncols, int ncols_1_0)
 }
 
 /*
+ * PaxStatsReadPage opens relation relid (PaxOpenForStats) into *rel and
+ * returns block blkno of it share-locked, or InvalidBuffer, the relation
+ * closed again, for a page with no layout to show (never initialised, or
+ * an orphan).  A block past the relation's end is an error.
+ */
+static Buffer
+PaxStatsReadPage(Oid relid, int64 blkno, Relation *rel)
+{
+	Buffer		buffer;
+	Page		page;
+
+	*rel = PaxOpenForStats(relid, AccessShareLock);
+	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(*rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block number " INT64_FORMAT " is out of range for relation \"%s\"",
+						blkno, RelationGetRelationName(*rel))));
+	buffer = ReadBuffer(*rel, (BlockNumber) blkno);
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buffer);
+	if (PageIsNew(page) || PaxPageIsOrphan(page))
+	{
+		UnlockReleaseBuffer(buffer);
+		relation_close(*rel, AccessShareLock);
+		return InvalidBuffer;
+	}
+	return buffer;
+}
+
+/*
  * pax_page_stats(rel regclass,
  *				  OUT blkno bigint, OUT nrows int, OUT capacity int,
  *				  OUT natts int, OUT lower int, OUT upper int,
@@ -270,24 +300,12 @@ pax_page_columns(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	PaxCheckResultColumns(rsinfo, PAX_PAGE_COLUMNS_COLS,
 						  PAX_PAGE_COLUMNS_COLS_1_0);
-	rel = PaxOpenForStats(relid, AccessShareLock);
-	tupdesc = RelationGetDescr(rel);
-	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("block number " INT64_FORMAT " is out of range for relation \"%s\"",
-						blkno, RelationGetRelationName(rel))));
-
-	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
-	buffer = ReadBuffer(rel, (BlockNumber) blkno);
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buffer);
-	if (PageIsNew(page) || PaxPageIsOrphan(page))
-	{
-		UnlockReleaseBuffer(buffer);
-		relation_close(rel, AccessShareLock);
+	buffer = PaxStatsReadPage(relid, blkno, &rel);
+	if (!BufferIsValid(buffer))
 		return (Datum) 0;
-	}
+	tupdesc = RelationGetDescr(rel);
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	page = BufferGetPage(buffer);
 	layout = PaxPageGetLayout(rel, tupdesc, page, (BlockNumber) blkno, &cache);
 	hdr = PaxPageGetHeader(page);
 	hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
@@ -447,26 +465,19 @@ pax_page_regions(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	PaxCheckResultColumns(rsinfo, PAX_PAGE_REGIONS_COLS,
 						  PAX_PAGE_REGIONS_COLS);
-	rel = PaxOpenForStats(relid, AccessShareLock);
-	if (blkno < 0 || blkno >= RelationGetNumberOfBlocks(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("block number " INT64_FORMAT " is out of range for relation \"%s\"",
-						blkno, RelationGetRelationName(rel))));
-
-	PaxLayoutCacheInit(&cache, RelationGetDescr(rel)->natts,
-					   CurrentMemoryContext);
-	buffer = ReadBuffer(rel, (BlockNumber) blkno);
-	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	buffer = PaxStatsReadPage(relid, blkno, &rel);
+	if (!BufferIsValid(buffer))
+		return (Datum) 0;
 	page = BufferGetPage(buffer);
 	phdr = (PageHeader) page;
-	if (PageIsNew(page) || PaxPageIsOrphan(page) ||
-		(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HEADERS))
+	if (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HEADERS)
 	{
 		UnlockReleaseBuffer(buffer);
 		relation_close(rel, AccessShareLock);
-		return (Datum) 0;
+		return (Datum) 0;			/* a header page: no columns, no rows */
 	}
+	PaxLayoutCacheInit(&cache, RelationGetDescr(rel)->natts,
+					   CurrentMemoryContext);
 	layout = PaxPageGetLayout(rel, RelationGetDescr(rel), page,
 							  (BlockNumber) blkno, &cache);
 
