@@ -208,38 +208,46 @@ PaxPageHeaderIsValid(Page page)
 }
 
 /*
- * PaxRowHeadersAt returns the offset of a page's row headers as its column
- * directory places them, without verifying anything: the caller has
- * verified the page's header (pp_natts in range), or only masks bytes.
+ * PaxBasesAt returns the offset of a page's base array as its column
+ * directory places it: after the directory (with its widths on an encoded
+ * page), MAXALIGN'd, and the zone maps.  Nothing is verified: the caller
+ * has verified the page's header (pp_natts in range), or only masks bytes.
  */
 uint32
-PaxRowHeadersAt(Page page)
+PaxBasesAt(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	bits8	   *zone;
+	bits8	   *zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
 	int			nzones;
-	uint32		off;
 
-	zone = PaxPageGetDirMap(page, PAX_DIR_ZONE);
 	/* the zone bits of the page's columns, a byte at a time */
 	nzones = (int) pg_popcount((const char *) zone, hdr->pp_natts / 8);
 	if (hdr->pp_natts % 8 != 0)
 		nzones += pg_number_of_ones[zone[hdr->pp_natts / 8] &
 									((1 << (hdr->pp_natts % 8)) - 1)];
-	off = SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
-		PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts);
+	return MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
+					PAX_NDIRMAPS * PaxDirMapLen(hdr->pp_natts) +
+					(PaxPageIsEncoded(page) ? hdr->pp_natts : 0)) +
+		nzones * sizeof(PaxZone);
+}
+
+/*
+ * PaxRowHeadersAt returns the offset of a page's row headers as its column
+ * directory places them, after the base array, under PaxBasesAt's terms.
+ */
+uint32
+PaxRowHeadersAt(Page page)
+{
+	uint32		off = PaxBasesAt(page);
+
 	if (PaxPageIsEncoded(page))
 	{
 		const uint8 *widths = PaxPageGetWidths(page);
-		uint32		basebytes = 0;
 
-		for (int i = 0; i < hdr->pp_natts; i++)
-			basebytes += PaxBaseBytes(widths[i]);
-		off = MAXALIGN(off + hdr->pp_natts) + basebytes;
+		for (int i = 0; i < PaxPageGetHeader(page)->pp_natts; i++)
+			off += PaxBaseBytes(widths[i]);
 	}
-	else
-		off = MAXALIGN(off);
-	return off + nzones * sizeof(PaxZone);
+	return off;
 }
 
 /*

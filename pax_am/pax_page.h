@@ -569,9 +569,9 @@ extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
 						  int *align);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern bool PaxPageHeaderIsValid(Page page);
+extern uint32 PaxBasesAt(Page page);
 extern uint32 PaxRowHeadersAt(Page page);
-extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page,
-									 BlockNumber blkno);
+extern uint16 PaxPageRowHeaderOffset(Relation rel, Page page, BlockNumber blkno);
 extern void PaxPageCheckRowNatts(Relation rel, Page page, BlockNumber blkno,
 								 HeapTupleHeader tup);
 extern bool PaxZoneEligible(Form_pg_attribute att);

@@ -466,11 +466,7 @@ PaxPageInit(Page page, TupleDesc tupdesc, const PaxPageShape *shape)
 		hdr->pp_flags |= PAX_PAGE_ENCODED;
 		memcpy(PaxPageGetWidths(page), shape->widths, shape->natts);
 		/* the base array lies after the zone maps (PaxLayoutSize) */
-		bases = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
-						 PAX_NDIRMAPS * maplen + shape->natts);
-		for (int i = 0; i < shape->natts; i++)
-			if (PaxBitIsSet(shape->zone, i))
-				bases += sizeof(PaxZone);
+		bases = PaxBasesAt(page);
 		for (int i = 0; i < shape->natts; i++)
 		{
 			uint8		w = shape->widths[i];
@@ -534,11 +530,7 @@ PaxPageMetaCheck(Page page)
 		const uint8 *widths = PaxPageGetWidths(page);
 
 		h = hash_bytes_extended(widths, natts, h);
-		slot = MAXALIGN(SizeOfPageHeaderData + sizeof(PaxPageHeaderData) +
-						PAX_NDIRMAPS * PaxDirMapLen(natts) + natts);
-		for (int i = 0; i < natts; i++)
-			if (PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_ZONE), i))
-				slot += sizeof(PaxZone);
+		slot = PaxBasesAt(page);
 		for (int i = 0; i < natts; i++)
 		{
 			int			bytes = PaxBaseBytes(widths[i]);
