@@ -34,23 +34,16 @@ $node->start;
 
 # Each table: its columns and the rows of its source; page 0 of the pax copy
 # (made by CREATE TABLE AS, so compact and encoded) is full.
+# (the integer table twice: as a bulk load's page and filled row by row)
+my @ints = (
+	'id int, k int4, big int8, small int4, d date, ts timestamp, g int2',
+	q{SELECT i, 7, (i % 13) * 1000000::int8, (i % 100) * 7,
+	         date '2026-01-01' + i % 50,
+	         timestamp '2026-01-01' + i * interval '1 hour', (i % 9)::int2
+	    FROM generate_series(1, 600) i});
 my @tables = (
-	[
-		'f_int',
-		'id int, k int4, big int8, small int4, d date, ts timestamp, g int2',
-		q{SELECT i, 7, (i % 13) * 1000000::int8, (i % 100) * 7,
-		         date '2026-01-01' + i % 50,
-		         timestamp '2026-01-01' + i * interval '1 hour', (i % 9)::int2
-		    FROM generate_series(1, 600) i}
-	],
-	[
-		'f_int_rows',
-		'id int, k int4, big int8, small int4, d date, ts timestamp, g int2',
-		q{SELECT i, 7, (i % 13) * 1000000::int8, (i % 100) * 7,
-		         date '2026-01-01' + i % 50,
-		         timestamp '2026-01-01' + i * interval '1 hour', (i % 9)::int2
-		    FROM generate_series(1, 600) i}
-	],
+	[ 'f_int', @ints ],
+	[ 'f_int_rows', @ints ],
 	[
 		'f_text_rows',
 		'id int, brand text, url text, n numeric(12,2)',
