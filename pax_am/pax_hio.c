@@ -172,8 +172,14 @@ PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
 	 * A page qualifies when its value area holds the row's values (with
 	 * room for alignment to differ): requests add the slot bonus that
 	 * recorded values carry, so "a free slot" alone is not taken for room.
+	 * A row without variable-length values asks for the bonus alone: the
+	 * map rounds recorded values down and requests up to its 32-byte
+	 * categories, so any more would pass over every page whose value area
+	 * is nearly or wholly used, which is every page of a table of
+	 * fixed-width columns (its slots freed by VACUUM were never reused).
 	 */
-	Size		need = varbytes + MAXIMUM_ALIGNOF + PAX_FSM_SLOT_BONUS;
+	Size		need = (varbytes > 0 ? varbytes + MAXIMUM_ALIGNOF : 0) +
+		PAX_FSM_SLOT_BONUS;
 	BlockNumber blkno;
 
 	if (need > MaxHeapTupleSize)	/* the free space map's largest request */
