@@ -34,9 +34,10 @@
  *     keep the rows routed to them, one partition at a time (rows that
  *     keep alternating between partitions go one at a time after a few
  *     short batches);
- *   - it has no indexes and no triggers, which are what read a new row's
- *     TID (index entries, AFTER ROW triggers and their transition
- *     tables);
+ *   - it has no triggers, which read a new row's TID (AFTER ROW triggers
+ *     and their transition tables), and no indexes, unless the caller is
+ *     such an INSERT into a pax table: then the statement makes the
+ *     rows' index entries, a batch at a time (pax_bulk_stmt.c);
  *   - it is not logically decoded (pax's decoding records are written
  *     under the current subtransaction, which may not be the rows' when
  *     they are placed: below).
@@ -71,7 +72,6 @@
 #include "access/parallel.h"
 #include "access/table.h"
 #include "access/xact.h"
-#include "catalog/partition.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -82,6 +82,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "pax_bulk_stmt.h"
 #include "pax_hio.h"
 #include "pax_slot.h"
 #include "pax_tableam.h"
@@ -92,13 +93,6 @@
 
 /* Rows whose values take more bytes than this are not kept: TOAST's size. */
 #define PAX_BULK_MAX_ROW_BYTES	TOAST_TUPLE_THRESHOLD
-
-/*
- * An INSERT statement's rows are kept where its plan expects this many at
- * least: fewer fill no page, and a short VALUES list that fails on a later
- * row then leaves the table as heap would (its first rows written).
- */
-#define PAX_BULK_MIN_STATEMENT_ROWS	100
 
 /* GUC pax.batch_bulk_inserts */
 bool		pax_batch_bulk_inserts = true;
@@ -115,6 +109,7 @@ typedef struct PaxBulkBatch
 	int			nrows;
 	Size		bytes;			/* value bytes of the rows kept */
 	bool		filled;			/* a full batch was placed before */
+	bool		indexed;		/* its statement makes their index entries */
 	bool		failed;			/* placing them inside a later
 								 * subtransaction failed: */
 	int			failcode;		/* with this SQLSTATE */
@@ -218,6 +213,8 @@ PaxBulkPlace(Relation rel, BulkInsertState bistate, bool keep_tail)
 		if (placed == 0)
 			placed = PaxMultiInsert(rel, b->slots, n, b->cid, b->options,
 									bistate, b->xid, false);
+		if (b->indexed)
+			PaxBulkIndexKept(b->relid, b->cid, b->subid, b->slots, placed);
 	}
 	PG_CATCH();
 	{
@@ -281,182 +278,6 @@ PaxBulkPlaceForRel(Relation rel)
 }
 
 /*
- * Statements whose rows are kept: INSERTs that PaxBulkExecutorStart found
- * to ask nothing of their rows once inserted, innermost last.
- */
-#define PAX_BULK_MAX_LEAVES	16
-
-typedef struct PaxBulkStatement
-{
-	QueryDesc  *query;
-	Oid			relid;			/* the target */
-	CommandId	cid;			/* its rows' command id */
-	SubTransactionId subid;		/* the subtransaction it runs in */
-	bool		partitioned;	/* the target is a partitioned table: */
-	int			nleaves;		/* partitions found under it so far */
-	Oid			leaves[PAX_BULK_MAX_LEAVES];	/* the latest of them */
-	int			short_batches;	/* batches placed short, another
-								 * partition's row coming */
-	bool		rowwise;		/* too many: the rest go one at a time */
-} PaxBulkStatement;
-
-#define PAX_BULK_MAX_STATEMENTS	32
-
-/*
- * An INSERT into a partitioned table keeps one partition's rows at a time:
- * rows that alternate between partitions (hash partitioning, unsorted
- * input) would place batches of a few rows each, so after this many
- * batches of fewer than PAX_BULK_MIN_STATEMENT_ROWS placed that way, the
- * statement's rows go one at a time.
- */
-#define PAX_BULK_MAX_SHORT_BATCHES	4
-
-static PaxBulkStatement pax_bulk_statements[PAX_BULK_MAX_STATEMENTS];
-static int	pax_bulk_nstatements = 0;
-
-/* PaxBulkInnermost returns the innermost statement whose rows are kept. */
-static PaxBulkStatement *
-PaxBulkInnermost(void)
-{
-	return pax_bulk_nstatements > 0 ?
-		&pax_bulk_statements[pax_bulk_nstatements - 1] : NULL;
-}
-
-/*
- * PaxBulkStatementInserts tells whether the innermost statement running is
- * an INSERT whose rows are kept, into rel, as command cid of subtransaction
- * subid.
- */
-static bool
-PaxBulkStatementInserts(Relation rel, CommandId cid, SubTransactionId subid)
-{
-	PaxBulkStatement *st = PaxBulkInnermost();
-	Oid			relid = RelationGetRelid(rel);
-	List	   *ancestors;
-	bool		under;
-
-	if (st == NULL || st->cid != cid || st->subid != subid || st->rowwise)
-		return false;
-	if (st->relid == relid)
-		return true;
-	if (!st->partitioned || !rel->rd_rel->relispartition)
-		return false;
-
-	/* a partition the statement's rows are routed to, at any level */
-	for (int i = 0; i < Min(st->nleaves, PAX_BULK_MAX_LEAVES); i++)
-		if (st->leaves[i] == relid)
-			return true;
-	ancestors = get_partition_ancestors(relid);
-	under = list_member_oid(ancestors, st->relid);
-	list_free(ancestors);
-	if (under)
-	{
-		/* the latest ones, when there are more */
-		st->leaves[st->nleaves % PAX_BULK_MAX_LEAVES] = relid;
-		st->nleaves++;
-	}
-	return under;
-}
-
-/*
- * PaxBulkSwitching notes that the innermost statement's rows move on to
- * another partition while nrows rows of the previous one are kept (the
- * caller passes PAX_BULK_MIN_STATEMENT_ROWS when a full batch of it went
- * before: sorted input reaching the partition's end); true if its rows
- * must go one at a time from now on (PAX_BULK_MAX_SHORT_BATCHES).
- */
-static bool
-PaxBulkSwitching(int nrows)
-{
-	PaxBulkStatement *st = PaxBulkInnermost();
-
-	if (st == NULL || !st->partitioned || nrows >= PAX_BULK_MIN_STATEMENT_ROWS)
-		return false;
-	if (++st->short_batches >= PAX_BULK_MAX_SHORT_BATCHES)
-		st->rowwise = true;
-	return st->rowwise;
-}
-
-/*
- * PaxBulkHasIndexes tells whether rel has indexes now.  relhasindex alone
- * says "has or had": DROP INDEX leaves it set until a VACUUM clears it,
- * so it is only the cheap first test, as in ExecOpenIndices.  Then the
- * relcache's index list (filled once by RelationGetIndexList), without
- * the copy RelationGetIndexList returns: this runs for every row an
- * INSERT hands to PaxBulkKeep.
- */
-static bool
-PaxBulkHasIndexes(Relation rel)
-{
-	if (!rel->rd_rel->relhasindex)
-		return false;
-	if (!rel->rd_indexvalid)
-		list_free(RelationGetIndexList(rel));
-	return rel->rd_indexlist != NIL;
-}
-
-/*
- * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
- * no index or trigger to read their TIDs and is not logically decoded.
- */
-static bool
-PaxBulkTableKeeps(Relation rel, int options)
-{
-	return rel->trigdesc == NULL && !PaxBulkHasIndexes(rel) &&
-		!PaxLogicalWanted(rel, options);
-}
-
-/*
- * PaxBulkInsertTarget returns the pax table into which the query, just
- * started, inserts rows whose TIDs and headers nothing asks for, or NULL:
- * a plain INSERT (no RETURNING, ON CONFLICT, view check options or
- * data-modifying WITH, whose rows share its command id and may return
- * their TIDs) of at least PAX_BULK_MIN_STATEMENT_ROWS rows by the
- * planner's estimate into one pax table without indexes, triggers or
- * logical decoding, or into a partitioned table without indexes or
- * triggers.  Its CHECK and NOT NULL constraints are checked before a row
- * is handed over.
- */
-static Relation
-PaxBulkInsertTarget(QueryDesc *queryDesc)
-{
-	PlannedStmt *stmt = queryDesc->plannedstmt;
-	EState	   *estate = queryDesc->estate;
-	ModifyTable *mt;
-	ResultRelInfo *rri;
-	Relation	rel;
-
-	if (stmt->commandType != CMD_INSERT || stmt->hasReturning ||
-		stmt->hasModifyingCTE ||
-		estate == NULL || (queryDesc->operation != CMD_INSERT) ||
-		stmt->planTree == NULL || !IsA(stmt->planTree, ModifyTable))
-		return NULL;
-	mt = (ModifyTable *) stmt->planTree;
-	if (mt->operation != CMD_INSERT || mt->returningLists != NIL ||
-		mt->onConflictAction != ONCONFLICT_NONE ||
-		mt->withCheckOptionLists != NIL ||
-		list_length(mt->resultRelations) != 1 ||
-		outerPlan(mt) == NULL ||
-		outerPlan(mt)->plan_rows < PAX_BULK_MIN_STATEMENT_ROWS)
-		return NULL;
-	if (estate->es_result_relations == NULL)
-		return NULL;
-	rri = estate->es_result_relations[linitial_int(mt->resultRelations) - 1];
-	if (rri == NULL)
-		return NULL;
-	rel = rri->ri_RelationDesc;
-	if (!PaxBulkTableKeeps(rel, 0))
-		return NULL;
-	/* a partitioned table's partitions are checked as rows come (PaxBulkKeep) */
-	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
-		return rel;
-	if (rel->rd_rel->relkind != RELKIND_RELATION ||
-		!PaxIsPaxAm(rel->rd_tableam))
-		return NULL;
-	return rel;
-}
-
-/*
  * PaxBulkRowBytes is the bytes of the slot's values, a TOAST pointer
  * counting its value's (it is fetched when the row is placed).
  */
@@ -487,10 +308,10 @@ PaxBulkRowBytes(TupleTableSlot *slot)
  * is neither bootstrap nor a parallel worker.
  */
 static bool
-PaxBulkMayKeep(Relation rel, int options)
+PaxBulkMayKeep(Relation rel, int options, bool indexed)
 {
 	return pax_batch_bulk_inserts && !IsBootstrapProcessingMode() &&
-		!IsParallelWorker() && PaxBulkTableKeeps(rel, options);
+		!IsParallelWorker() && PaxBulkTableKeeps(rel, options, indexed);
 }
 
 /*
@@ -572,7 +393,7 @@ PaxBulkMulti(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
 	int			placed;
 	int			rest;
 
-	if (bistate == NULL || nslots == 0 || !PaxBulkMayKeep(rel, options))
+	if (bistate == NULL || nslots == 0 || !PaxBulkMayKeep(rel, options, false))
 		return false;
 	if (b != NULL && !PaxBulkIsFor(b, rel, cid, options))
 	{
@@ -627,12 +448,20 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	PaxBulkBatch *b = pax_bulk;
 	SubTransactionId subid = GetCurrentSubTransactionId();
 	Size		rowbytes;
+	bool		indexed = false;
 
-	if (!PaxBulkMayKeep(rel, options))
-		return false;
-	if (bistate != NULL ?
-		rel->rd_createSubid == InvalidSubTransactionId :
-		!PaxBulkStatementInserts(rel, cid, subid))
+	if (bistate != NULL)
+	{
+		if (rel->rd_createSubid == InvalidSubTransactionId)
+			return false;
+	}
+	else
+	{
+		if (!PaxBulkStatementInserts(rel, cid, subid))
+			return false;
+		indexed = PaxBulkStatementIndexes(RelationGetRelid(rel), cid, subid);
+	}
+	if (!PaxBulkMayKeep(rel, options, indexed))
 		return false;
 
 	/*
@@ -661,7 +490,10 @@ PaxBulkKeep(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 			return false;
 	}
 	if (b == NULL)
+	{
 		b = PaxBulkStart(rel, cid, options);
+		b->indexed = indexed;
+	}
 
 	/* as heap_insert, for each row: a conflict with a reader of the table */
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
@@ -696,7 +528,7 @@ PaxBulkXactCallback(XactEvent event, void *arg)
 			/* the memory goes with TopTransactionContext */
 			pax_bulk = NULL;
 			pax_bulk_relid = InvalidOid;
-			pax_bulk_nstatements = 0;
+			PaxBulkStatementsReset();
 			break;
 	}
 }
@@ -711,8 +543,7 @@ PaxBulkSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 {
 	/* the statements of an aborted subtransaction end without ExecutorEnd */
 	if (event == SUBXACT_EVENT_ABORT_SUB)
-		while (PaxBulkInnermost() != NULL && PaxBulkInnermost()->subid == mySubid)
-			pax_bulk_nstatements--;
+		PaxBulkStatementsAbortSub(mySubid);
 	if (pax_bulk == NULL || pax_bulk->subid != mySubid)
 		return;
 	if (event == SUBXACT_EVENT_PRE_COMMIT_SUB)
@@ -726,13 +557,11 @@ PaxBulkSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 
 /*
  * PaxBulkExecutorStart places kept rows before any query runs, and notes an
- * INSERT whose rows may be kept (PaxBulkInsertTarget).
+ * INSERT whose rows may be kept (PaxBulkStatementBegin).
  */
 static void
 PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 {
-	Relation	target;
-
 	if (pax_bulk_relid != InvalidOid)
 		PaxBulkPlaceOwn();
 	if (prev_ExecutorStart)
@@ -740,23 +569,9 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 	else
 		standard_ExecutorStart(queryDesc, eflags);
 
-	if (!pax_batch_bulk_inserts || (eflags & EXEC_FLAG_EXPLAIN_ONLY) ||
-		pax_bulk_nstatements == PAX_BULK_MAX_STATEMENTS ||
-		IsParallelWorker())
-		return;
-	target = PaxBulkInsertTarget(queryDesc);
-	if (target != NULL)
-	{
-		PaxBulkStatement *st = &pax_bulk_statements[pax_bulk_nstatements++];
-
-		memset(st, 0, sizeof(PaxBulkStatement));
-		st->query = queryDesc;
-		st->relid = RelationGetRelid(target);
-		st->cid = queryDesc->estate->es_output_cid;
-		st->subid = GetCurrentSubTransactionId();
-		st->partitioned =
-			target->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
-	}
+	if (pax_batch_bulk_inserts && !(eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
+		!IsParallelWorker())
+		PaxBulkStatementBegin(queryDesc);
 }
 
 /*
@@ -766,11 +581,11 @@ PaxBulkExecutorStart(QueryDesc *queryDesc, int eflags)
 static void
 PaxBulkStatementEnd(QueryDesc *queryDesc)
 {
-	if (PaxBulkInnermost() != NULL && PaxBulkInnermost()->query == queryDesc)
+	if (PaxBulkStatementRunning(queryDesc))
 	{
 		if (pax_bulk_relid != InvalidOid)
 			PaxBulkPlaceAll();
-		pax_bulk_nstatements--;
+		PaxBulkStatementPop();
 	}
 }
 
@@ -832,6 +647,7 @@ PaxBulkInit(void)
 	PaxBulkKeepHook = PaxBulkKeep;
 	PaxBulkPlaceHook = PaxBulkPlaceForRel;
 	PaxBulkMultiHook = PaxBulkMulti;
+	PaxBulkIndexHook = PaxBulkIndexOne;
 	RegisterXactCallback(PaxBulkXactCallback, NULL);
 	RegisterSubXactCallback(PaxBulkSubXactCallback, NULL);
 	prev_ExecutorStart = ExecutorStart_hook;

@@ -44,6 +44,8 @@ Oid			pax_bulk_relid = InvalidOid;
 PaxBulkKeepFunc PaxBulkKeepHook = NULL;
 PaxBulkPlaceFunc PaxBulkPlaceHook = NULL;
 PaxBulkMultiFunc PaxBulkMultiHook = NULL;
+PaxBulkIndexFunc PaxBulkIndexHook = NULL;
+int			pax_bulk_indexing = 0;
 
 /*
  * Free space map value of a page with a free row slot: the value area's

@@ -93,8 +93,9 @@ typedef struct PaxRelCache
 /*
  * Kept rows (pax_bulk.c), as the access paths see them: the relation whose
  * rows pax_tuple_insert keeps (InvalidOid when none are kept), and the
- * functions, set by PaxBulkInit, that keep a row, place the kept ones, and
- * take a batch of COPY's (whose last rows they may keep).
+ * functions, set by PaxBulkInit, that keep a row, place the kept ones,
+ * take a batch of COPY's (whose last rows they may keep), and index a row
+ * of an INSERT whose index entries they make.
  * The access paths reach pax_bulk.c only through these, which live here,
  * below both, so that neither calls the other.
  */
@@ -105,10 +106,26 @@ typedef void (*PaxBulkPlaceFunc) (Relation rel);
 typedef bool (*PaxBulkMultiFunc) (Relation rel, TupleTableSlot **slots,
 								  int nslots, CommandId cid, int options,
 								  struct BulkInsertStateData *bistate);
+typedef void (*PaxBulkIndexFunc) (Relation rel, TupleTableSlot *slot,
+								  CommandId cid);
 extern Oid	pax_bulk_relid;
+extern int	pax_bulk_indexing;
 extern PaxBulkKeepFunc PaxBulkKeepHook;
 extern PaxBulkPlaceFunc PaxBulkPlaceHook;
 extern PaxBulkMultiFunc PaxBulkMultiHook;
+extern PaxBulkIndexFunc PaxBulkIndexHook;
+
+/*
+ * PaxBulkIndexRow adds the index entries of a row pax_tuple_insert put in
+ * one at a time (not kept) for an INSERT whose index entries pax_bulk.c
+ * makes (pax_bulk_indexing counts those statements running).
+ */
+static inline void
+PaxBulkIndexRow(Relation rel, TupleTableSlot *slot, CommandId cid)
+{
+	if (unlikely(pax_bulk_indexing > 0))
+		PaxBulkIndexHook(rel, slot, cid);
+}
 
 /*
  * PaxBulkPlaceFor places the rows pax_tuple_insert kept for rel, if any,

@@ -796,6 +796,7 @@ pax_tuple_insert(Relation relation, TupleTableSlot *slot, CommandId cid,
 	PaxInsertRows(relation, &row, 1, cid, options, bistate,
 				  InvalidTransactionId, false);
 	pgstat_count_heap_insert(relation, 1);
+	PaxBulkIndexRow(relation, slot, cid);
 }
 
 /*

@@ -300,7 +300,8 @@ INSERT INTO bk_part_p1 SELECT g, g FROM generate_series(1, 80) g;
 SELECT pg_stat_force_next_flush();
 SELECT relname, n_tup_ins FROM pg_stat_user_tables
 WHERE relname IN ('bk_part_h1', 'bk_part_p1') ORDER BY relname;
--- a table with an index: rows one at a time, as before
+-- a table with an index keeps its rows too, the statement making their
+-- index entries as each batch is placed (pax_am_bulk_index)
 CREATE INDEX ON bk_ins_p (id);
 INSERT INTO bk_ins_p SELECT id + 185000, grp, flag, price, day, note, big
 FROM bk_src WHERE id <= 1000;

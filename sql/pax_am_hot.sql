@@ -127,7 +127,10 @@ CREATE TABLE hot_full_pax (id int PRIMARY KEY, v int, pad text) USING pax
   WITH (autovacuum_enabled = off);
 CREATE TABLE hot_full_heap (id int PRIMARY KEY, v int, pad text) USING heap
   WITH (autovacuum_enabled = off);
+-- (row by row: a row-form page; a batch would fill compact pages)
+SET pax.batch_bulk_inserts = off;
 INSERT INTO hot_full_pax SELECT g, g, repeat('p', 20) FROM generate_series(1, 400) g;
+RESET pax.batch_bulk_inserts;
 INSERT INTO hot_full_heap SELECT g, g, repeat('p', 20) FROM generate_series(1, 400) g;
 UPDATE hot_full_pax SET v = -1 WHERE id = 1;
 UPDATE hot_full_heap SET v = -1 WHERE id = 1;

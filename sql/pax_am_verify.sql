@@ -216,7 +216,9 @@ SELECT count(*) FROM pax_verify('vf_idx', check_indexes => false, heapallindexed
 -- an index built over HOT chains whose versions' keys differ (broken
 -- chains): its entries name the roots, with the key of the chains' live ends
 CREATE TABLE vf_broken (id int PRIMARY KEY, b int) USING pax;
+SET pax.batch_bulk_inserts = off;	-- (a row-form page, with room for HOT)
 INSERT INTO vf_broken SELECT i, i FROM generate_series(1, 100) i;
+RESET pax.batch_bulk_inserts;
 UPDATE vf_broken SET b = b + 1000 WHERE id <= 10;
 UPDATE vf_broken SET b = b + 1000 WHERE id <= 5;
 SELECT ctid, b FROM vf_broken WHERE id IN (1, 7) ORDER BY id;
