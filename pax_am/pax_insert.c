@@ -743,8 +743,8 @@ PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,
 	PaxPageLayout *layout;
 	int			r;
 
-	if (PaxPageIsCompact(page) || !PaxPageLayoutUsable(page) ||
-		!PaxPageHasHotSlot(page))
+	/* (PaxRowFits finds a slot for it, or none) */
+	if (PaxPageIsCompact(page) || !PaxPageLayoutUsable(page))
 		return -1;
 	PaxMaterializeSource(slot);
 	PaxPrepareRow(rel, slot, 0, NULL, row);

@@ -347,6 +347,38 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
  */
 
 /*
+ * PaxRowFormScanSlots looks through a full row-form page's row headers
+ * for a free slot (UNUSED, not an item) if want_free, and for a DEAD item
+ * if want_dead (PaxPageHasHotSlot).  A page whose row headers would pass
+ * pd_lower is not one to insert into.  Reads the headers in place: this
+ * runs on every HOT update of a full page.
+ */
+static bool
+PaxRowFormScanSlots(Page page, bool want_free, bool want_dead)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint32		rowhdrs = PaxRowHeadersAt(page);
+	const char *p;
+
+	Assert(!PaxPageIsCompact(page));
+	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
+		((PageHeader) page)->pd_lower)
+		return false;
+	p = (const char *) page + rowhdrs;
+	for (int r = 0; r < hdr->pp_nrows; r++, p += PAX_ROWHDR_SIZE)
+	{
+		HeapTupleHeader rh = (HeapTupleHeader) p;
+
+		if ((rh->t_infomask2 & PAX_ROW_UNUSED) == 0)
+			continue;
+		if ((rh->t_infomask2 & PAX_ROW_ITEM) == 0 ? want_free :
+			(want_dead && !PaxRowIsRedirect(rh)))
+			return true;
+	}
+	return false;
+}
+
+/*
  * PaxPageHasFreeSlot tells whether a pax page has a slot for one more row:
  * one never used (below pp_capacity) or an UNUSED one VACUUM or pruning
  * freed, not an item (PAX_ROW_ITEM) that index entries still point at.
@@ -355,7 +387,6 @@ bool
 PaxPageHasFreeSlot(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	uint32		rowhdrs;
 
 	/*
 	 * (no Asserts on the header: callers ask before verifying the page)  A
@@ -371,14 +402,7 @@ PaxPageHasFreeSlot(Page page)
 		return false;
 	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0)
 		return true;
-	rowhdrs = PaxRowHeadersAt(page);
-	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
-		((PageHeader) page)->pd_lower)
-		return false;			/* not a page to insert into */
-	for (int r = 0; r < hdr->pp_nrows; r++)
-		if (PaxRowIsFree(PaxRowHeader(page, rowhdrs, r)))
-			return true;
-	return false;
+	return PaxRowFormScanSlots(page, true, false);
 }
 
 /*
@@ -391,25 +415,18 @@ bool
 PaxPageHasHotSlot(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	uint32		rowhdrs;
 
-	if (PaxPageHasFreeSlot(page))
+	/* PaxPageHasFreeSlot's tests, then one pass for either kind of slot */
+	if (hdr->pp_flags & PAX_PAGE_HEADERS)
+		return false;
+	if (hdr->pp_nrows < hdr->pp_capacity)
 		return true;
-	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0 ||
-		(hdr->pp_flags & (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS)) != 0)
+	if (hdr->pp_flags & PAX_PAGE_COMPACT)
 		return false;
-	rowhdrs = PaxRowHeadersAt(page);
-	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
-		((PageHeader) page)->pd_lower)
-		return false;
-	for (int r = 0; r < hdr->pp_nrows; r++)
-	{
-		HeapTupleHeader rh = PaxRowHeader(page, rowhdrs, r);
-
-		if (PaxRowIsItem(rh) && !PaxRowIsRedirect(rh))
-			return true;
-	}
-	return false;
+	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0)
+		return (hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
+	return PaxRowFormScanSlots(page,
+							   (hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0, true);
 }
 
 /*
