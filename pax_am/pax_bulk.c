@@ -30,14 +30,15 @@
  *     or more (by the plan's estimate) without RETURNING, ON CONFLICT or
  *     view check options (PaxBulkInsertTarget, at ExecutorStart), whose
  *     rows are placed at its ExecutorFinish; into a pax table or into a
- *     partitioned table without indexes or triggers, whose pax partitions
- *     keep the rows routed to them, one partition at a time (rows that
- *     keep alternating between partitions go one at a time after a few
- *     short batches);
- *   - it has no triggers, which read a new row's TID (AFTER ROW triggers
- *     and their transition tables), and no indexes, unless the caller is
- *     such an INSERT into a pax table: then the statement makes the
- *     rows' index entries, a batch at a time (pax_bulk_stmt.c);
+ *     partitioned table without indexes or such triggers (below), whose
+ *     pax partitions keep the rows routed to them, one partition at a
+ *     time (rows that keep alternating between partitions go one at a
+ *     time after a few short batches);
+ *   - it has no triggers that read a new row by its TID (AFTER ROW INSERT
+ *     triggers, INSERT transition tables: PaxBulkTriggersReadRows), and
+ *     no indexes, unless the caller is such an INSERT into a pax table:
+ *     then the statement makes the rows' index entries, a batch at a time
+ *     (pax_bulk_stmt.c);
  *   - it is not logically decoded (pax's decoding records are written
  *     under the current subtransaction, which may not be the rows' when
  *     they are placed: below).

@@ -27,7 +27,8 @@
  * duplicate key raises heap's error, but after the rest of its batch (up
  * to PAX_BULK_MAX_ROWS rows) was read and evaluated, so volatile
  * expressions of those rows ran (sequences advanced) where heap would
- * have stopped.  Deferrable constraints come with triggers, so never here.
+ * have stopped.  Deferrable constraints come with AFTER ROW triggers (their
+ * rechecks), so never here.
  *
  * pax_am/pax_bulk_stmt.c
  *
@@ -37,6 +38,7 @@
 
 #include "access/xact.h"
 #include "catalog/partition.h"
+#include "commands/trigger.h"
 #include "executor/executor.h"
 #include "utils/rel.h"
 
@@ -272,14 +274,33 @@ PaxBulkHasIndexes(Relation rel)
 }
 
 /*
+ * PaxBulkTriggersReadRows tells whether rel has triggers that read a new
+ * row by its TID once it is inserted: AFTER ROW INSERT triggers (a foreign
+ * key's check, a deferrable constraint's recheck among them) and INSERT
+ * transition tables.  Other triggers allow kept rows: BEFORE ROW triggers
+ * run before the row is handed over, AFTER STATEMENT triggers once the
+ * statement's rows are placed (at its ExecutorFinish, or by the query or
+ * scan that reads the table first), and the triggers of a table that
+ * foreign keys reference fire on UPDATE and DELETE.
+ */
+static bool
+PaxBulkTriggersReadRows(Relation rel)
+{
+	TriggerDesc *td = rel->trigdesc;
+
+	return td != NULL && (td->trig_insert_after_row || td->trig_insert_new_table);
+}
+
+/*
  * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
- * no trigger to read their TIDs, and no index unless `indexed` (the
+ * no trigger to read them by TID, and no index unless `indexed` (the
  * inserting statement makes their entries), and is not logically decoded.
  */
 bool
 PaxBulkTableKeeps(Relation rel, int options, bool indexed)
 {
-	return rel->trigdesc == NULL && (indexed || !PaxBulkHasIndexes(rel)) &&
+	return !PaxBulkTriggersReadRows(rel) &&
+		(indexed || !PaxBulkHasIndexes(rel)) &&
 		!PaxLogicalWanted(rel, options);
 }
 
@@ -289,8 +310,9 @@ PaxBulkTableKeeps(Relation rel, int options, bool indexed)
  * a plain INSERT (no RETURNING, ON CONFLICT, view check options or
  * data-modifying WITH, whose rows share its command id and may return
  * their TIDs) of at least PAX_BULK_MIN_STATEMENT_ROWS rows by the
- * planner's estimate into one pax table without triggers or logical
- * decoding, or into a partitioned table without indexes or triggers.  Its
+ * planner's estimate into one pax table without logical decoding or
+ * triggers that read its rows by TID (PaxBulkTriggersReadRows), or into a
+ * partitioned table without indexes or such triggers.  Its
  * CHECK and NOT NULL constraints are checked before a row is handed over.
  * When the pax table has indexes, *indexed is its result relation, whose
  * index entries the statement is to make (else NULL).

@@ -327,7 +327,8 @@ DROP TABLE bk_dropidx, bk_noidx;
 -- INSERT into a partitioned table: each pax partition keeps the rows
 -- routed to it, one partition at a time; rows that keep alternating
 -- between partitions go one at a time after a few short batches; a
--- partition with an index or a trigger takes its rows one at a time
+-- partition with an index or an AFTER ROW trigger takes its rows one at a
+-- time
 CREATE FUNCTION bk_parted(name text, am text) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -383,7 +384,8 @@ INSERT INTO bk_pt_p SELECT id, grp, 'kept' FROM bk_src WHERE id <= 4000;
 SELECT count(*) FROM bk_pt_p_1 WHERE note = 'kept';
 ROLLBACK;
 SELECT count(*) FROM bk_pt_p WHERE note IN ('fails', 'kept');
--- a partition with an index, another with a trigger: rows one at a time
+-- a partition with an index goes one row at a time; one with a BEFORE ROW
+-- trigger keeps its rows (the trigger runs before they are handed over)
 CREATE INDEX ON bk_pt_p_1 (id);
 CREATE FUNCTION bk_pt_trig() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
