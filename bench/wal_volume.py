@@ -13,10 +13,10 @@ by as many single-row INSERT statements, then every tenth row is updated (a
 non-key column) and every twentieth deleted; last, VACUUM (FREEZE) makes
 the pages all-visible and every fiftieth row is updated, which clears each
 changed page's all-visible bit (WAL of both, per updated row).  Each
-operation starts after a
-CHECKPOINT, so both access methods pay their full-page images alike; its
-WAL is the difference of pg_current_wal_insert_lsn() around it.  Bytes per
-row and pax/heap ratios go to bench/results/wal_volume.md (and .json).
+operation starts after a CHECKPOINT, so both access methods pay their
+full-page images alike; its WAL is the difference of
+pg_current_wal_insert_lsn() around it.  Bytes per row and pax/heap ratios
+go to bench/results/wal_volume.md (and .json).
 """
 
 import argparse
