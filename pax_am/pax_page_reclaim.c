@@ -75,10 +75,10 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
  * slots (a DEAD item among them too: VACUUM's phase 3), those of dead DEAD
  * items and those of redirect_from REDIRECTs to redirect_to (pruning);
  * lowers pp_nrows past trailing UNUSED slots that are not items, compacts
- * the value area and recomputes HASNULL, ZONESET and the zone maps from
- * the rows left; a live heap-only version listed in unused only loses its
- * stale-entries mark (PaxRowHasStaleEntries).  Returns the value-area bytes
- * freed.
+ * the value area and, with maps, recomputes HASNULL, ZONESET and the zone
+ * maps from the rows left; a live heap-only version listed in unused only
+ * loses its stale-entries mark (PaxRowHasStaleEntries).  Returns the
+ * value-area bytes freed.
  *
  * The compaction is one linear pass without a sort: the page is copied to
  * a scratch block, then the values of the rows left are copied back in
@@ -96,7 +96,7 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			   const OffsetNumber *dead, int ndead,
 			   const OffsetNumber *redirect_from,
 			   const OffsetNumber *redirect_to, int nredirect,
-			   BlockNumber blkno, Relation rel)
+			   BlockNumber blkno, Relation rel, bool maps)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	PageHeader	phdr = (PageHeader) page;
@@ -160,8 +160,8 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 
 	/* the rows left: values back from the scratch copy, maps recomputed */
 	memcpy(scratch.data, page, BLCKSZ);
-	memset(hasnull, 0, maplen);
-	memset(zoneset, 0, maplen);
+	memset(hasnull, 0, maps ? maplen : 0);
+	memset(zoneset, 0, maps ? maplen : 0);
 	for (int r = 0; r < nrows; r++)
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
@@ -175,12 +175,13 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				continue;
 			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
 			{
-				PaxBitSet(hasnull, i);
+				if (maps)
+					PaxBitSet(hasnull, i);
 				continue;
 			}
 			if (col->attlen > 0)
 			{
-				if (col->zone >= 0 && !col->dropped)
+				if (maps && col->zone >= 0 && !col->dropped)
 					PaxZoneUpdate(page, layout, att, i,
 								  PaxFixedValue(page, col, r));
 				continue;
@@ -257,7 +258,7 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			   Relation rel)
 {
 	return PaxReclaimCore(page, layout, tupdesc, rows, nrows_dead, NULL, 0,
-						  NULL, NULL, 0, blkno, rel);
+						  NULL, NULL, 0, blkno, rel, true);
 }
 
 /*
@@ -266,14 +267,24 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
  * with its UNUSED rows, DEAD items and REDIRECTs.  On a compact page the
  * plan has DEAD rows only: they become UNUSED states whose row numbers stay
  * below pp_nrows, for the caller to make DEAD items once the page is in
- * row form (PaxPruneCompact).  Returns the value-area bytes freed.
+ * row form (PaxPruneCompact).  The page's maps (HASNULL, the zone maps)
+ * are recomputed only when at least a quarter of its rows go: a pruning
+ * runs about as often as a page's rows are updated, and recomputing them
+ * reads every value of every zone-mapped column; maps left wider than the
+ * rows need are what readers allow (a zone map bounds the page's values,
+ * HASNULL says some row may be NULL), and skip no fewer pages than before
+ * the rows went.  Returns the value-area bytes freed.
  */
 int
 PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				  const PaxPrunePlan *plan, BlockNumber blkno, Relation rel)
 {
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			ngone = plan->nunused + plan->ndead + plan->nredirect;
+
 	Assert(!layout->compact || (plan->nunused == 0 && plan->nredirect == 0));
 	return PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
 						  plan->dead, plan->ndead, plan->redirect_from,
-						  plan->redirect_to, plan->nredirect, blkno, rel);
+						  plan->redirect_to, plan->nredirect, blkno, rel,
+						  4 * ngone >= nrows);
 }
