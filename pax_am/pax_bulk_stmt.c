@@ -294,12 +294,15 @@ PaxBulkTriggersReadRows(Relation rel)
 /*
  * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
  * no trigger to read them by TID, and no index unless `indexed` (the
- * inserting statement makes their entries), and is not logically decoded.
+ * inserting statement makes their entries), is not logically decoded, and
+ * has no fillfactor below 100, whose pages keep room for updates
+ * (PaxPageInReserve) where kept rows would fill compact pages.
  */
 bool
 PaxBulkTableKeeps(Relation rel, int options, bool indexed)
 {
-	return !PaxBulkTriggersReadRows(rel) &&
+	return RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR) >= 100 &&
+		!PaxBulkTriggersReadRows(rel) &&
 		(indexed || !PaxBulkHasIndexes(rel)) &&
 		!PaxLogicalWanted(rel, options);
 }

@@ -736,13 +736,16 @@ PaxChooseHintRange(Form_pg_attribute att, const PaxRelCache *hints, int i,
  * Variable-length columns get a dictionary (from the rows at hand, or for
  * rows one at a time from the hints) when they have few distinct values;
  * else, unless `eager` (rows inserted one at a time), a prefix when the
- * rows at hand share one (PaxChoosePrefix).  Returns the value-area bytes
- * a row saves.
+ * rows at hand share one (PaxChoosePrefix).  updatable (a table with a
+ * fillfactor below 100, whose pages keep room for the new versions of their
+ * rows): fixed-width columns stay unencoded, as an updated value must fit
+ * its column's range to stay on the page.  Returns the value-area bytes a
+ * row saves.
  */
 double
 PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				   const PaxRelCache *hints, int perpage, double pack,
-				   bool eager, PaxPageShape *shape)
+				   bool eager, bool updatable, PaxPageShape *shape)
 {
 	bool		bulk = nrows >= PAX_SHAPE_SAMPLE_ROWS;
 	double		saved = 0;
@@ -767,6 +770,8 @@ PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 							 bulk, shape, &saved, &saved_per_row);
 			continue;
 		}
+		if (updatable)
+			continue;
 		if (bulk && pack != 1 && pax_bitpack_minipages && hints != NULL &&
 			i < PAX_HINT_ATTS && !PaxBitIsSet(shape->absent, i) &&
 			(PaxEncodeEligible(att) || PaxScaleEligible(att)) &&

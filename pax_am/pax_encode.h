@@ -26,7 +26,7 @@ extern int	PaxRowsRange(const PaxRow *rows, int nrows, int i, int attlen,
 extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
 								 int perpage, double pack, bool eager,
-								 PaxPageShape *shape);
+								 bool updatable, PaxPageShape *shape);
 
 /* pax_dict.c */
 extern bool PaxStoredForm(Form_pg_attribute att, Datum value,

@@ -143,15 +143,59 @@ PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
 }
 
 /*
+ * PaxPageFreeSlots counts a row-form page's free row slots: those never
+ * used, and the UNUSED ones that are not items.
+ */
+static int
+PaxPageFreeSlots(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	uint32		rowhdrs = PaxRowHeadersAt(page);
+	int			nfree = hdr->pp_capacity - hdr->pp_nrows;
+
+	if (!(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) ||
+		rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
+		((PageHeader) page)->pd_lower)
+		return nfree;
+	for (int r = 0; r < hdr->pp_nrows; r++)
+		nfree += PaxRowIsFree((HeapTupleHeader) ((char *) page + rowhdrs +
+												 r * PAX_ROWHDR_SIZE));
+	return nfree;
+}
+
+/*
+ * PaxPageInReserve tells whether nrows more rows would take row slots of
+ * a row-form page's fillfactor reserve: the (100 - fillfactor) per cent of
+ * its row slots that inserts, and new versions an UPDATE puts on another
+ * page, leave for the heap-only versions of the page's own rows, as
+ * heap_insert leaves RelationGetTargetPageFreeSpace's bytes (hio.c).  A
+ * page's capacity is chosen for its rows' values to fill it (PaxShape-
+ * ForRows), so the slots kept free keep their share of the value area
+ * free too.  Heap-only versions may use the reserve.  A compact page has
+ * none (a fillfactor below 100 makes none: PaxInsertRows).
+ */
+bool
+PaxPageInReserve(Page page, int fillfactor, int nrows)
+{
+	if (fillfactor >= 100 || PaxPageIsCompact(page))
+		return false;
+	return PaxPageFreeSlots(page) - nrows <
+		PaxPageGetHeader(page)->pp_capacity * (100 - fillfactor) / 100;
+}
+
+/*
  * PaxFsmValue is the free space a page records in the free space map: none
- * for pages without a free slot, else the value area's room plus
+ * for pages without a free slot beyond the fillfactor reserve
+ * (PaxPageInReserve), else the value area's room plus
  * PAX_FSM_SLOT_BONUS.  The caller holds the buffer locked.
  */
 Size
-PaxFsmValue(Page page)
+PaxFsmValue(Relation rel, Page page)
 {
 	/* a compact page takes only its own batch's rows (PaxCompactTakes) */
-	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) || PaxPageIsCompact(page))
+	if (PageIsNew(page) || !PaxPageHasFreeSlot(page) || PaxPageIsCompact(page) ||
+		PaxPageInReserve(page,
+						 RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR), 1))
 		return 0;
 	return ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower +
 		PAX_FSM_SLOT_BONUS;
@@ -204,7 +248,7 @@ PaxFreeSpacePage(Relation rel, Size varbytes, BufferAccessStrategy strategy,
 		page = BufferGetPage(buffer);
 		if (!PageIsNew(page))
 			(void) PaxPageRowHeaders(rel, page, blkno); /* verifies */
-		avail = PaxFsmValue(page);
+		avail = PaxFsmValue(rel, page);
 		if (avail >= need)
 			return buffer;
 		UnlockReleaseBuffer(buffer);
@@ -223,5 +267,5 @@ PaxFreeSpaceUpdate(Relation rel, Buffer buffer)
 {
 	Assert(PaxBufferLockedByMe(buffer, false));
 	RecordPageWithFreeSpace(rel, BufferGetBlockNumber(buffer),
-							PaxFsmValue(BufferGetPage(buffer)));
+							PaxFsmValue(rel, BufferGetPage(buffer)));
 }

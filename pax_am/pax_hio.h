@@ -157,7 +157,8 @@ extern Buffer PaxNewPage(Relation rel, struct BulkInsertStateData *bistate);
 extern void PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer);
 extern Buffer PaxTargetPage(Relation rel, struct BulkInsertStateData *bistate,
 							Buffer *vmbuffer);
-extern Size PaxFsmValue(Page page);
+extern Size PaxFsmValue(Relation rel, Page page);
+extern bool PaxPageInReserve(Page page, int fillfactor, int nrows);
 extern Buffer PaxFreeSpacePage(Relation rel, Size varbytes,
 							   BufferAccessStrategy strategy,
 							   Buffer *vmbuffer);

@@ -165,20 +165,25 @@ PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
 
 /*
  * PaxRowFits tells whether a prepared row can go on a page: a free row
- * slot, the same column count, a null bitmap for each of its NULL
- * columns, encoded values within their columns' ranges, and room for its
- * values.  fl, when given, is the page's fit list (PaxFitListBuild).
+ * slot (outside the page's fillfactor reserve unless the row is a
+ * heap-only version: PaxPageInReserve), the same column count, a null
+ * bitmap for each of its NULL columns, encoded values within their
+ * columns' ranges, and room for its values.  fl, when given, is the page's
+ * fit list (PaxFitListBuild).
  */
 static bool
 PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
-		   const PaxPageLayout *layout, const PaxFitList *fl)
+		   const PaxPageLayout *layout, const PaxFitList *fl, int fillfactor)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
+	bool		heaponly = row->init &&
+		(row->init->infomask2 & HEAP_ONLY_TUPLE) != 0;
 
 	if (hdr->pp_natts != tupdesc->natts)
 		return false;
-	if (row->init && (row->init->infomask2 & HEAP_ONLY_TUPLE) ?
-		!PaxPageHasHotSlot(page) : !PaxPageHasFreeSlot(page))
+	if (heaponly ? !PaxPageHasHotSlot(page) : !PaxPageHasFreeSlot(page))
+		return false;
+	if (!heaponly && PaxPageInReserve(page, fillfactor, 1))
 		return false;
 	if (fl != NULL)
 	{
@@ -459,7 +464,7 @@ PaxReinitOrphan(Relation rel, Page page)
 
 	PaxChooseShape(tupdesc, NULL, 0, hints->var_valid ? hints->var_avg : 0,
 				   0,
-				   true, NULL, false, &shape);
+				   true, NULL, false, false, &shape);
 	PaxPageInit(page, tupdesc, &shape);
 	PaxShapeFree(&shape);
 }
@@ -478,6 +483,7 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 				   PaxPageLayout **layout)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			fillfactor = RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR);
 	Buffer		buffer = PaxTargetPage(rel, bistate, vmbuffer);
 
 	if (BufferIsValid(buffer))
@@ -485,7 +491,8 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 		/* (PaxTargetPage returns only pages this transaction may use) */
 		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 								   BufferGetBlockNumber(buffer), cache);
-		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL))
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL,
+					   fillfactor))
 			return buffer;
 		UnlockReleaseBuffer(buffer);
 	}
@@ -504,7 +511,8 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 		}
 		*layout = PaxPageGetLayout(rel, tupdesc, BufferGetPage(buffer),
 								   BufferGetBlockNumber(buffer), cache);
-		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL))
+		if (PaxRowFits(tupdesc, row, BufferGetPage(buffer), *layout, NULL,
+					   fillfactor))
 			return buffer;
 		PaxFreeSpaceUpdate(rel, buffer);
 		UnlockReleaseBuffer(buffer);
@@ -528,7 +536,9 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 	PaxPageShape shape;
 	Page		page;
 
-	PaxShapeForRows(tupdesc, rows, nrows, eager, compact, hints, &shape);
+	PaxShapeForRows(tupdesc, rows, nrows, eager, compact,
+					RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR) < 100,
+					hints, &shape);
 	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
 	/* the hints start afresh with the rows of the new page */
 	for (int i = 0; i < PAX_HINT_ATTS; i++)
@@ -570,6 +580,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	PaxFitList	fits;
 	Buffer		vmbuffer = InvalidBuffer;
 	int			next = 0;
+	int			fillfactor;
 	bool		compact;
 
 	/*
@@ -585,7 +596,10 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		xid = InvalidTransactionId;
 	else if (!TransactionIdIsValid(xid))
 		xid = GetCurrentTransactionId();
-	compact = pax_compact_rows && nrows > 1 && rows[0].init == NULL;
+	/* a table with a fillfactor keeps room for updates: no compact pages */
+	fillfactor = RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR);
+	compact = pax_compact_rows && nrows > 1 && rows[0].init == NULL &&
+		fillfactor >= 100;
 	for (int k = 0; compact && rows[0].srchdr && k < nrows; k++)
 		compact = PaxRowFrozenPlain(rows[k].srchdr);
 	if (nrows > 1)
@@ -659,7 +673,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 												 options, &chg);
 			next++;
 		} while (next < nrows &&
-				 PaxRowFits(tupdesc, &rows[next], page, layout, &fits));
+				 PaxRowFits(tupdesc, &rows[next], page, layout, &fits,
+							fillfactor));
 		for (int i = 0; i < layout->natts; i++)
 		{
 			const PaxColumnLayout *col = &layout->cols[i];
@@ -752,7 +767,7 @@ PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,
 	Assert(row->values == slot->tts_values);	/* no TOAST work */
 	layout = PaxPageGetLayout(rel, tupdesc, page, blkno,
 							  PaxRelLayouts(rel));
-	if (!PaxRowFits(tupdesc, row, page, layout, NULL))
+	if (!PaxRowFits(tupdesc, row, page, layout, NULL, 100))
 		return -1;
 
 	if (PageIsAllVisible(page))

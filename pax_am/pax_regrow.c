@@ -266,7 +266,7 @@ PaxCompactFreeHeaderPage(Relation rel, BlockNumber hblk,
 	copy = PaxChangeStart(&chg, rel, hbuf, true);
 	PaxReinitOrphan(rel, copy);
 	PaxChangeFinish(&chg);
-	avail = PaxFsmValue(BufferGetPage(hbuf));
+	avail = PaxFsmValue(rel, BufferGetPage(hbuf));
 	UnlockReleaseBuffer(hbuf);
 	RecordPageWithFreeSpace(rel, hblk, avail);
 }

@@ -235,13 +235,13 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
  * capacity is the largest that fits.  When not even one row fits (very wide rows,
  * e.g. 1,600 columns), the zone maps go, and then the columns NULL in all
  * the given rows get no minipage either.  compact: the rows share one row
- * header (PaxCompactTakes).  Maps are allocated in the current memory
- * context.
+ * header (PaxCompactTakes); updatable: PaxChooseEncodings.  Maps are
+ * allocated in the current memory context.
  */
 void
 PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			   double var_avg, bool eager, double pack, const PaxRelCache *hints,
-			   bool compact, PaxPageShape *shape)
+			   bool compact, bool updatable, PaxPageShape *shape)
 {
 	int			natts = tupdesc->natts;
 	int			maplen = PaxDirMapLen(natts);
@@ -292,7 +292,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	}
 	saved = PaxChooseEncodings(tupdesc, rows, nrows, hints,
 							   nrows > 0 ? PaxRowsPerPageGuess(tupdesc, &rows[0]) : 0,
-							   pack, eager, shape);
+							   pack, eager, updatable, shape);
 	if (shape->widths &&
 		PaxKeepUsefulEncodings(tupdesc, shape, Max(var_avg - saved, 0), var_avg))
 		var_avg = Max(var_avg - saved, 0);
@@ -353,12 +353,13 @@ PaxShapeIsPacked(const PaxPageShape *shape)
  * first of which goes on it: shaped for the rows that will go on it (when
  * fewer fit than were looked at, it looks again at only those), with a
  * capacity small enough for the first row's values.  eager: the rows are
- * inserted one at a time; compact: they share a row header
- * (PaxChooseShape).
+ * inserted one at a time; compact: they share a row header; updatable:
+ * the table keeps room for updates (PaxChooseShape).
  */
 void
 PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
-				bool compact, PaxRelCache *hints, PaxPageShape *shape)
+				bool compact, bool updatable, PaxRelCache *hints,
+				PaxPageShape *shape)
 {
 	int			ahead = Min(nrows, PaxRowsPerPageGuess(tupdesc, &rows[0]));
 	int			regrow = 0;
@@ -378,7 +379,7 @@ PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows, bool eager,
 		var_avg = ahead >= PAX_SHAPE_SAMPLE_ROWS ? var_avg / ahead :
 			Max(var_avg / ahead, hints->var_avg);
 		PaxChooseShape(tupdesc, rows, ahead, var_avg, eager, pack, hints,
-					   compact, shape);
+					   compact, updatable, shape);
 		if (shape->capacity < ahead && ahead > 1)
 			ahead = Max(shape->capacity, 1);
 		else if (shape->widths != NULL && shape->capacity > ahead &&

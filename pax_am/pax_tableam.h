@@ -157,9 +157,9 @@ extern void PaxShapeFree(PaxPageShape *shape);
 extern void PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 						   double var_avg, bool eager, double pack,
 						   const PaxRelCache *hints, bool compact,
-						   PaxPageShape *shape);
+						   bool updatable, PaxPageShape *shape);
 extern void PaxShapeForRows(TupleDesc tupdesc, const PaxRow *rows, int nrows,
-							bool eager, bool compact,
+							bool eager, bool compact, bool updatable,
 							PaxRelCache *hints, PaxPageShape *shape);
 
 /* pax_lock.c */

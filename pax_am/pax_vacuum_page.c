@@ -194,7 +194,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 		PaxChangeFinish(&chg);
 		if (hblk != 0)
 			PaxCompactFreeHeaderPage(vs->rel, hblk, vs->bstrategy);
-		avail = PaxFsmValue(BufferGetPage(buffer));
+		avail = PaxFsmValue(vs->rel, BufferGetPage(buffer));
 		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 		RecordPageWithFreeSpace(vs->rel, blkno, avail);
 		vs->removed += nitems;
@@ -259,7 +259,7 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 	}
 
 	page = BufferGetPage(buffer);
-	avail = PaxFsmValue(page);
+	avail = PaxFsmValue(vs->rel, page);
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	RecordPageWithFreeSpace(vs->rel, blkno, avail);
 	vs->removed += nitems;
@@ -959,7 +959,7 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 	}
 	if (vs->dead_items->num_items == first_dead)
 	{
-		Size		avail = PaxFsmValue(vp.page);
+		Size		avail = PaxFsmValue(rel, vp.page);
 
 		UnlockReleaseBuffer(vp.buffer);
 		RecordPageWithFreeSpace(rel, blkno, avail);
