@@ -744,8 +744,8 @@ PaxMaterializeSource(TupleTableSlot *slot)
  * page (*copy, the private copy of chg), stores the row and widens the
  * zone maps, and returns the row's index; -1, changing nothing, when it
  * does not fit.  The caller adds what else the record carries and
- * finishes the change.  An UPDATE's heap-only version goes in this way
- * (pax_tuple_update).
+ * finishes the change.  An UPDATE's new version on its old version's page
+ * goes in this way (pax_tuple_update).
  */
 int
 PaxPlaceOnPage(Relation rel, TupleTableSlot *slot, const PaxRowInit *init,

@@ -343,23 +343,26 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
  */
 
 /*
- * PaxUpdateHot makes the slot's row a heap-only new version of the target
- * row (exclusively locked, acquired for the update) on the target's page,
- * in one WAL record with the old version's new xmax (xmax_old and its
- * infomask bits, HEAP_HOT_UPDATED, t_ctid naming the new version): when
- * the page is in row form, no column of a HOT-blocking index changes, the
+ * PaxUpdateOnPage makes the slot's row the new version of the target row
+ * (exclusively locked, acquired for the update) on the target's page, in
+ * one WAL record with the old version's new xmax (xmax_old and its infomask
+ * bits, t_ctid naming the new version), when the page is in row form, the
  * new version needs no TOAST work (which must not run under our buffer
- * lock) and it fits the page.  Then the target's page is unlocked, *newtup
- * (when asked) is the new version as a heap tuple for logical decoding,
- * *update_indexes says which indexes need entries, and it returns true;
- * else false, with nothing changed.  Adapted from the HOT branch of
- * heap_update() in heapam.c, PostgreSQL 15.
+ * lock) and it fits the page, as heap_update keeps a new version on its
+ * old page whenever it fits (the fillfactor reserve included).  When no
+ * column of a HOT-blocking index changes, the new version is heap-only and
+ * the old one HEAP_HOT_UPDATED (*hot set); else it is a version of its own,
+ * whose index entries the executor makes.  Then the target's page is
+ * unlocked, *newtup (when asked) is the new version as a heap tuple for
+ * logical decoding, *update_indexes says which indexes need entries, and
+ * it returns true; else false, with nothing changed.  Adapted from the
+ * same-page branch of heap_update() in heapam.c, PostgreSQL 15.
  */
 static bool
-PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
-			 PaxRowInit *init, TransactionId xmax_old, uint16 im_old,
-			 uint16 im2_old, CommandId cmax, bool iscombo, HeapTuple *newtup,
-			 PaxUpdateIndexes *update_indexes)
+PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
+				PaxRowInit *init, TransactionId xmax_old, uint16 im_old,
+				uint16 im2_old, CommandId cmax, bool iscombo, HeapTuple *newtup,
+				PaxUpdateIndexes *update_indexes, bool *hot)
 {
 	Relation	rel = t->rel;
 	PaxRow		row;
@@ -368,11 +371,13 @@ PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 	int			r;
 	ItemPointerData newtid;
 
-	if (PaxPageIsCompact(t->page) || !PaxPageHasHotSlot(t->page) ||
-		PaxRowWouldToast(rel, slot) ||
-		PaxColumnsChanged(t, slot, PAX_INDEX_ATTR_HOT_BLOCKING))
+	if (PaxPageIsCompact(t->page) || PaxRowWouldToast(rel, slot))
 		return false;
-	init->infomask2 |= HEAP_ONLY_TUPLE;
+	*hot = !PaxColumnsChanged(t, slot, PAX_INDEX_ATTR_HOT_BLOCKING);
+	if (*hot ? !PaxPageHasHotSlot(t->page) : !PaxPageHasFreeSlot(t->page))
+		return false;
+	if (*hot)
+		init->infomask2 |= HEAP_ONLY_TUPLE;
 	r = PaxPlaceOnPage(rel, slot, init, t->buffer, t->vmbuffer, cid, &chg,
 					   &copy, &row);
 	if (r < 0)
@@ -382,11 +387,12 @@ PaxUpdateHot(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 	}
 	ItemPointerSet(&newtid, BufferGetBlockNumber(t->buffer), r + 1);
 	PaxTargetStampIn(t, copy, &chg, xmax_old, im_old,
-					 im2_old | HEAP_HOT_UPDATED, cmax, iscombo, &newtid);
+					 im2_old | (*hot ? HEAP_HOT_UPDATED : 0), cmax, iscombo,
+					 &newtid);
 	PaxChangeFinish(&chg);
-	*update_indexes = PAX_UPDATE_NO_INDEXES;
+	*update_indexes = *hot ? PAX_UPDATE_NO_INDEXES : PAX_UPDATE_ALL_INDEXES;
 #if PG_VERSION_NUM >= 160000
-	if (PaxColumnsChanged(t, slot, INDEX_ATTR_BITMAP_SUMMARIZED))
+	if (*hot && PaxColumnsChanged(t, slot, INDEX_ATTR_BITMAP_SUMMARIZED))
 		*update_indexes = TU_Summarizing;
 #endif
 	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
@@ -425,6 +431,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	oldkey = NULL;
 	HeapTuple	newtup = NULL;
 	bool		logical = PaxLogicalWanted(relation, 0);
+	bool		hot;
 	ItemPointerData newtid;
 
 	PaxBulkPlaceFor(relation);
@@ -474,15 +481,16 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	if (logical)
 		oldkey = PaxTargetOldKey(&t, slot);
 
-	/* a heap-only version on the same page, when it can be one */
+	/* the new version on the same page (heap-only if it may be), if it fits */
 	if (oldtup == NULL &&
-		PaxUpdateHot(&t, slot, cid, &init, xmax_old, im_old, im2_old, cmax,
-					 iscombo, logical ? &newtup : NULL, update_indexes))
+		PaxUpdateOnPage(&t, slot, cid, &init, xmax_old, im_old, im2_old, cmax,
+						iscombo, logical ? &newtup : NULL, update_indexes,
+						&hot))
 	{
 		PaxTargetClose(&t);
 		if (logical)
 			PaxLogicalLogUpdate(relation, oldkey, newtup);
-		PaxCountUpdate(relation, true);
+		PaxCountUpdate(relation, hot);
 		return TM_Ok;
 	}
 
