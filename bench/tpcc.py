@@ -24,9 +24,11 @@ clients run the 22 CH queries in a loop (each its own transaction; jit and
 parallel workers off, so that one analytic client keeps to one core).  After
 the run: sizes, update counts and the consistency conditions again.
 
-tpcb: pgbench -i -s SCALE with PGOPTIONS='-c default_table_access_method=<am>'
-into database pax_tpcb_<am>, then pgbench's TPC-B-like script with 1 and 2
-clients, --pgbench-minutes each, the access methods in alternation.
+tpcb: pgbench -i -s SCALE (-F FILLFACTOR with --pgbench-fillfactor) with
+PGOPTIONS='-c default_table_access_method=<am>' into database pax_tpcb_<am>,
+then pgbench's TPC-B-like script with 1 and 2 clients, --pgbench-minutes
+each, the access methods in alternation; the share of pgbench_accounts'
+updates that were HOT is reported with its size.
 
 Writes bench/results/tpcc.md and .json (--out DIR for another folder).  A
 consistency condition that fails, or a CH answer of pax that differs from
@@ -488,8 +490,9 @@ def tpcb(cl, a, ams):
         db = tpcb_db(am)
         cl.create_db(db, drop=True)
         cl.psql("CREATE EXTENSION pg_prewarm;\n" + am_extensions([am]), db)
-        cl.run(["pgbench", "-q", "-i", "-s", str(a.pgbench_scale), db],
-               env={"PGOPTIONS": "-c default_table_access_method=%s" % am})
+        cl.run(["pgbench", "-q", "-i", "-s", str(a.pgbench_scale)] +
+               (["-F", str(a.pgbench_fillfactor)] if a.pgbench_fillfactor else []) +
+               [db], env={"PGOPTIONS": "-c default_table_access_method=%s" % am})
         got = cl.psql("SELECT amname FROM pg_class c JOIN pg_am m ON m.oid = c.relam "
                       "WHERE c.oid = 'pgbench_accounts'::regclass", db).strip()
         if got != am:
@@ -513,6 +516,10 @@ def tpcb(cl, a, ams):
                   file=sys.stderr, flush=True)
     for am in ams:
         res[am]["size_after"] = accounts_size(cl, am)
+        res[am]["hot_share"] = float(cl.psql(
+            "SELECT pg_stat_force_next_flush(); SELECT coalesce(n_tup_hot_upd::float8 / "
+            "nullif(n_tup_upd, 0), 0) FROM pg_stat_user_tables "
+            "WHERE relname = 'pgbench_accounts'", tpcb_db(am)).strip().split("\n")[-1])
         res[am]["balances_ok"] = cl.psql(
             "SELECT (SELECT sum(abalance) FROM pgbench_accounts) = "
             "(SELECT coalesce(sum(delta), 0) FROM pgbench_history) AND "
@@ -690,8 +697,10 @@ def report(res, ams, a, command):
 
     b = res.get("tpcb")
     if b:
-        lines += ["## pgbench TPC-B-like (scale %d, %g minute(s) per run)" % (
-            a.pgbench_scale, a.pgbench_minutes), ""]
+        lines += ["## pgbench TPC-B-like (scale %d%s, %g minute(s) per run)" % (
+            a.pgbench_scale,
+            ", fillfactor %d" % a.pgbench_fillfactor if a.pgbench_fillfactor else "",
+            a.pgbench_minutes), ""]
         rows = []
         for c in ("c1", "c2"):
             v = [b[am][c]["tps"] for am in ams]
@@ -706,6 +715,9 @@ def report(res, ams, a, command):
                         ["%s + %s" % (mb(x[0]), mb(x[1])) for x in v] +
                         ["%s, %s" % (fmt_ratio(ratio(x[0], v[0][0])),
                                      fmt_ratio(ratio(x[1], v[0][1]))) for x in v[1:]])
+        rows.append(["pgbench_accounts' updates that were HOT"] +
+                     ["%.1f%%" % (100 * b[am]["hot_share"]) for am in ams] +
+                     ["" for v in vs])
         lines += [""] + md_table(["size (MB: table + indexes)"] + ams +
                                  ["%s (table, indexes)" % v for v in vs],
                                  "l" + "r" * (len(ams) + len(vs)), rows)
@@ -736,6 +748,8 @@ def main(argv):
     ap.add_argument("--pgbench-minutes", type=float, default=10,
                     help="of each TPC-B run (1 and 2 clients, each access method)")
     ap.add_argument("--pgbench-scale", type=int, default=10)
+    ap.add_argument("--pgbench-fillfactor", type=int, default=0,
+                    help="pgbench -i -F (0: pgbench's default, 100)")
     ap.add_argument("--only", default="tpcc,tpcb")
     ap.add_argument("--seed", type=int, default=1,
                     help="of the loaded rows and of pgbench's inputs")
