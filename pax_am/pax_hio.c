@@ -146,7 +146,7 @@ PaxTargetPage(Relation rel, BulkInsertState bistate, Buffer *vmbuffer)
  * PaxPageFreeSlots counts a row-form page's free row slots: those never
  * used, and the UNUSED ones that are not items.
  */
-static int
+int
 PaxPageFreeSlots(Page page)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);

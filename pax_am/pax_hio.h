@@ -158,6 +158,7 @@ extern void PaxLockForInsert(Relation rel, Buffer buffer, Buffer *vmbuffer);
 extern Buffer PaxTargetPage(Relation rel, struct BulkInsertStateData *bistate,
 							Buffer *vmbuffer);
 extern Size PaxFsmValue(Relation rel, Page page);
+extern int	PaxPageFreeSlots(Page page);
 extern bool PaxPageInReserve(Page page, int fillfactor, int nrows);
 extern Buffer PaxFreeSpacePage(Relation rel, Size varbytes,
 							   BufferAccessStrategy strategy,

@@ -473,17 +473,17 @@ PaxReinitOrphan(Relation rel, Page page)
  * PaxExistingPageFor returns a page the row fits on, exclusively locked and
  * laid out in *layout (through cache): the insert target page, else one of
  * a few pages with free slots (VACUUM reclaimed) the free space map offers;
- * or InvalidBuffer.  *vmbuffer is pinned for an all-visible page.  Adapted
- * from RelationGetBufferForTuple() in hio.c, PostgreSQL 15, with the
- * fitting test (PaxRowFits) in place of heap's free space test.
+ * or InvalidBuffer.  *vmbuffer is pinned for an all-visible page; the
+ * relation's fillfactor keeps its reserve.  Adapted from
+ * RelationGetBufferForTuple() in hio.c, PostgreSQL 15, with the fitting
+ * test (PaxRowFits) in place of heap's free space test.
  */
 static Buffer
 PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
-				   Buffer *vmbuffer, PaxLayoutCache *cache,
+				   int fillfactor, Buffer *vmbuffer, PaxLayoutCache *cache,
 				   PaxPageLayout **layout)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	int			fillfactor = RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR);
 	Buffer		buffer = PaxTargetPage(rel, bistate, vmbuffer);
 
 	if (BufferIsValid(buffer))
@@ -521,13 +521,14 @@ PaxExistingPageFor(Relation rel, const PaxRow *row, BulkInsertState bistate,
 }
 
 /*
- * PaxStartNewPage adds a page shaped for rows[0..nrows) (PaxShapeForRows)
- * and starts its change (a full image) in *chg; returns the page copy, laid
- * out in *layout, with the new buffer, exclusively locked, in *buffer.
+ * PaxStartNewPage adds a page shaped for rows[0..nrows) (PaxShapeForRows;
+ * updatable for a fillfactor below 100) and starts its change (a full
+ * image) in *chg; returns the page copy, laid out in *layout, with the new
+ * buffer, exclusively locked, in *buffer.
  */
 static Page
 PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
-				bool compact, int options,
+				bool compact, bool updatable, int options,
 				BulkInsertState bistate, PaxRelCache *hints,
 				PaxLayoutCache *cache, PaxChange *chg, Buffer *buffer,
 				PaxPageLayout **layout)
@@ -536,9 +537,8 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 	PaxPageShape shape;
 	Page		page;
 
-	PaxShapeForRows(tupdesc, rows, nrows, eager, compact,
-					RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR) < 100,
-					hints, &shape);
+	PaxShapeForRows(tupdesc, rows, nrows, eager, compact, updatable, hints,
+					&shape);
 	Assert(shape.capacity >= 1 && shape.capacity <= PAX_MAX_CAPACITY);
 	/* the hints start afresh with the rows of the new page */
 	for (int i = 0; i < PAX_HINT_ATTS; i++)
@@ -636,8 +636,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		int			top;
 		int			rowidx[PAX_MAX_CAPACITY];
 
-		buffer = PaxExistingPageFor(rel, &rows[next], bistate, &vmbuffer,
-									cache, &layout);
+		buffer = PaxExistingPageFor(rel, &rows[next], bistate, fillfactor,
+									&vmbuffer, cache, &layout);
 		if (BufferIsValid(buffer) && layout->compact &&
 			!PaxCompactTakes(BufferGetPage(buffer), layout, &rows[next], xid,
 							 cid, options))
@@ -658,8 +658,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		}
 		else
 			page = PaxStartNewPage(rel, &rows[next], nrows - next, nrows == 1,
-								   compact, options, bistate, hints, cache,
-								   &chg, &buffer, &layout);
+								   compact, fillfactor < 100, options, bistate,
+								   hints, cache, &chg, &buffer, &layout);
 		blkno = BufferGetBlockNumber(buffer);
 
 		/* the page is the change's private copy until PaxChangeFinish */

@@ -361,16 +361,8 @@ PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
 			   Page *out)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	int			nfree = hdr->pp_capacity - hdr->pp_nrows;
 
-	for (int r = 0; r < hdr->pp_nrows &&
-		 (hdr->pp_flags & PAX_PAGE_HAS_UNUSED); r++)
-	{
-		HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
-
-		nfree += PaxRowIsUnused(rh) && !PaxRowIsItem(rh);
-	}
-	if (nfree >= Max(2, hdr->pp_capacity / 8))
+	if (PaxPageFreeSlots(page) >= Max(2, hdr->pp_capacity / 8))
 		return false;
 	*out = palloc(BLCKSZ);
 	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1, *out))
