@@ -3,7 +3,7 @@ pgbench's TPC-B, heap against pax (bench/run tpcc).
 
 Usage: bench/run tpcc [--warehouses 2] [--clients 2] [--analytic 1] [--minutes 10]
                       [--am heap,pax] [--pgbench-minutes 10] [--pgbench-scale 10]
-                      [--only tpcc,tpcb] [--seed 1] [--out DIR]
+                      [--only tpcc,tpcb] [--seed 1] [--preload] [--out DIR]
 
 tpcc: for each access method in turn, schema tpcc_<am> of database pax_tpcc
 is created afresh with default_table_access_method set to it (the DDL has
@@ -29,6 +29,11 @@ PGOPTIONS='-c default_table_access_method=<am>' into database pax_tpcb_<am>,
 then pgbench's TPC-B-like script with 1 and 2 clients, --pgbench-minutes
 each, the access methods in alternation; the share of pgbench_accounts'
 updates that were HOT is reported with its size.
+
+--preload runs the cluster with shared_preload_libraries = 'pax_am' (the
+configuration the README recommends for updated pax tables: pruning is then
+logged as pax's own record, not as a page image) and restores the setting
+afterwards; the report says which.
 
 Writes bench/results/tpcc.md and .json (--out DIR for another folder).  A
 consistency condition that fails, or a CH answer of pax that differs from
@@ -737,6 +742,21 @@ def report(res, ams, a, command):
     return lines, failures
 
 
+def set_preload(cl, libs):
+    """set_preload sets shared_preload_libraries to libs ('' resets it)
+    and restarts the cluster when the running value differs."""
+    if cl.psql("SHOW shared_preload_libraries").strip() == libs:
+        return
+    if libs:
+        cl.psql("ALTER SYSTEM SET shared_preload_libraries = '%s'" % libs)
+    else:
+        cl.psql("ALTER SYSTEM RESET shared_preload_libraries")
+    cl.restart()
+    got = cl.psql("SHOW shared_preload_libraries").strip()
+    if got != libs:
+        raise BenchError("shared_preload_libraries is '%s', not '%s'" % (got, libs))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="bench/run tpcc", description=__doc__.split("\n")[0])
     ap.add_argument("--warehouses", type=int, default=2)
@@ -753,6 +773,8 @@ def main(argv):
     ap.add_argument("--only", default="tpcc,tpcb")
     ap.add_argument("--seed", type=int, default=1,
                     help="of the loaded rows and of pgbench's inputs")
+    ap.add_argument("--preload", action="store_true",
+                    help="run with shared_preload_libraries = 'pax_am'")
     ap.add_argument("--out", default=RESULTS, help="results folder")
     a = ap.parse_args(argv)
     ams = a.am.split(",")
@@ -762,8 +784,11 @@ def main(argv):
     cl = Cluster(DB)
     cl.create_db(DB)
     cl.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm;\n" + am_extensions(ams))
+    set_preload(cl, "pax_am" if a.preload else "")
     res = {"command": command, "args": vars(a), "ams": ams,
-           "load_before": os.getloadavg(), "server": cl.describe()}
+           "load_before": os.getloadavg(),
+           "server": cl.describe() + (", shared_preload_libraries = 'pax_am'" if a.preload
+                                      else ", pax_am not preloaded")}
     try:
         if "tpcc" in only:
             res["tpcc"] = tpcc(cl, a, ams)
@@ -771,6 +796,9 @@ def main(argv):
             res["tpcb"] = tpcb(cl, a, ams)
     except BenchError as e:
         sys.exit(str(e))
+    finally:
+        if a.preload:
+            set_preload(cl, "")
     res["load_after"] = os.getloadavg()
     lines, failures = report(res, ams, a, command)
     write_report(os.path.join(a.out, "tpcc.md"), lines, "\n")
