@@ -60,7 +60,9 @@ static void PaxTargetSetXmaxOverflow(PaxTarget *t, uint16 rowhdrs, int row,
 
 /*
  * PaxTargetTryOpen pins and exclusively locks the page of the row at tid;
- * returns false, holding nothing, if there is no such row.
+ * returns false, holding nothing, if there is no such row.  The block
+ * exists (TIDs come from scans, indexes and update chains), as heap_update
+ * and heap_lock_tuple assume: no relation size lookup per row change.
  */
 static bool
 PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
@@ -68,8 +70,6 @@ PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 
 	memset(t, 0, sizeof(PaxTarget));
-	if (blkno >= RelationGetNumberOfBlocks(rel))
-		return false;
 	t->rel = rel;
 	t->buffer = ReadBuffer(rel, blkno);
 	t->vmbuffer = InvalidBuffer;

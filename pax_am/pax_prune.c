@@ -263,6 +263,33 @@ PaxPruneChain(PaxPruneState *ps, int root)
 }
 
 /*
+ * PaxPruneIsFutile tells whether pruning the page could free nothing, so
+ * that its rows need not be judged: a row-form page at the most slots a
+ * page has (PAX_MAX_CAPACITY), none free, without a heap-only version.
+ * Its dead rows could only become DEAD items, which free no slot (a chain
+ * root's REDIRECT and a dead heap-only version's UNUSED slot need a
+ * heap-only version), and it cannot be laid out with more slots: PaxPagePrune
+ * would leave it as it is.  Every UPDATE of a row of such a page
+ * (pgbench_accounts' after COPY) would otherwise have the next reader judge
+ * all 291 rows in vain.
+ */
+static bool
+PaxPruneIsFutile(PaxPruneState *ps, const PaxPageLayout *layout)
+{
+	if (layout->compact || ps->nrows < PAX_MAX_CAPACITY ||
+		PaxPageHasFreeSlot(ps->page))
+		return false;
+	for (int r = 0; r < ps->nrows; r++)
+	{
+		HeapTupleHeader hdr = PaxRowHeader(ps->page, ps->rowhdrs, r);
+
+		if (!PaxRowIsUnused(hdr) && HeapTupleHeaderIsHeapOnly(hdr))
+			return false;
+	}
+	return true;
+}
+
+/*
  * PaxCompactMayGoRowForm tells whether a compact page could go back to the
  * row form at all, however many of its rows died: in its own shape with a
  * header a row once every value is freed, or laid out plain with a header
@@ -406,9 +433,13 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
 	layout = PaxPageGetLayout(rel, tupdesc, ps->page, ps->blkno, &cache);
 	ps->rowhdrs = layout->rowhdrs;
-	if (layout->compact && !PaxCompactMayGoRowForm(ps->page, layout, tupdesc))
+	if ((layout->compact && !PaxCompactMayGoRowForm(ps->page, layout, tupdesc)) ||
+		(!TransactionIdIsValid(oldest_xmin) && PaxPruneIsFutile(ps, layout)))
 	{
-		/* nothing pruning could do here (VACUUM frees its rows) */
+		/*
+		 * Nothing pruning could do here (VACUUM frees its rows); the next
+		 * change of one of its rows names the page again (PageSetPrunable).
+		 */
 		((PageHeader) ps->page)->pd_prune_xid = InvalidTransactionId;
 		MarkBufferDirtyHint(buffer, true);
 		PaxLayoutCacheFree(&cache);

@@ -537,8 +537,11 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 		return visible;
 	}
 
-	if (blkno >= RelationGetNumberOfBlocks(relation))
-		return false;
+	/*
+	 * The TID comes from a scan, an index, a trigger's queue or a TID scan
+	 * that checked it (pax_tuple_tid_valid), so its block exists, as
+	 * heap_fetch assumes: no relation size lookup (an lseek) per fetch.
+	 */
 	buffer = ReadBuffer(relation, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
 	if (!PaxReadRow(relation, buffer, tid, &tuple))
