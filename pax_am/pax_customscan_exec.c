@@ -591,7 +591,8 @@ PaxScanNext(ScanState *ss)
 	ExecStoreVirtualTuple(slot);
 	if (state->report)
 		state->report(&ss->ps, state->nprojected, state->max_attno);
-	ItemPointerSet(&slot->tts_tid, state->scan->rs_cblock, row + 1);
+	ItemPointerSet(&slot->tts_tid, state->scan->rs_cblock,
+				   PaxSlotTid(page, row));
 	slot->tts_tableOid = RelationGetRelid(ss->ss_currentRelation);
 	return slot;
 }

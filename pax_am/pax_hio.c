@@ -37,6 +37,7 @@
 #include "utils/rel.h"
 
 #include "pax_page.h"
+#include "pax_tidmap.h"
 #include "pax_hio.h"
 
 /* Kept rows (pax_hio.h): set by pax_bulk.c's PaxBulkInit. */

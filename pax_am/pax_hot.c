@@ -30,20 +30,21 @@
 
 #include "pax_page.h"
 #include "pax_mvcc.h"
+#include "pax_tidmap.h"
 
 /*
- * PaxHotNext tells where the chain goes after row tuple points at: the row
- * index of the next version on the same page, with *prev_xmax set to the
- * updater that next version's xmin must equal; -1 at the chain's end.
+ * PaxHotNext tells where the chain goes after row tuple points at: the TID
+ * offset of the next version on the same page, with *prev_xmax set to the
+ * updater that next version's xmin must equal; 0 at the chain's end.
  */
 static inline int
 PaxHotNext(HeapTuple tuple, BlockNumber blkno, TransactionId *prev_xmax)
 {
 	if (!HeapTupleIsHotUpdated(tuple) ||
 		ItemPointerGetBlockNumber(&tuple->t_data->t_ctid) != blkno)
-		return -1;
+		return 0;
 	*prev_xmax = HeapTupleHeaderGetUpdateXid(tuple->t_data);
-	return ItemPointerGetOffsetNumber(&tuple->t_data->t_ctid) - 1;
+	return ItemPointerGetOffsetNumber(&tuple->t_data->t_ctid);
 }
 
 /*
@@ -57,23 +58,23 @@ typedef struct PaxHotWalk
 	Page		page;
 	BlockNumber blkno;
 	uint16		rowhdrs;
-	int			nrows;
-	int			row;			/* the slot to look at next; -1: the end */
-	int			steps;			/* a chain has a version per slot, at most */
+	int			maxtid;			/* PaxPageMaxTid */
+	int			off;			/* the TID offset to look at next; 0: the end */
+	int			steps;			/* a chain has a version per TID, at most */
 	TransactionId prev_xmax;	/* the next version's xmin, or invalid */
-	bool		at_start;		/* row is the index entry's own slot */
+	bool		at_start;		/* off is the index entry's own */
 } PaxHotWalk;
 
 static void
 PaxHotWalkStart(PaxHotWalk *w, Relation rel, Page page, BlockNumber blkno,
-				uint16 rowhdrs, int row, bool at_start)
+				uint16 rowhdrs, int off, bool at_start)
 {
 	w->rel = rel;
 	w->page = page;
 	w->blkno = blkno;
 	w->rowhdrs = rowhdrs;
-	w->nrows = PaxPageGetHeader(page)->pp_nrows;
-	w->row = row;
+	w->maxtid = PaxPageMaxTid(page);
+	w->off = off;
 	w->steps = 0;
 	w->prev_xmax = InvalidTransactionId;
 	w->at_start = at_start;
@@ -82,35 +83,38 @@ PaxHotWalkStart(PaxHotWalk *w, Relation rel, Page page, BlockNumber blkno,
 /*
  * PaxHotWalkNext points tuple at the chain's next version, false at its
  * end, by heap_hot_search_buffer()'s rules (heapam.c, PostgreSQL 15): a
- * REDIRECT only in the entry's own slot; never a heap-only version there
+ * REDIRECT only at the entry's own TID; never a heap-only version there
  * (a stale entry's: PaxRowHasStaleEntries); each version's xmin the update
- * xid of the one before, else the slot was reused by another chain.
+ * xid of the one before, else the TID was reused by another chain.
  */
 static bool
 PaxHotWalkNext(PaxHotWalk *w, HeapTuple tuple)
 {
-	while (w->row >= 0 && w->row < w->nrows && w->steps++ <= w->nrows)
+	while (w->off > 0 && w->steps++ <= w->maxtid)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(w->page, w->rowhdrs, w->row);
+		int			slot;
+		int			target;
+		PaxTidKind	kind = PaxTidWhat(w->page, w->rowhdrs, w->off, &slot,
+									  &target);
 
-		if (PaxRowUnused(w->page, w->rowhdrs, w->row))
+		if (kind != PAX_TIDK_ROW)
 		{
-			if (PaxPageIsCompact(w->page) || !w->at_start ||
-				!PaxRowIsRedirect(hdr))
+			if (kind != PAX_TIDK_REDIRECT || !w->at_start)
 				return false;
-			w->row = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+			w->off = target;
 			w->at_start = false;
 			continue;
 		}
-		PaxPageCheckRowNatts(w->rel, w->page, w->blkno, hdr);
-		PaxRowTuple(tuple, w->rel, w->page, w->rowhdrs, w->blkno, w->row);
+		PaxPageCheckRowNatts(w->rel, w->page, w->blkno,
+							 PaxRowHeader(w->page, w->rowhdrs, slot));
+		PaxRowTuple(tuple, w->rel, w->page, w->rowhdrs, w->blkno, slot);
 		if ((w->at_start && HeapTupleIsHeapOnly(tuple)) ||
 			(TransactionIdIsValid(w->prev_xmax) &&
 			 !TransactionIdEquals(w->prev_xmax,
 								  HeapTupleHeaderGetXmin(tuple->t_data))))
 			return false;
 		w->at_start = false;
-		w->row = PaxHotNext(tuple, w->blkno, &w->prev_xmax);
+		w->off = PaxHotNext(tuple, w->blkno, &w->prev_xmax);
 		return true;
 	}
 	return false;
@@ -140,7 +144,7 @@ PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 	if (all_dead)
 		*all_dead = first_call;
 	PaxHotWalkStart(&w, rel, BufferGetPage(buffer), BufferGetBlockNumber(buffer),
-					rowhdrs, ItemPointerGetOffsetNumber(tid) - 1, first_call);
+					rowhdrs, ItemPointerGetOffsetNumber(tid), first_call);
 	while (PaxHotWalkNext(&w, tuple))
 	{
 		if (!skip)
@@ -174,82 +178,83 @@ PaxHotSearch(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 }
 
 /*
- * PaxHotRootRows sets root_of[r], for each row r of a page, to the TID
- * offset of the root of r's HOT chain (the slot its index entries name):
- * r + 1 for a row that is not heap-only, the root's for a heap-only
- * version reached from one, InvalidOffsetNumber for slots without a row
- * and heap-only versions no chain reaches (an aborted update's).  Adapted
- * from heap_get_root_tuples() in pruneheap.c, PostgreSQL 15.
+ * PaxHotRootRows sets root_of[r], for each slot r of a page, to the TID
+ * offset of the root of its row's HOT chain (the TID its index entries
+ * name): the row's own for a row that is not heap-only, the root's (a row
+ * or a REDIRECT) for a heap-only version reached from one,
+ * InvalidOffsetNumber for free slots and heap-only versions no chain
+ * reaches (an aborted update's).  Adapted from heap_get_root_tuples() in
+ * pruneheap.c, PostgreSQL 15.
  */
 void
 PaxHotRootRows(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
 			   OffsetNumber *root_of)
 {
 	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			maxtid = PaxPageMaxTid(page);
 	bool		compact = PaxPageIsCompact(page);
 
 	memset(root_of, 0, nrows * sizeof(OffsetNumber));
-	for (int r = 0; r < nrows; r++)
+	for (int off = 1; off <= maxtid; off++)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(page, rowhdrs, r);
 		TransactionId prev_xmax = InvalidTransactionId;
 		HeapTupleData tuple;
+		int			slot;
 		int			next;
+		PaxTidKind	kind = PaxTidWhat(page, rowhdrs, off, &slot, &next);
 
-		if (compact)
-		{
-			if (!PaxRowUnused(page, rowhdrs, r))
-				root_of[r] = r + 1;
+		if (kind == PAX_TIDK_ROW && compact)
+			root_of[slot] = off;
+		if (compact || (kind != PAX_TIDK_ROW && kind != PAX_TIDK_REDIRECT))
 			continue;
-		}
-		if (PaxRowIsUnused(hdr))
+		if (kind == PAX_TIDK_ROW)
 		{
-			if (!PaxRowIsRedirect(hdr))
+			if (HeapTupleHeaderIsHeapOnly(PaxRowHeader(page, rowhdrs, slot)))
 				continue;
-			next = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
-		}
-		else
-		{
-			if (HeapTupleHeaderIsHeapOnly(hdr))
-				continue;
-			root_of[r] = r + 1;
-			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, r);
+			root_of[slot] = off;
+			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, slot);
 			next = PaxHotNext(&tuple, blkno, &prev_xmax);
 		}
 
-		for (int steps = 0; next >= 0 && next < nrows && steps < nrows; steps++)
+		for (int steps = 0; next > 0 && steps < maxtid; steps++)
 		{
-			HeapTupleHeader nhdr = PaxRowHeader(page, rowhdrs, next);
+			int			nslot;
+			int			ntarget;
+			HeapTupleHeader nhdr;
 
-			if (PaxRowIsUnused(nhdr) || !HeapTupleHeaderIsHeapOnly(nhdr))
+			if (PaxTidWhat(page, rowhdrs, next, &nslot, &ntarget) != PAX_TIDK_ROW)
+				break;
+			nhdr = PaxRowHeader(page, rowhdrs, nslot);
+			if (!HeapTupleHeaderIsHeapOnly(nhdr))
 				break;
 			if (TransactionIdIsValid(prev_xmax) &&
 				!TransactionIdEquals(prev_xmax, HeapTupleHeaderGetXmin(nhdr)))
 				break;
-			root_of[next] = r + 1;
-			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, next);
+			root_of[nslot] = off;
+			PaxRowTuple(&tuple, rel, page, rowhdrs, blkno, nslot);
 			next = PaxHotNext(&tuple, blkno, &prev_xmax);
 		}
 	}
 }
 
 /*
- * PaxHotChainMembers sets member[k] for each row k on the HOT chain that
- * starts at row index row (a row that is not heap-only, or a REDIRECT), as
- * a bitmap heap scan visits the versions an index entry stands for.
- * Adapted from the use of heap_hot_search_buffer() in
+ * PaxHotChainMembers sets member[k] for the slot k of each version on the
+ * HOT chain that starts at TID offset off (a row that is not heap-only, or
+ * a REDIRECT), as a bitmap heap scan visits the versions an index entry
+ * stands for.  Adapted from the use of heap_hot_search_buffer() in
  * heapam_scan_bitmap_next_block() in heapam_handler.c, PostgreSQL 15.
  */
 void
 PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs, BlockNumber blkno,
-				   int row, bool *member)
+				   int off, bool *member)
 {
 	HeapTupleData tuple;
 	PaxHotWalk	w;
 
-	PaxHotWalkStart(&w, rel, page, blkno, rowhdrs, row, true);
+	PaxHotWalkStart(&w, rel, page, blkno, rowhdrs, off, true);
 	while (PaxHotWalkNext(&w, &tuple))
-		member[ItemPointerGetOffsetNumber(&tuple.t_self) - 1] = true;
+		member[PaxTidSlot(page, rowhdrs,
+						  ItemPointerGetOffsetNumber(&tuple.t_self))] = true;
 }
 
 /*
@@ -270,7 +275,7 @@ PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 	PaxHotWalk	w;
 
 	PaxHotWalkStart(&w, rel, BufferGetPage(buffer), BufferGetBlockNumber(buffer),
-					rowhdrs, ItemPointerGetOffsetNumber(tid) - 1, true);
+					rowhdrs, ItemPointerGetOffsetNumber(tid), true);
 	while (PaxHotWalkNext(&w, &tuple))
 	{
 		if (!knowndead && !HeapTupleIsSurelyDead(&tuple, vistest))
@@ -290,18 +295,17 @@ bool
 PaxHotRedirect(Relation rel, Buffer buffer, ItemPointer tid)
 {
 	Page		page = BufferGetPage(buffer);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
-	HeapTupleHeader hdr;
+	int			slot;
+	int			target;
 
 	Assert(PaxBufferLockedByMe(buffer, false));
-	if (PageIsNew(page) || row < 0 ||
-		row >= PaxPageGetHeader(page)->pp_nrows || PaxPageIsCompact(page))
+	if (PageIsNew(page) || ItemPointerGetOffsetNumber(tid) < 1 ||
+		PaxPageIsCompact(page) ||
+		PaxTidWhat(page, PaxPageRowHeaderOffset(rel, page,
+												BufferGetBlockNumber(buffer)),
+				   ItemPointerGetOffsetNumber(tid), &slot,
+				   &target) != PAX_TIDK_REDIRECT)
 		return false;
-	hdr = PaxRowHeader(page, PaxPageRowHeaderOffset(rel, page,
-													BufferGetBlockNumber(buffer)),
-					   row);
-	if (!PaxRowIsRedirect(hdr))
-		return false;
-	*tid = hdr->t_ctid;
+	ItemPointerSetOffsetNumber(tid, target);
 	return true;
 }

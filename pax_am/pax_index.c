@@ -118,7 +118,7 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	IndexFetchPaxData *pscan = (IndexFetchPaxData *) scan;
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	int			row;
 	bool		first_call = !*call_again;
 	HeapTupleData tp;
 	Page		page;
@@ -152,7 +152,8 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	}
 	if (slot->tts_ops == &TTSOpsPaxTuple &&
 		PaxPageGetHeader(page)->pp_natts <= slot->tts_tupleDescriptor->natts &&
-		!PaxPageIsOrphan(page) && row >= 0 && row < PaxPageGetHeader(page)->pp_nrows)
+		!PaxPageIsOrphan(page) && ItemPointerGetOffsetNumber(tid) >= 1 &&
+		ItemPointerGetOffsetNumber(tid) <= PaxPageMaxTid(page))
 	{
 		/*
 		 * Lay the page out in the slot now (not an orphan page, laid out by a
@@ -164,19 +165,21 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		const PaxPageLayout *layout = PaxSlotPinPage(slot, rel, pscan->xs_cbuf,
 													 blkno);
 
-		PaxSlotPrefetchRow(slot, row);
 		rowhdrs = layout->rowhdrs;
+		row = PaxTidSlot(page, rowhdrs, ItemPointerGetOffsetNumber(tid));
+		if (row >= 0)
+			PaxSlotPrefetchRow(slot, row);
 	}
 	else
 		rowhdrs = PaxPageRowHeaderOffset(rel, page, blkno);
 
 	visible = PaxHotSearch(rel, pscan->xs_cbuf, rowhdrs, tid, snapshot, &tp,
 						   all_dead, first_call);
+	row = visible ? PaxTidSlot(page, rowhdrs, ItemPointerGetOffsetNumber(tid)) : -1;
 	LockBuffer(pscan->xs_cbuf, BUFFER_LOCK_UNLOCK);
 	*call_again = visible && !IsMVCCSnapshot(snapshot);
 	if (visible)
-		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno,
-						ItemPointerGetOffsetNumber(tid) - 1);
+		PaxSlotStoreRow(slot, rel, pscan->xs_cbuf, blkno, row);
 	return visible;
 }
 
@@ -378,7 +381,8 @@ PaxBuildRoot(Relation rel, Page page, uint16 rowhdrs, int row,
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"",
-								 blkno, row + 1, RelationGetRelationName(rel))));
+								 blkno, PaxSlotTid(page, row),
+								 RelationGetRelationName(rel))));
 	ItemPointerSetOffsetNumber(root, root_of[row]);
 }
 
@@ -603,7 +607,7 @@ pax_index_validate_scan(Relation tableRelation, Relation indexRelation,
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg_internal("failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"",
-										 blkno, pscan->rs_vis[k] + 1,
+										 blkno, PaxSlotTid(page, pscan->rs_vis[k]),
 										 RelationGetRelationName(tableRelation))));
 			ItemPointerSet(&tid, blkno, rootoff);
 

@@ -350,7 +350,7 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 	else if (row->init && row->init->spectoken != 0)
 		HeapTupleHeaderSetSpeculativeToken(rowhdr, row->init->spectoken);
 	else
-		ItemPointerSet(&rowhdr->t_ctid, blkno, r + 1);
+		ItemPointerSet(&rowhdr->t_ctid, blkno, PaxSlotTid(page, r));
 
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
@@ -421,23 +421,25 @@ PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 				PaxChangeRange(chg, col->dict, col->dictcap * sizeof(uint16));
 		}
 		PaxChangeRange(chg, upper, old_upper - upper);
+		if (PaxPageHasTidMap(page))
+			PaxChangeTidMapRow(chg, page, r);
 	}
 
 	if (row->slot)
-		PaxRowToSlot(rel, row->slot, rowhdr, blkno, r);
+		PaxRowToSlot(rel, row->slot, rowhdr, blkno, PaxSlotTid(page, r));
 	return r;
 }
 
 /*
- * PaxRowToSlot tells the slot a row came from its TID (row index r of block
- * blkno) and, for RETURNING xmin, cmin, ..., its new header, as heap's slot
- * holds the tuple heap_insert/heap_update stamped.
+ * PaxRowToSlot tells the slot a row came from its TID (TID offset off of
+ * block blkno) and, for RETURNING xmin, cmin, ..., its new header, as
+ * heap's slot holds the tuple heap_insert/heap_update stamped.
  */
 static void
 PaxRowToSlot(Relation rel, TupleTableSlot *slot, HeapTupleHeader rowhdr,
-			 BlockNumber blkno, int r)
+			 BlockNumber blkno, int off)
 {
-	ItemPointerSet(&slot->tts_tid, blkno, r + 1);
+	ItemPointerSet(&slot->tts_tid, blkno, off);
 	slot->tts_tableOid = RelationGetRelid(rel);
 	if (slot->tts_ops == &TTSOpsPaxTuple &&
 		!BufferIsValid(((PaxTupleTableSlot *) slot)->buffer))

@@ -78,7 +78,8 @@ PaxTargetTryOpen(Relation rel, ItemPointer tid, PaxTarget *t)
 		visibilitymap_pin(rel, blkno, &t->vmbuffer);
 	LockBuffer(t->buffer, BUFFER_LOCK_EXCLUSIVE);
 
-	if (!PaxReadRow(rel, t->buffer, tid, &t->tuple))
+	t->row = PaxReadRowSlot(rel, t->buffer, tid, &t->tuple);
+	if (t->row < 0)
 	{
 		UnlockReleaseBuffer(t->buffer);
 		if (BufferIsValid(t->vmbuffer))
@@ -105,7 +106,7 @@ PaxTargetRefresh(PaxTarget *t)
 	if (!PaxPageIsCompact(t->page))
 		return;
 	rowhdrs = PaxRowHeadersAt(t->page);
-	row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	row = t->row;
 	t->tuple.t_data = PaxRowHeaderOf(t->rel, t->page, rowhdrs, row);
 	if (PaxCompactStates(t->page, rowhdrs)[row] == PAX_STATE_OVERFLOW)
 	{
@@ -580,7 +581,7 @@ PaxTargetSetXmax(PaxTarget *t, TransactionId xmax, uint16 infomask,
 	Page		copy;
 	HeapTupleHeader hdr;
 	int			off = (char *) t->tuple.t_data - (char *) t->page;
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	int			row = t->row;
 	uint16		rowhdrs = 0;
 	int			slot = 0;		/* a compact page's free header slot */
 
@@ -882,7 +883,7 @@ pax_tuple_lock(Relation relation, ItemPointer tid, Snapshot snapshot,
 	}
 
 	PaxSlotStoreRow(slot, relation, t.buffer, ItemPointerGetBlockNumber(tid),
-					ItemPointerGetOffsetNumber(tid) - 1);
+					t.row);
 	PaxTargetClose(&t);
 	return result;
 }

@@ -84,7 +84,7 @@ PaxTargetValues(PaxTarget *t, Datum **values, bool **isnull)
 	TupleDesc	tupdesc = RelationGetDescr(t->rel);
 	PaxLayoutCache cache;
 	PaxPageLayout *layout;
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	int			row = t->row;
 	char	   *cells = NULL;
 
 	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
@@ -110,7 +110,7 @@ PaxTargetHasExternal(PaxTarget *t)
 	PaxPageLayout *layout = PaxPageGetLayout(t->rel, tupdesc, t->page,
 											 BufferGetBlockNumber(t->buffer),
 											 PaxRelLayouts(t->rel));
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	int			row = t->row;
 
 	for (int i = 0; i < layout->natts; i++)
 	{
@@ -174,7 +174,7 @@ PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, kind);
 	PaxPageLayout *layout = NULL;
-	int			row = ItemPointerGetOffsetNumber(&t->tuple.t_self) - 1;
+	int			row = t->row;
 	bool		changed = false;
 	int			k = -1;
 
@@ -385,7 +385,8 @@ PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 		init->infomask2 &= ~HEAP_ONLY_TUPLE;
 		return false;
 	}
-	ItemPointerSet(&newtid, BufferGetBlockNumber(t->buffer), r + 1);
+	ItemPointerSet(&newtid, BufferGetBlockNumber(t->buffer),
+				   PaxSlotTid(copy, r));
 	PaxTargetStampIn(t, copy, &chg, xmax_old, im_old,
 					 im2_old | (*hot ? HEAP_HOT_UPDATED : 0), cmax, iscombo,
 					 &newtid);

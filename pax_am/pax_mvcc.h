@@ -21,6 +21,7 @@
 
 #include "pax_page.h"
 #include "pax_relscan.h"
+#include "pax_tidmap.h"
 #include "pax_xlog.h"
 
 extern HeapTupleHeader PaxOverflowHeaderCopy(Relation rel, Page page,
@@ -42,8 +43,9 @@ PaxRowHeaderOf(Relation rel, const char *page, uint16 rowhdrs, int row)
 }
 
 /*
- * PaxRowTuple points a HeapTupleData at a row header, so heap's visibility
- * routines run on it unchanged.
+ * PaxRowTuple points a HeapTupleData at the header of the row in slot row,
+ * so heap's visibility routines run on it unchanged; t_self is the row's
+ * TID (PaxSlotTid).
  */
 static inline void
 PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
@@ -52,7 +54,7 @@ PaxRowTuple(HeapTuple tuple, Relation rel, Page page, uint16 rowhdrs,
 	tuple->t_data = PaxRowHeaderOf(rel, page, rowhdrs, row);
 	tuple->t_len = PAX_ROWHDR_SIZE;
 	tuple->t_tableOid = RelationGetRelid(rel);
-	ItemPointerSet(&tuple->t_self, blkno, row + 1);
+	ItemPointerSet(&tuple->t_self, blkno, PaxSlotTid(page, row));
 }
 
 /* pax_compact.c */
@@ -77,7 +79,7 @@ extern void PaxHotRootRows(Relation rel, Page page, uint16 rowhdrs,
 						   BlockNumber blkno, OffsetNumber *root_of);
 extern bool PaxHotRedirect(Relation rel, Buffer buffer, ItemPointer tid);
 extern void PaxHotChainMembers(Relation rel, Page page, uint16 rowhdrs,
-							   BlockNumber blkno, int row, bool *member);
+							   BlockNumber blkno, int off, bool *member);
 struct GlobalVisState;
 extern bool PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs,
 							ItemPointer tid, struct GlobalVisState *vistest,
@@ -86,7 +88,9 @@ extern bool PaxHotChainDead(Relation rel, Buffer buffer, uint16 rowhdrs,
 /* pax_visibility.c */
 extern bool PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid,
 					   HeapTuple tuple);
-extern bool PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs,
+extern int	PaxReadRowSlot(Relation rel, Buffer buffer, ItemPointer tid,
+						   HeapTuple tuple);
+extern int	PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs,
 						 ItemPointer tid, HeapTuple tuple);
 extern void PaxTableScanCollectVisible(PaxTableScanDesc scan, Page page,
 									   uint16 rowhdrs, const uint16 *cand,

@@ -341,156 +341,33 @@ PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno)
 
 
 
+/*
+ * PaxTidMapSpecialOk tells whether the special space of a page flagged
+ * PAX_PAGE_TIDMAP holds a map of the right size: PaxPageHeaderProblem
+ * accepts its special size then.
+ */
+bool
+PaxTidMapSpecialOk(Page page)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			special = ((PageHeader) page)->pd_special;
+	PaxTidMapData *map;
+
+	if (hdr->pp_flags & (PAX_PAGE_COMPACT | PAX_PAGE_HEADERS) ||
+		hdr->pp_capacity < 1 || hdr->pp_capacity > PAX_MAX_CAPACITY ||
+		special < SizeOfPageHeaderData ||
+		special + PAX_TIDMAP_AT + offsetof(PaxTidMapData, entries) > BLCKSZ)
+		return false;
+	map = (PaxTidMapData *) (page + special + PAX_TIDMAP_AT);
+	return map->maxtids >= 1 && map->maxtids <= MaxHeapTuplesPerPage &&
+		map->ntids <= map->maxtids &&
+		BLCKSZ - special == PaxTidMapSpecialSize(map->maxtids, hdr->pp_capacity);
+}
+
 /* ----------------------------------------------------------------
  * Row slots
  * ----------------------------------------------------------------
  */
-
-/*
- * PaxRowFormScanSlots looks through a full row-form page's row headers
- * for a free slot (UNUSED, not an item) if want_free, and for a DEAD item
- * if want_dead (PaxPageHasHotSlot).  A page whose row headers would pass
- * pd_lower is not one to insert into.  Reads the headers in place: this
- * runs on every HOT update of a full page.
- */
-static bool
-PaxRowFormScanSlots(Page page, bool want_free, bool want_dead)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-	uint32		rowhdrs = PaxRowHeadersAt(page);
-	const char *p;
-
-	Assert(!PaxPageIsCompact(page));
-	if (rowhdrs + (uint32) hdr->pp_nrows * PAX_ROWHDR_SIZE >
-		((PageHeader) page)->pd_lower)
-		return false;
-	p = (const char *) page + rowhdrs;
-	for (int r = 0; r < hdr->pp_nrows; r++, p += PAX_ROWHDR_SIZE)
-	{
-		HeapTupleHeader rh = (HeapTupleHeader) p;
-
-		if ((rh->t_infomask2 & PAX_ROW_UNUSED) == 0)
-			continue;
-		if ((rh->t_infomask2 & PAX_ROW_ITEM) == 0 ? want_free :
-			(want_dead && !PaxRowIsRedirect(rh)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * PaxPageHasFreeSlot tells whether a pax page has a slot for one more row:
- * one never used (below pp_capacity) or an UNUSED one VACUUM or pruning
- * freed, not an item (PAX_ROW_ITEM) that index entries still point at.
- */
-bool
-PaxPageHasFreeSlot(Page page)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-
-	/*
-	 * (no Asserts on the header: callers ask before verifying the page)  A
-	 * compact page's UNUSED rows stay unused: a new row there would need a
-	 * header of its own.  A header page takes no rows.
-	 */
-	if (hdr->pp_flags & PAX_PAGE_HEADERS)
-		return false;
-	if (hdr->pp_nrows < hdr->pp_capacity)
-		return true;
-	if ((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) == 0 ||
-		(hdr->pp_flags & PAX_PAGE_COMPACT) != 0)
-		return false;
-	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0)
-		return true;
-	return PaxRowFormScanSlots(page, true, false);
-}
-
-/*
- * PaxPageHasHotSlot tells whether a row-form page has a slot for a
- * heap-only version: a free one (PaxPageHasFreeSlot) or a DEAD item, whose
- * index entries then find a heap-only version there (PAX_ROW_ITEM on a
- * live row, pax_page.h).
- */
-bool
-PaxPageHasHotSlot(Page page)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-
-	/* PaxPageHasFreeSlot's tests, then one pass for either kind of slot */
-	if (hdr->pp_flags & PAX_PAGE_HEADERS)
-		return false;
-	if (hdr->pp_nrows < hdr->pp_capacity)
-		return true;
-	if (hdr->pp_flags & PAX_PAGE_COMPACT)
-		return false;
-	if ((hdr->pp_flags & PAX_PAGE_HAS_ITEMS) == 0)
-		return (hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0;
-	return PaxRowFormScanSlots(page,
-							   (hdr->pp_flags & PAX_PAGE_HAS_UNUSED) != 0, true);
-}
-
-/*
- * PaxPageTakeSlot returns the row index a new row goes to on a page (a
- * private copy of the exclusively locked buffer), which must have a free
- * slot (for a heap-only version, heaponly: PaxPageHasHotSlot): the first
- * UNUSED slot that is not an item, else for a heap-only version the first
- * DEAD item (*dead_item set: its row is marked PAX_ROW_ITEM), made ready
- * for the row (its null bits cleared), or pp_nrows.  Clears
- * PAX_PAGE_HAS_UNUSED when it takes the last UNUSED slot.  The caller
- * raises pp_nrows past the row.
- */
-int
-PaxPageTakeSlot(Page page, const PaxPageLayout *layout, bool heaponly,
-				bool *dead_item)
-{
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-	int			nrows = hdr->pp_nrows;
-	int			slot = -1;
-	int			dead = -1;
-
-	*dead_item = false;
-	Assert(heaponly ? PaxPageHasHotSlot(page) : PaxPageHasFreeSlot(page));
-	if ((hdr->pp_flags & PAX_PAGE_HAS_UNUSED) && !layout->compact)
-	{
-		int			nunused = 0;
-
-		for (int r = 0; r < nrows; r++)
-		{
-			HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
-
-			if (!PaxRowIsUnused(rh))
-				continue;
-			nunused++;
-			if (slot < 0 && !PaxRowIsItem(rh))
-				slot = r;
-			else if (dead < 0 && PaxRowIsItem(rh) && !PaxRowIsRedirect(rh))
-				dead = r;
-			if (slot >= 0 && nunused > 1)
-				break;
-		}
-		if (slot < 0 && heaponly && dead >= 0 && nrows == hdr->pp_capacity)
-		{
-			slot = dead;
-			*dead_item = true;
-		}
-		if (slot >= 0 && nunused == 1)
-			hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
-	}
-	if (slot < 0)
-	{
-		Assert(nrows < hdr->pp_capacity);
-		return nrows;
-	}
-	/* the row's writer sets the null bits of its NULLs, so clear them */
-	for (int i = 0; i < layout->natts; i++)
-	{
-		const PaxColumnLayout *col = &layout->cols[i];
-
-		if (col->nullmap != 0)
-			((bits8 *) page + col->nullmap)[slot >> 3] &= ~(1 << (slot & 7));
-	}
-	return slot;
-}
 
 /*
  * PaxRowClear clears row slot r of a page (a private copy of the buffer,

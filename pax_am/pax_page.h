@@ -107,6 +107,8 @@ typedef PaxPageHeaderData *PaxPageHeader;
  * array holds the headers of a compact page's overflowing rows
  */
 #define PAX_PAGE_HEADERS	0x0008
+/* pp_flags: a row-form page with a TID map in its special space (pax_tidmap.h) */
+#define PAX_PAGE_TIDMAP		0x0020
 
 /*
  * PAX_ROW_UNUSED, in a row header's t_infomask2 (a bit heap leaves free),
@@ -172,19 +174,17 @@ StaticAssertDecl(sizeof(PaxZone) == 16,
 StaticAssertDecl(sizeof(Datum) <= sizeof(int64),
 				 "a pass-by-value Datum fits in a zone map bound");
 
-/* PaxZoneBound is the stored form of a zone map bound. */
-static inline int64
-PaxZoneBound(Datum value)
-{
-	return (int64) value;
-}
+/* PaxZoneBound: a bound's stored form; PaxZoneDatum: a Datum of the column type */
+#define PaxZoneBound(value)		((int64) (value))
+#define PaxZoneDatum(bound)		((Datum) (bound))
 
-/* PaxZoneDatum is a stored zone map bound as a Datum of the column type. */
-static inline Datum
-PaxZoneDatum(int64 bound)
+/* A TID map (pax_tidmap.h): tids[maxtids], slots[capacity] in entries */
+typedef struct PaxTidMapData
 {
-	return (Datum) bound;
-}
+	uint16		maxtids;		/* TID offsets the map has room for */
+	uint16		ntids;			/* TID offsets in use: 1 .. ntids */
+	uint16		entries[FLEXIBLE_ARRAY_MEMBER];
+} PaxTidMapData;
 
 /* Special space of every pax page. */
 typedef struct PaxPageOpaqueData
@@ -196,8 +196,12 @@ typedef struct PaxPageOpaqueData
 
 typedef PaxPageOpaqueData *PaxPageOpaque;
 
-/* Start of the special space: the value area ends there. */
+/* Start of the special space: the value area ends there (without a map). */
 #define PAX_SPECIAL_START	(BLCKSZ - MAXALIGN(sizeof(PaxPageOpaqueData)))
+#define PAX_TIDMAP_AT		MAXALIGN(sizeof(PaxPageOpaqueData))
+#define PaxTidMapSpecialSize(maxtids, capacity) \
+	(PAX_TIDMAP_AT + MAXALIGN(offsetof(PaxTidMapData, entries) + \
+							  ((maxtids) + (capacity)) * sizeof(uint16)))
 
 /* ----------------------------------------------------------------
  * Page macros
@@ -374,20 +378,16 @@ typedef struct PaxPageLayout
 #define PAX_CACHE_LINE_SIZE		64
 
 /*
- * PaxLayoutCache keeps the layouts of the last few page shapes seen (up to
- * PAX_LAYOUT_CACHE_ENTRIES), with the column directory bitmaps each was
- * computed from, so pages of a shape seen recently skip the computation:
- * the pages of a table of variable-width rows alternate between a few
- * capacities, and a bulk-loaded table's encoded pages between a few sets
- * of widths (a bulk-loaded table of many columns has dozens of shapes, so
- * the cache holds more than a few).  The cache is set-associative: a
- * shape's signature (a hash of the shape) picks a set of
- * PAX_LAYOUT_CACHE_WAYS entries, the only ones looked at, and entries whose
- * signature differs are passed over without comparing their bitmaps; a
- * miss takes a free entry of the set, else the way a rotating counter
- * picks, and copies the layout from the relation's own (PaxRelLayouts).
- * Sets (sets[], of PAX_LAYOUT_CACHE_WAYS entries, or NULL) are allocated
- * on first use: every pax slot has a cache, and sees one shape or few.
+ * PaxLayoutCache keeps the layouts of the last PAX_LAYOUT_CACHE_ENTRIES
+ * page shapes seen, with the directory bitmaps each was computed from, so
+ * pages of a recent shape skip the computation (variable-width rows give a
+ * few capacities, a bulk load's encodings a few sets of widths, dozens for
+ * many columns).  Set-associative: a shape's signature picks a set of
+ * PAX_LAYOUT_CACHE_WAYS entries, the only ones looked at, entries of
+ * another signature passed over unread; a miss takes a free way, else the
+ * one a rotating counter picks, and copies the relation's layout
+ * (PaxRelLayouts).  Sets are allocated on first use: every pax slot has a
+ * cache, and sees one shape or few.
  */
 #define PAX_LAYOUT_CACHE_ENTRIES	128
 #define PAX_LAYOUT_CACHE_WAYS		4
@@ -509,6 +509,7 @@ extern uint32 PaxPageMetaCheck(Page page);
 extern void PaxCheckSharedHeader(Relation rel, Page page, BlockNumber blkno,
 								 uint16 rowhdrs);
 extern bool PaxPageLayoutUsable(Page page);
+extern bool PaxTidMapSpecialOk(Page page);
 extern void PaxPageShapeOf(Page page, PaxPageShape *shape);
 pg_noreturn extern void PaxPageCorrupted(Relation rel, BlockNumber blkno,
 										 const char *detail);
@@ -524,7 +525,8 @@ PaxPageHeaderProblem(Page page)
 	PageHeader	phdr = (PageHeader) page;
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
-	if (unlikely(PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)) ||
+	if (unlikely((PageGetSpecialSize(page) != MAXALIGN(sizeof(PaxPageOpaqueData)) &&
+				  !((hdr->pp_flags & PAX_PAGE_TIDMAP) && PaxTidMapSpecialOk(page))) ||
 				 PaxPageGetOpaque(page)->pax_magic != PAX_PAGE_MAGIC ||
 				 PaxPageGetOpaque(page)->pax_version != PAX_PAGE_VERSION))
 		return "wrong special space, magic or version";
@@ -581,10 +583,6 @@ extern void PaxZoneUpdate(Page page, const PaxPageLayout *layout,
 extern void PaxZoneUpdateRows(Page page, const PaxPageLayout *layout,
 							  Form_pg_attribute att, int attnum,
 							  const PaxRow *rows, int nrows);
-extern bool PaxPageHasFreeSlot(Page page);
-extern bool PaxPageHasHotSlot(Page page);
-extern int	PaxPageTakeSlot(Page page, const PaxPageLayout *layout,
-							bool heaponly, bool *dead_item);
 extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 						bool unused);
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
@@ -593,6 +591,8 @@ extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
 extern int	PaxPagePruneApply(Page page, const PaxPageLayout *layout,
 							  TupleDesc tupdesc, const PaxPrunePlan *plan,
 							  BlockNumber blkno, Relation rel);
+extern bool PaxTidMapCreate(Page page, const PaxPageLayout *layout,
+							TupleDesc tupdesc, BlockNumber blkno);
 #ifdef USE_ASSERT_CHECKING
 extern bool PaxBufferLockedByMe(Buffer buffer, bool exclusive);
 #endif

@@ -31,6 +31,12 @@
 #include "pax_encoding.h"
 #include "pax_minipage.h"
 #include "pax_page.h"
+#include "pax_tidmap.h"
+
+static bool PaxCompactValueArea(Page page, const char *scratch,
+								const PaxPageLayout *layout,
+								TupleDesc tupdesc, BlockNumber blkno,
+								bool maps);
 
 /*
  * PaxReclaimMove copies one stored variable-length value, at *offp in the
@@ -44,7 +50,7 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 			   uint16 *offp, int old_upper, int *upper, BlockNumber blkno,
 			   int attno, int row)
 {
-	uint16		special = ((PageHeader) page)->pd_special;
+	uint16		special = ((PageHeader) scratch)->pd_special;
 	const char *src;
 	int			size;
 	int			align;
@@ -67,6 +73,42 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 	memcpy(page + *upper, src, size);
 	*offp = (uint16) *upper;
 	return true;
+}
+
+/*
+ * PaxReclaimTid carries out one entry of a reclaim or a pruning on a page
+ * with a TID map (pax_tidmap.h): TID offset off becomes free (unused:
+ * VACUUM's dead row or DEAD item whose index entries are gone, pruning's
+ * dead heap-only version), a REDIRECT to TID offset target, or a DEAD item
+ * (target 0).  A row's slot is freed at once: items take none.  A live
+ * heap-only version listed as unused only loses its stale-entries mark.
+ */
+static void
+PaxReclaimTid(Page page, const PaxPageLayout *layout, int off, bool unused,
+			  int target, BlockNumber blkno, Relation rel)
+{
+	PaxTidMap	map = PaxPageTidMap(page);
+	int			slot;
+	int			cur;
+	PaxTidKind	kind = PaxTidWhat(page, layout->rowhdrs, off, &slot, &cur);
+
+	if (unused && kind == PAX_TIDK_ROW &&
+		PaxRowHasStaleEntries(PaxRowHeader(page, layout->rowhdrs, slot)))
+	{
+		PaxRowHeader(page, layout->rowhdrs, slot)->t_infomask2 &= ~PAX_ROW_ITEM;
+		return;
+	}
+	if (kind == PAX_TIDK_NONE || (unused && kind == PAX_TIDK_REDIRECT) ||
+		(!unused && kind == PAX_TIDK_DEAD))
+		elog(ERROR, "dead row (%u,%d) of relation \"%s\" is not a row",
+			 blkno, off, RelationGetRelationName(rel));
+	if (slot >= 0)
+	{
+		PaxRowClear(page, layout, slot, true);
+		PaxTidMapSlots(map)[slot] = 0;
+	}
+	PaxTidMapTids(map)[off - 1] = unused ? PAX_TID_FREE :
+		PAX_TID_ITEM | Max(target, 0);
 }
 
 /*
@@ -99,17 +141,12 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			   BlockNumber blkno, Relation rel, bool maps)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
-	PageHeader	phdr = (PageHeader) page;
-	int			maplen = PaxDirMapLen(layout->natts);
-	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
-	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
-	PaxIOBlock scratch;
+	PaxIOBlock	scratch;
 	int			nrows = hdr->pp_nrows;
-	int			upper = phdr->pd_special;
-	int			old_upper = phdr->pd_upper;
 	int			keep = 0;		/* rows below stay (compact DEAD rows) */
 	bool		any_unused = false;
 	bool		any_item = false;
+	int			freed;
 
 	for (int k = 0; k < nunused + ndead + nredirect; k++)
 	{
@@ -125,6 +162,11 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 		{
 			r = redirect_from[k - nunused - ndead] - 1;
 			target = redirect_to[k - nunused - ndead] - 1;
+		}
+		if (PaxPageHasTidMap(page))
+		{
+			PaxReclaimTid(page, layout, r + 1, !item, target + 1, blkno, rel);
+			continue;
 		}
 
 		/*
@@ -157,9 +199,59 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			!PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, nrows - 1))))
 		PaxRowClear(page, layout, --nrows, false);
 	hdr->pp_nrows = nrows;
+	if (PaxPageHasTidMap(page))
+		PaxTidMapTrim(page);
+
+	memcpy(scratch.data, page, BLCKSZ);
+	if (PaxCompactValueArea(page, scratch.data, layout, tupdesc, blkno, maps))
+		freed = ((PageHeader) page)->pd_upper -
+			((PageHeader) scratch.data)->pd_upper;
+	else
+		freed = 0;				/* the values stayed in place */
+
+	for (int r = 0; r < nrows; r++)
+	{
+		if (!PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		any_unused = true;
+		any_item |= !layout->compact &&
+			PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, r));
+	}
+	if (any_unused)
+		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
+	if (any_item)
+		hdr->pp_flags |= PAX_PAGE_HAS_ITEMS;
+	else
+		hdr->pp_flags &= ~PAX_PAGE_HAS_ITEMS;
+	return freed;
+}
+
+/*
+ * PaxCompactValueArea moves the values of a page's rows (and dictionary
+ * entries) together below its pd_special, reading them from scratch, a copy
+ * of the page taken before (whose pd_special bounds the values), and with
+ * maps recomputes HASNULL, ZONESET and the zone maps from the rows.  The
+ * compaction is one linear pass without a sort: values are copied back in
+ * row order, growing down, and their offsets rewritten.  When alignment
+ * padding leaves no room, the page is restored from scratch and false
+ * returned.
+ */
+static bool
+PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
+					TupleDesc tupdesc, BlockNumber blkno, bool maps)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	PageHeader	phdr = (PageHeader) page;
+	int			maplen = PaxDirMapLen(layout->natts);
+	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
+	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
+	int			nrows = hdr->pp_nrows;
+	int			upper = phdr->pd_special;
+	int			old_upper = ((PageHeader) scratch)->pd_upper;
 
 	/* the rows left: values back from the scratch copy, maps recomputed */
-	memcpy(scratch.data, page, BLCKSZ);
 	memset(hasnull, 0, maps ? maplen : 0);
 	memset(zoneset, 0, maps ? maplen : 0);
 	for (int r = 0; r < nrows; r++)
@@ -189,7 +281,7 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 
 			if (col->dict != 0 || PaxInMinipage(col))
 				continue;		/* entries move below; rests stay */
-			if (!PaxReclaimMove(page, scratch.data, att,
+			if (!PaxReclaimMove(page, scratch, att,
 								&((uint16 *) (page + col->data))[r],
 								old_upper, &upper, blkno, i, r))
 				goto overflow;
@@ -213,37 +305,103 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 					 errmsg("invalid dictionary in pax page: block %u, column %d has %d entries of %d",
 							blkno, i + 1, used, col->dictcap)));
 		for (int e = 0; e < used; e++)
-			if (!PaxReclaimMove(page, scratch.data, TupleDescAttr(tupdesc, i),
+			if (!PaxReclaimMove(page, scratch, TupleDescAttr(tupdesc, i),
 								&dict[e], old_upper, &upper, blkno, i, -1))
 				goto overflow;
 	}
 	phdr->pd_upper = upper;
-	goto done;
+	return true;
 
 overflow:
 	/* padding outgrew what was freed: keep the values in place */
-	memcpy(page, scratch.data, BLCKSZ);
-	hdr = PaxPageGetHeader(page);
-	upper = old_upper;
+	memcpy(page, scratch, BLCKSZ);
+	return false;
+}
 
-done:
-	for (int r = 0; r < nrows; r++)
+/*
+ * PaxPageMoveSpecial lowers the pd_special of a page (a private copy of a
+ * cleanup-locked buffer, in layout) to special, moving its values below
+ * it; the opaque data moves with it, the rest of the special space is
+ * zeroed for the caller (PaxTidMapCreate).  Returns false, the page
+ * unchanged, when the values do not fit below special.
+ */
+static bool
+PaxPageMoveSpecial(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+				   BlockNumber blkno, int special)
+{
+	PaxIOBlock	scratch;
+	PageHeader	phdr = (PageHeader) page;
+	int			old_special = phdr->pd_special;
+
+	Assert(special == MAXALIGN(special) && special <= old_special);
+	if (special < phdr->pd_lower)
+		return false;
+	memcpy(scratch.data, page, BLCKSZ);
+	phdr->pd_special = special;
+	if (!PaxCompactValueArea(page, scratch.data, layout, tupdesc, blkno,
+							 false))
+		return false;			/* (restored, pd_special too) */
+	memcpy(page + special, scratch.data + old_special,
+		   sizeof(PaxPageOpaqueData));
+	memset(page + special + sizeof(PaxPageOpaqueData), 0,
+		   BLCKSZ - special - sizeof(PaxPageOpaqueData));
+	return true;
+}
+
+/*
+ * PaxTidMapCreate gives a row-form page without a map (a private copy of a
+ * cleanup-locked buffer, in layout) a TID map with room for twice its
+ * slots' TID offsets (at most MaxHeapTuplesPerPage): each row keeps TID
+ * offset slot + 1, each item (PAX_ROW_ITEM) becomes a map entry and its
+ * slot a free one.  Returns false, the page unchanged, when its values
+ * leave no room for the map.
+ */
+bool
+PaxTidMapCreate(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+				BlockNumber blkno)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+	int			capacity = layout->capacity;
+	int			nrows = hdr->pp_nrows;
+	int			maxtids = Min(MaxHeapTuplesPerPage, 2 * capacity);
+	int			special = BLCKSZ - PaxTidMapSpecialSize(maxtids, capacity);
+	bool		any_free = false;
+	PaxTidMap	map;
+	uint16	   *tids;
+	uint16	   *slots;
+
+	Assert(!layout->compact && !PaxPageHasTidMap(page));
+	Assert(nrows <= capacity && capacity <= maxtids);
+	if (special < ((PageHeader) page)->pd_lower ||
+		!PaxPageMoveSpecial(page, layout, tupdesc, blkno, special))
+		return false;
+	hdr->pp_flags |= PAX_PAGE_TIDMAP;
+	map = PaxPageTidMap(page);
+	map->maxtids = maxtids;
+	map->ntids = nrows;
+	tids = PaxTidMapTids(map);
+	slots = PaxTidMapSlots(map);
+	for (int s = 0; s < nrows; s++)
 	{
-		if (!PaxRowUnused(page, layout->rowhdrs, r))
-			continue;
-		any_unused = true;
-		any_item |= !layout->compact &&
-			PaxRowIsItem(PaxRowHeader(page, layout->rowhdrs, r));
+		HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, s);
+
+		if (PaxRowIsItem(rh))
+		{
+			tids[s] = PAX_TID_ITEM |
+				ItemPointerGetOffsetNumberNoCheck(&rh->t_ctid);
+			PaxRowClear(page, layout, s, true);
+			any_free = true;
+		}
+		else if (PaxRowIsUnused(rh))
+			any_free = true;
+		else
+			tids[s] = slots[s] = s + 1;
 	}
-	if (any_unused)
+	hdr->pp_flags &= ~PAX_PAGE_HAS_ITEMS;
+	if (any_free)
 		hdr->pp_flags |= PAX_PAGE_HAS_UNUSED;
-	else
-		hdr->pp_flags &= ~PAX_PAGE_HAS_UNUSED;
-	if (any_item)
-		hdr->pp_flags |= PAX_PAGE_HAS_ITEMS;
-	else
-		hdr->pp_flags &= ~PAX_PAGE_HAS_ITEMS;
-	return upper - old_upper;
+	PaxTidMapTrim(page);
+	return true;
 }
 
 /*

@@ -36,6 +36,7 @@
 #include "pax_xlog.h"
 #include "pax_mvcc.h"
 #include "pax_tableam.h"
+#include "pax_tidmap.h"
 
 /* The state of one page's pruning; adapted from PruneState in pruneheap.c. */
 typedef struct PaxPruneState
@@ -45,10 +46,11 @@ typedef struct PaxPruneState
 	BlockNumber blkno;
 	uint16		rowhdrs;
 	int			nrows;
+	int			maxtid;			/* PaxPageMaxTid */
 	TransactionId new_prune_xid;	/* the page's next pd_prune_xid */
 	TransactionId horizon;		/* newest xid of the DEAD rows' headers */
-	HTSV_Result htsv[PAX_MAX_CAPACITY];
-	bool		marked[PAX_MAX_CAPACITY];	/* in the plan already */
+	HTSV_Result htsv[PAX_MAX_CAPACITY];	/* by slot */
+	bool		marked[PAX_MAX_CAPACITY];	/* by TID offset - 1: planned */
 	PaxPrunePlan plan;
 } PaxPruneState;
 
@@ -123,27 +125,28 @@ PaxPagePruneOpt(Relation rel, Buffer buffer)
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 }
 
-/* PaxPruneRecord adds row r to one of the plan's lists and marks it. */
+/* PaxPruneRecord adds TID offset off to one of the plan's lists, marked. */
 static void
-PaxPruneRecord(PaxPruneState *ps, OffsetNumber *list, int *n, int r)
+PaxPruneRecord(PaxPruneState *ps, OffsetNumber *list, int *n, int off)
 {
-	Assert(!ps->marked[r]);
-	list[(*n)++] = r + 1;
-	ps->marked[r] = true;
+	Assert(off >= 1 && off <= PAX_MAX_CAPACITY && !ps->marked[off - 1]);
+	list[(*n)++] = off;
+	ps->marked[off - 1] = true;
 }
 
 /*
- * PaxPruneRemove plans a dead heap-only version's removal: an UNUSED slot,
- * or a DEAD item when stale index entries may name its slot
- * (PaxRowHasStaleEntries), which VACUUM must remove first.
+ * PaxPruneRemove plans the removal of the dead heap-only version in slot
+ * slot, TID offset off: a free TID (and slot), or a DEAD item when stale
+ * index entries may name it (PaxRowHasStaleEntries), which VACUUM must
+ * remove first.
  */
 static void
-PaxPruneRemove(PaxPruneState *ps, int r)
+PaxPruneRemove(PaxPruneState *ps, int off, int slot)
 {
-	if (PaxRowHasStaleEntries(PaxRowHeader(ps->page, ps->rowhdrs, r)))
-		PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, r);
+	if (PaxRowHasStaleEntries(PaxRowHeader(ps->page, ps->rowhdrs, slot)))
+		PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, off);
 	else
-		PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, r);
+		PaxPruneRecord(ps, ps->plan.unused, &ps->plan.nunused, off);
 }
 
 /*
@@ -159,49 +162,63 @@ PaxPrunePrunable(PaxPruneState *ps, TransactionId xid)
 }
 
 /*
- * PaxPruneChain plans the pruning of the HOT chain whose root is row index
- * root (a row that is not heap-only, or a REDIRECT item): the DEAD
- * versions at its start go, the root becoming a REDIRECT to the first
- * version left or, when none is left, a DEAD item.  A heap-only version no
- * chain reaches (an aborted update's, or one whose root went before) goes
- * when it is DEAD and ends its chain.  Adapted from heap_prune_chain() in
- * pruneheap.c, PostgreSQL 15.
+ * PaxPruneChain plans the pruning of the HOT chain whose root is TID offset
+ * root (a row that is not heap-only, or a REDIRECT): the DEAD versions at
+ * its start go, the root becoming a REDIRECT to the first version left or,
+ * when none is left, a DEAD item.  A heap-only version no chain reaches
+ * (an aborted update's, or one whose root went before) goes when it is
+ * DEAD and ends its chain.  The chain is followed by TID offsets, which
+ * name rows and items alike (PaxTidWhat).  Adapted from heap_prune_chain()
+ * in pruneheap.c, PostgreSQL 15.
  */
 static void
 PaxPruneChain(PaxPruneState *ps, int root)
 {
-	HeapTupleHeader rhdr = PaxRowHeader(ps->page, ps->rowhdrs, root);
 	TransactionId prior_xmax = InvalidTransactionId;
 	int			chain[PAX_MAX_CAPACITY];
 	int			nchain = 0;
-	int			latestdead = -1;
+	int			latestdead = 0;
 	int			cur = root;
+	int			rslot;
+	int			rtarget;
+	PaxTidKind	rkind = PaxTidWhat(ps->page, ps->rowhdrs, root, &rslot,
+								   &rtarget);
 
-	if (!PaxRowIsUnused(rhdr) && HeapTupleHeaderIsHeapOnly(rhdr))
+	if (rkind == PAX_TIDK_ROW)
 	{
-		if (ps->htsv[root] == HEAPTUPLE_DEAD &&
-			!HeapTupleHeaderIsHotUpdated(rhdr))
-			PaxPruneRemove(ps, root);
-		return;
+		HeapTupleHeader rhdr = PaxRowHeader(ps->page, ps->rowhdrs, rslot);
+
+		if (HeapTupleHeaderIsHeapOnly(rhdr))
+		{
+			if (ps->htsv[rslot] == HEAPTUPLE_DEAD &&
+				!HeapTupleHeaderIsHotUpdated(rhdr))
+				PaxPruneRemove(ps, root, rslot);
+			return;
+		}
 	}
-	if (PaxRowIsUnused(rhdr) && !PaxRowIsRedirect(rhdr))
-		return;					/* a free slot or a DEAD item */
+	else if (rkind != PAX_TIDK_REDIRECT)
+		return;					/* nothing, or a DEAD item */
 
-	while (cur >= 0 && cur < ps->nrows && !ps->marked[cur] &&
-		   nchain < ps->nrows)
+	while (cur >= 1 && cur <= ps->maxtid && !ps->marked[cur - 1] &&
+		   nchain < ps->maxtid)
 	{
-		HeapTupleHeader hdr = PaxRowHeader(ps->page, ps->rowhdrs, cur);
+		HeapTupleHeader hdr;
+		int			slot;
+		int			target;
+		PaxTidKind	kind = PaxTidWhat(ps->page, ps->rowhdrs, cur, &slot,
+									  &target);
 		bool		dead = false;
 		bool		recent = false;
 
-		if (PaxRowIsUnused(hdr))
+		if (kind != PAX_TIDK_ROW)
 		{
-			if (!PaxRowIsRedirect(hdr) || nchain > 0)
+			if (kind != PAX_TIDK_REDIRECT || nchain > 0)
 				break;
 			chain[nchain++] = cur;
-			cur = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+			cur = target;
 			continue;
 		}
+		hdr = PaxRowHeader(ps->page, ps->rowhdrs, slot);
 		if (cur != root && !HeapTupleHeaderIsHeapOnly(hdr))
 			break;
 		if (TransactionIdIsValid(prior_xmax) &&
@@ -209,7 +226,7 @@ PaxPruneChain(PaxPruneState *ps, int root)
 			break;
 		chain[nchain++] = cur;
 
-		switch (ps->htsv[cur])
+		switch (ps->htsv[slot])
 		{
 			case HEAPTUPLE_DEAD:
 				dead = true;
@@ -237,25 +254,26 @@ PaxPruneChain(PaxPruneState *ps, int root)
 			ItemPointerGetBlockNumber(&hdr->t_ctid) != ps->blkno)
 			break;
 		prior_xmax = HeapTupleHeaderGetUpdateXid(hdr);
-		cur = ItemPointerGetOffsetNumber(&hdr->t_ctid) - 1;
+		cur = ItemPointerGetOffsetNumber(&hdr->t_ctid);
 	}
 
-	if (latestdead >= 0)
+	if (latestdead > 0)
 	{
 		int			i;
 
 		for (i = 1; i < nchain && chain[i - 1] != latestdead; i++)
-			PaxPruneRemove(ps, chain[i]);
+			PaxPruneRemove(ps, chain[i],
+						   PaxTidSlot(ps->page, ps->rowhdrs, chain[i]));
 		if (i >= nchain)
 			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, root);
 		else
 		{
-			ps->plan.redirect_to[ps->plan.nredirect] = chain[i] + 1;
+			ps->plan.redirect_to[ps->plan.nredirect] = chain[i];
 			PaxPruneRecord(ps, ps->plan.redirect_from, &ps->plan.nredirect,
 						   root);
 		}
 	}
-	else if (nchain < 2 && PaxRowIsUnused(rhdr))
+	else if (nchain < 2 && rkind == PAX_TIDK_REDIRECT)
 	{
 		/* a REDIRECT whose chain went: its entries must go too */
 		PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, root);
@@ -276,8 +294,8 @@ PaxPruneChain(PaxPruneState *ps, int root)
 static bool
 PaxPruneIsFutile(PaxPruneState *ps, const PaxPageLayout *layout)
 {
-	if (layout->compact || ps->nrows < PAX_MAX_CAPACITY ||
-		PaxPageHasFreeSlot(ps->page))
+	if (layout->compact || PaxPageHasTidMap(ps->page) ||
+		ps->nrows < PAX_MAX_CAPACITY || PaxPageHasFreeSlot(ps->page))
 		return false;
 	for (int r = 0; r < ps->nrows; r++)
 	{
@@ -287,6 +305,20 @@ PaxPruneIsFutile(PaxPruneState *ps, const PaxPageLayout *layout)
 			return false;
 	}
 	return true;
+}
+
+/* PaxPageHasRedirect tells whether a row-form page has a REDIRECT item. */
+static bool
+PaxPageHasRedirect(Page page, uint16 rowhdrs)
+{
+	PaxPageHeader hdr = PaxPageGetHeader(page);
+
+	if (!(hdr->pp_flags & PAX_PAGE_HAS_ITEMS))
+		return false;
+	for (int r = 0; r < hdr->pp_nrows; r++)
+		if (PaxRowIsRedirect(PaxRowHeader(page, rowhdrs, r)))
+			return true;
+	return false;
 }
 
 /*
@@ -389,13 +421,47 @@ PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 
-	if (PaxPageFreeSlots(page) >= Max(2, hdr->pp_capacity / 8))
+	/* (a mapped page's items take no slots: it is not laid out again) */
+	if (PaxPageHasTidMap(page) ||
+		PaxPageFreeSlots(page) >= Max(2, hdr->pp_capacity / 8))
 		return false;
 	*out = palloc(BLCKSZ);
 	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1, *out))
 		return true;
 	pfree(*out);
 	return false;
+}
+
+/*
+ * PaxPruneMakeRoom gives a pruned page (copy, in layout) room for its
+ * chains' next versions, or returns a page laid out again for it
+ * (palloc'd) or NULL.  REDIRECTs made or kept on a page without a TID
+ * map would keep their slots for as long as their chains live: the map
+ * frees them (and the DEAD items' slots), in place when the page has room
+ * for it, else laid out again; else the page may be laid out with more
+ * slots (PaxPruneRegrow).  DEAD items alone wait for VACUUM, which frees
+ * their slots (deletes and moved rows): a map would only cost their page
+ * its bytes.
+ */
+static Page
+PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
+				 TupleDesc tupdesc)
+{
+	Page		regrown = NULL;
+
+	if (!PaxPageHasTidMap(copy) &&
+		PaxPageHasRedirect(copy, layout->rowhdrs) &&
+		!PaxTidMapCreate(copy, layout, tupdesc, ps->blkno))
+	{
+		regrown = palloc(BLCKSZ);
+		if (PaxPageRegrowMapped(ps->rel, copy, layout, ps->blkno, regrown))
+			return regrown;
+		pfree(regrown);
+		regrown = NULL;
+	}
+	if (!PaxPruneRegrow(ps, copy, layout, &regrown))
+		regrown = NULL;
+	return regrown;
 }
 
 /*
@@ -424,6 +490,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	ps->page = BufferGetPage(buffer);
 	ps->blkno = BufferGetBlockNumber(buffer);
 	ps->nrows = PaxPageGetHeader(ps->page)->pp_nrows;
+	ps->maxtid = PaxPageMaxTid(ps->page);
 	ps->new_prune_xid = InvalidTransactionId;
 	ps->horizon = InvalidTransactionId;
 	ps->plan.nunused = ps->plan.ndead = ps->plan.nredirect = 0;
@@ -472,7 +539,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 			continue;
 		/* a compact page's rows are never HOT-updated: each is a chain */
 		if (ps->htsv[r] == HEAPTUPLE_DEAD)
-			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, r);
+			PaxPruneRecord(ps, ps->plan.dead, &ps->plan.ndead, r + 1);
 		else if (ps->htsv[r] == HEAPTUPLE_RECENTLY_DEAD ||
 				 ps->htsv[r] == HEAPTUPLE_DELETE_IN_PROGRESS)
 			PaxPrunePrunable(ps, HeapTupleHeaderGetUpdateXid(tuple.t_data));
@@ -490,9 +557,9 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 		pfree(ps);
 		return 0;
 	}
-	for (int r = 0; r < ps->nrows; r++)
-		if (!ps->marked[r])
-			PaxPruneChain(ps, r);
+	for (int off = 1; off <= ps->maxtid; off++)
+		if (!ps->marked[off - 1])
+			PaxPruneChain(ps, off);
 
 	nunused = ps->plan.nunused;
 	pruned = ps->plan.nunused + ps->plan.ndead + ps->plan.nredirect > 0;
@@ -504,7 +571,8 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	 * left to VACUUM, and pd_prune_xid no longer names them.
 	 */
 	if (pruned && ps->plan.nunused == 0 && ps->plan.nredirect == 0 &&
-		ps->nrows >= PAX_MAX_CAPACITY && !PaxPageHasFreeSlot(ps->page))
+		ps->nrows >= PAX_MAX_CAPACITY && !PaxPageHasFreeSlot(ps->page) &&
+		!PaxPageHasTidMap(ps->page))
 		pruned = false;
 	if (pruned || PaxPruneRegrow(ps, ps->page, layout, &regrown))
 	{
@@ -517,8 +585,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 		{
 			PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno,
 							  rel);
-			if (!PaxPruneRegrow(ps, copy, layout, &regrown))
-				regrown = NULL;
+			regrown = PaxPruneMakeRoom(ps, copy, layout, tupdesc);
 		}
 		if (regrown != NULL)
 		{

@@ -34,6 +34,7 @@
 #include "pax_mvcc.h"
 #include "pax_hio.h"
 #include "pax_tableam.h"
+#include "pax_tidmap.h"
 
 /*
  * PaxRegrowRow reads row r of page into row (values and isnull given) as a
@@ -223,6 +224,141 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	}
 
 	/* null bits, zone maps and the free and item flags of the rows placed */
+	(void) PaxPageReclaim(out, nl, tupdesc, NULL, 0, blkno, rel);
+	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
+	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;
+	PaxPageGetOpaque(out)->pax_layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+	ok = true;
+
+free:
+	PaxLayoutCacheFree(&cache);
+done:
+	if (cells)
+		pfree(cells);
+	pfree(row.values);
+	pfree(row.isnull);
+	return ok;
+}
+
+/*
+ * PaxPageRegrowMapped lays a row-form page without a TID map (a pruned
+ * scratch copy of block blkno, in layout) out again in out as a plain page
+ * with a map, for when the page has no room for one in place
+ * (PaxTidMapCreate): its live rows, in their order, take the first slots,
+ * each keeping its TID offset through the map, its header and values; its
+ * items become map entries; free slots go.  The capacity is the largest,
+ * up to half as many slots again as live rows, that leaves room for the
+ * map and a row of the average value-area size.  Returns false, out
+ * undefined, when the rows do not leave that room, or the page has fewer
+ * columns than the relation or a column the plain layout could not hold.
+ */
+bool
+PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
+					BlockNumber blkno, Page out)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			natts = tupdesc->natts;
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	uint16		entry[PAX_MAX_CAPACITY];	/* each old TID's map entry */
+	char	   *cells = NULL;
+	PaxRow		row;
+	PaxPageShape shape;
+	PaxLayoutCache cache;
+	PaxPageLayout *nl;
+	PaxTidMap	map;
+	Size		total;
+	int			nlive = 0;
+	int			below = PAX_SPECIAL_START;
+	int			maxtids = 0;
+	int			special;
+	int			cap;
+	int			s = 0;
+	bool		ok = false;
+
+	Assert(!layout->compact && !PaxPageHasTidMap(page));
+	if (PaxPageGetHeader(page)->pp_natts != natts || nrows == 0)
+		return false;
+	PaxPageShapeOf(page, &shape);
+	shape.widths = NULL;
+	shape.compact = false;
+	row.values = palloc(Max(natts, 1) * sizeof(Datum));
+	row.isnull = palloc(Max(natts, 1) * sizeof(bool));
+
+	/* the live rows' plain sizes; each old TID's entry, rows' filled below */
+	for (int r = 0; r < nrows; r++)
+	{
+		HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
+
+		entry[r] = PAX_TID_FREE;
+		if (PaxRowIsItem(rh))
+			entry[r] = PAX_TID_ITEM |
+				ItemPointerGetOffsetNumberNoCheck(&rh->t_ctid);
+		if (PaxRowIsUnused(rh))
+			continue;
+		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below))
+			goto done;
+		nlive++;
+	}
+	total = PAX_SPECIAL_START - below;
+	for (cap = Min(PAX_MAX_CAPACITY, nlive + Max(1, nlive / 2));
+		 cap > nlive; cap--)
+	{
+		shape.capacity = cap;
+		maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
+		if (PaxLayoutSize(tupdesc, &shape, NULL) + total +
+			total / Max(nlive, 1) + PaxTidMapSpecialSize(maxtids, cap) <=
+			BLCKSZ)
+			break;
+	}
+	if (cap <= nlive)
+		goto done;
+
+	/* the new page, its special space made room for the map */
+	memset(out, 0, BLCKSZ);
+	PaxPageInit(out, tupdesc, &shape);
+	PaxLayoutCacheInit(&cache, natts, CurrentMemoryContext);
+	nl = PaxPageGetLayout(rel, tupdesc, out, blkno, &cache);
+	special = BLCKSZ - PaxTidMapSpecialSize(maxtids, cap);
+	memcpy(out + special, out + PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
+	memset(out + special + sizeof(PaxPageOpaqueData), 0,
+		   BLCKSZ - special - sizeof(PaxPageOpaqueData));
+	((PageHeader) out)->pd_special = special;
+	((PageHeader) out)->pd_upper = special;
+
+	/* the live rows in the first slots, as on a page without a map yet */
+	for (int r = 0; r < nrows; r++)
+	{
+		if (PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		below = PAX_SPECIAL_START;
+		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below) ||
+			PaxRowPlace(tupdesc, &row, ((PageHeader) out)->pd_upper,
+						((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
+			goto free;
+		if (PaxAddRowToPage(rel, &row, out, nl, blkno, InvalidTransactionId,
+							FirstCommandId, 0, NULL) != s)
+			elog(ERROR, "row %d of block %u of relation \"%s\" did not take slot %d when its page was laid out again",
+				 r + 1, blkno, RelationGetRelationName(rel), s + 1);
+		PaxRegrowHeader(rel, page, layout, blkno, r,
+						PaxRowHeader(out, nl->rowhdrs, s));
+		entry[r] = s + 1;
+		s++;
+	}
+
+	/* the map: every old TID offset keeps what it named */
+	PaxPageGetHeader(out)->pp_flags |= PAX_PAGE_TIDMAP;
+	map = PaxPageTidMap(out);
+	map->maxtids = maxtids;
+	map->ntids = nrows;
+	for (int r = 0; r < nrows; r++)
+	{
+		PaxTidMapTids(map)[r] = entry[r];
+		if (entry[r] != PAX_TID_FREE && !(entry[r] & PAX_TID_ITEM))
+			PaxTidMapSlots(map)[entry[r] - 1] = r + 1;
+	}
+	PaxTidMapTrim(out);
+
+	/* null bits, zone maps and flags of the rows placed */
 	(void) PaxPageReclaim(out, nl, tupdesc, NULL, 0, blkno, rel);
 	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
 	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;

@@ -453,7 +453,8 @@ PaxSlotStoreRow(TupleTableSlot *slot, Relation rel, Buffer buffer,
 	pslot->row = row;
 	slot->tts_nvalid = 0;
 	slot->tts_flags &= ~TTS_FLAG_EMPTY;
-	ItemPointerSet(&slot->tts_tid, blkno, row + 1);
+	ItemPointerSet(&slot->tts_tid, blkno,
+				   PaxSlotTid(BufferGetPage(buffer), row));
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
 

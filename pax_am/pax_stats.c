@@ -522,8 +522,15 @@ pax_page_regions(PG_FUNCTION_ARGS)
 			  "free");
 	PaxRegion(rsinfo, phdr->pd_upper, phdr->pd_special - phdr->pd_upper, -1,
 			  "value area");
-	PaxRegion(rsinfo, phdr->pd_special, BLCKSZ - phdr->pd_special, -1,
-			  "special space");
+	if (PaxPageGetHeader(page)->pp_flags & PAX_PAGE_TIDMAP)
+	{
+		PaxRegion(rsinfo, phdr->pd_special, PAX_TIDMAP_AT, -1, "special space");
+		PaxRegion(rsinfo, phdr->pd_special + PAX_TIDMAP_AT,
+				  BLCKSZ - phdr->pd_special - PAX_TIDMAP_AT, -1, "TID map");
+	}
+	else
+		PaxRegion(rsinfo, phdr->pd_special, BLCKSZ - phdr->pd_special, -1,
+				  "special space");
 
 	UnlockReleaseBuffer(buffer);
 	PaxLayoutCacheFree(&cache);

@@ -170,6 +170,7 @@ typedef struct PaxTarget
 	Buffer		buffer;
 	Buffer		vmbuffer;		/* pinned map page, or InvalidBuffer */
 	Page		page;
+	int			row;			/* the row's slot */
 	HeapTupleData tuple;		/* t_data points into the page, or at own:
 								 * see PaxTargetRefresh */
 	union
@@ -237,6 +238,9 @@ extern int	PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 extern bool PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 						  BlockNumber blkno, const OffsetNumber *dead,
 						  int ndead, int minextra, Page out);
+extern bool PaxPageRegrowMapped(Relation rel, Page page,
+								const PaxPageLayout *layout, BlockNumber blkno,
+								Page out);
 extern void PaxCompactFreeHeaderPage(Relation rel, BlockNumber hblk,
 									 BufferAccessStrategy strategy);
 

@@ -516,6 +516,7 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 	Buffer		buffer;
 	HeapTupleData tuple;
 	bool		visible;
+	int			row;
 
 	PaxBulkPlaceFor(relation);
 	if (slot->tts_ops != &TTSOpsPaxTuple)
@@ -544,7 +545,8 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 	 */
 	buffer = ReadBuffer(relation, blkno);
 	LockBuffer(buffer, BUFFER_LOCK_SHARE);
-	if (!PaxReadRow(relation, buffer, tid, &tuple))
+	row = PaxReadRowSlot(relation, buffer, tid, &tuple);
+	if (row < 0)
 	{
 		UnlockReleaseBuffer(buffer);
 		return false;
@@ -557,8 +559,7 @@ pax_fetch_row_version(Relation relation, ItemPointer tid, Snapshot snapshot,
 						 HeapTupleHeaderGetXmin(tuple.t_data));
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	if (visible)
-		PaxSlotStoreRow(slot, relation, buffer, blkno,
-						ItemPointerGetOffsetNumber(tid) - 1);
+		PaxSlotStoreRow(slot, relation, buffer, blkno, row);
 	ReleaseBuffer(buffer);
 	return visible;
 }
@@ -643,7 +644,7 @@ PaxBitmapPage(PaxTableScanDesc scan, BlockNumber blkno,
 		memset(member, 0, nrows * sizeof(bool));
 		for (int i = 0; i < noffsets; i++)
 			PaxHotChainMembers(sscan->rs_rd, page, rowhdrs, blkno,
-							   offsets[i] - 1, member);
+							   offsets[i], member);
 		for (int row = 0; row < nrows; row++)
 			if (member[row])
 				cand[ncand++] = row;
@@ -661,7 +662,7 @@ PaxBitmapPage(PaxTableScanDesc scan, BlockNumber blkno,
 	{
 		ItemPointerData tid;
 
-		ItemPointerSet(&tid, blkno, scan->rs_vis[k] + 1);
+		ItemPointerSet(&tid, blkno, PaxSlotTid(page, scan->rs_vis[k]));
 		PredicateLockTID(sscan->rs_rd, &tid, sscan->rs_snapshot,
 						 HeapTupleHeaderGetXmin(PaxRowHeader(page, rowhdrs,
 															 scan->rs_vis[k])));
@@ -895,13 +896,18 @@ pax_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 	TsmRoutine *tsm = scanstate->tsmroutine;
 	BlockNumber blkno = scan->rs_cblock;
 	OffsetNumber maxoffset = 0;
+	Page		page = NULL;
 
 	if (BufferIsValid(scan->rs_cbuf) && !PageIsNew(BufferGetPage(scan->rs_cbuf)))
-		maxoffset = PaxPageGetHeader(BufferGetPage(scan->rs_cbuf))->pp_nrows;
+	{
+		page = BufferGetPage(scan->rs_cbuf);
+		maxoffset = PaxPageMaxTid(page);
+	}
 
 	for (;;)
 	{
 		OffsetNumber off;
+		int			row;
 		int			lo = 0,
 					hi = scan->rs_nvis - 1;
 
@@ -912,19 +918,25 @@ pax_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 			ExecClearTuple(slot);
 			return false;
 		}
-		/* visible rows are sorted: binary search for this one */
-		while (lo <= hi)
+
+		/*
+		 * The TID's slot (a map entry a visible row keeps while the page is
+		 * pinned), then a binary search among the visible slots, sorted
+		 */
+		row = PaxPageHasTidMap(page) ?
+			PaxTidSlot(page, PaxRowHeadersAt(page), off) : off - 1;
+		while (row >= 0 && lo <= hi)
 		{
 			int			mid = (lo + hi) / 2;
 
-			if (scan->rs_vis[mid] + 1 == off)
+			if (scan->rs_vis[mid] == row)
 			{
 				PaxSlotStoreRow(slot, sscan->rs_rd, scan->rs_cbuf, blkno,
-								off - 1);
+								row);
 				pgstat_count_heap_getnext(sscan->rs_rd);
 				return true;
 			}
-			if (scan->rs_vis[mid] + 1 < off)
+			if (scan->rs_vis[mid] < row)
 				lo = mid + 1;
 			else
 				hi = mid - 1;

@@ -82,6 +82,7 @@
 
 #include "pax_encoding.h"
 #include "pax_page.h"
+#include "pax_tidmap.h"
 #include "pax_hio.h"
 #include "pax_tableam.h"
 
@@ -329,7 +330,7 @@ PaxVacTruncate(PaxVacState *vs)
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buffer);
 		empty = PageIsNew(page) ||
-			(PaxPageGetHeader(page)->pp_nrows == 0 &&
+			(PaxPageMaxTid(page) == 0 &&
 			 !(PaxPageGetHeader(page)->pp_flags & PAX_PAGE_HEADERS));
 		UnlockReleaseBuffer(buffer);
 		if (!empty)

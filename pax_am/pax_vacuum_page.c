@@ -98,8 +98,12 @@ PaxVacCleanupLockOrKeep(PaxVacState *vs, Buffer buffer,
 	rowhdrs = PaxPageRowHeaders(vs->rel, page, blkno);
 	for (int k = 0; k < nitems; k++)
 	{
-		HeapTupleHeader hdr = PaxRowHeaderOf(vs->rel, page, rowhdrs,
-											 rows[k] - 1);
+		int			r = PaxTidSlot(page, rowhdrs, rows[k]);
+		HeapTupleHeader hdr;
+
+		if (r < 0)
+			continue;			/* a DEAD item: no xid left */
+		hdr = PaxRowHeaderOf(vs->rel, page, rowhdrs, r);
 
 #if PG_VERSION_NUM >= 160000
 		if (heap_tuple_should_freeze(hdr, &vs->cutoffs, &frozen_xid, &min_mxid))
@@ -136,11 +140,12 @@ PaxVacReclaimHorizon(PaxVacState *vs, Page page, uint16 rowhdrs,
 
 	for (int k = 0; k < nrows; k++)
 	{
-		if (rows[k] < 1 || rows[k] > PaxPageGetHeader(page)->pp_nrows ||
-			PaxRowUnused(page, rowhdrs, rows[k] - 1))
+		int			r = PaxTidSlot(page, rowhdrs, rows[k]);
+
+		if (r < 0)
 			continue;
-		PaxAdvanceConflictHorizon(PaxRowHeaderOf(vs->rel, page, rowhdrs,
-												 rows[k] - 1), &horizon);
+		PaxAdvanceConflictHorizon(PaxRowHeaderOf(vs->rel, page, rowhdrs, r),
+								  &horizon);
 	}
 	return horizon;
 }
@@ -206,10 +211,15 @@ PaxVacReclaimPage(PaxVacState *vs, Buffer buffer, const ItemPointerData *items,
 
 	/* rows that only lose their stale-entries mark are not removed */
 	for (int k = 0; k < nitems && !layout->compact; k++)
-		if (rows[k] <= PaxPageGetHeader(BufferGetPage(buffer))->pp_nrows &&
+	{
+		int			r = PaxTidSlot(BufferGetPage(buffer), layout->rowhdrs,
+								   rows[k]);
+
+		if (r >= 0 &&
 			PaxRowHasStaleEntries(PaxRowHeader(BufferGetPage(buffer),
-											   layout->rowhdrs, rows[k] - 1)))
+											   layout->rowhdrs, r)))
 			vs->removed--;
+	}
 	/*
 	 * Compaction moves most of the value area and rewrites offsets: log the
 	 * page's contents (all but the hole) rather than have GenericXLog find
@@ -374,41 +384,48 @@ PaxVacMayShare(PaxVacPage *vp, int r, HeapTupleHeader hdr, HTSV_Result htsv)
 		PaxVacXmaxGone(hdr);
 }
 
-/* PaxVacCollect adds the TID of row r of block blkno to the dead TIDs. */
+/* PaxVacTidCmp orders TIDs, for qsort. */
+static int
+PaxVacTidCmp(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/* PaxVacCollect adds TID offset off of block blkno to the dead TIDs. */
 static void
-PaxVacCollect(PaxVacState *vs, BlockNumber blkno, int r)
+PaxVacCollect(PaxVacState *vs, BlockNumber blkno, int off)
 {
 	PaxDeadItems *dead = vs->dead_items;
 
 	Assert(dead->num_items < dead->max_items);
-	ItemPointerSet(&dead->items[dead->num_items], blkno, r + 1);
+	ItemPointerSet(&dead->items[dead->num_items], blkno, off);
 	dead->num_items++;			/* not in the macro: it evaluates twice */
 }
 
 /*
- * PaxVacJudgeItem judges an UNUSED slot r of the page for phase 1: an item
- * keeps its slot, a DEAD item's TID is collected for its index entries to
- * go (phase 2) and its slot to be freed (phase 3), as heap's LP_DEAD line
- * pointers are (lazy_scan_prune in vacuumlazy.c, PostgreSQL 15).
+ * PaxVacJudgeItem judges the item at TID offset off for phase 1 (a slot of
+ * a page without a TID map, an entry of one with): a REDIRECT stays, a
+ * DEAD item's TID is collected for its index entries to go (phase 2) and
+ * the item to be freed (phase 3), as heap's LP_DEAD line pointers are
+ * (lazy_scan_prune in vacuumlazy.c, PostgreSQL 15).
  */
 static void
-PaxVacJudgeItem(PaxVacState *vs, PaxVacPage *vp, int r)
+PaxVacJudgeItem(PaxVacState *vs, PaxVacPage *vp, int off)
 {
-	HeapTupleHeader hdr;
+	int			slot;
+	int			target;
+	PaxTidKind	kind;
 
 	if (PaxPageIsCompact(vp->page))
 		return;
-	hdr = PaxRowHeader(vp->page, vp->rowhdrs, r);
-	if (!PaxRowIsItem(hdr))
-		return;
-	if (PaxRowIsRedirect(hdr))
-	{
+	kind = PaxTidWhat(vp->page, vp->rowhdrs, off, &slot, &target);
+	if (kind == PAX_TIDK_REDIRECT)
 		vp->nleft++;
+	if (kind != PAX_TIDK_DEAD)
 		return;
-	}
 	vp->all_visible = vp->all_frozen = false;
 	if (vs->nindexes == 0 || vs->do_index_vacuuming)
-		PaxVacCollect(vs, vp->blkno, r);
+		PaxVacCollect(vs, vp->blkno, off);
 	else
 	{
 		vs->dead_kept += 1;
@@ -439,7 +456,9 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 	vp->share[r] = false;
 	if (PaxRowUnused(vp->page, vp->rowhdrs, r))
 	{
-		PaxVacJudgeItem(vs, vp, r);
+		/* (a page with a TID map has its items in the map) */
+		if (!PaxPageHasTidMap(vp->page))
+			PaxVacJudgeItem(vs, vp, r + 1);
 		return;
 	}
 	PaxRowTuple(&tuple, rel, vp->page, vp->rowhdrs, vp->blkno, r);
@@ -455,7 +474,7 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 		/* index-only scans must not trust the page's entries meanwhile */
 		vp->all_visible = vp->all_frozen = false;
 		if (vs->nindexes == 0 || vs->do_index_vacuuming)
-			PaxVacCollect(vs, vp->blkno, r);
+			PaxVacCollect(vs, vp->blkno, PaxSlotTid(vp->page, r));
 	}
 
 	htsv = PaxRowVacuumStatus(&tuple, vs->oldest_xmin, vp->buffer, NULL);
@@ -528,7 +547,7 @@ PaxVacJudgeRow(PaxVacState *vs, PaxVacPage *vp, int r)
 				!HeapTupleHeaderIsHeapOnly(hdr) &&
 				!HeapTupleHeaderIsHotUpdated(hdr))
 			{
-				PaxVacCollect(vs, vp->blkno, r);
+				PaxVacCollect(vs, vp->blkno, PaxSlotTid(vp->page, r));
 				break;
 			}
 			/* left in place (index entries point at it) */
@@ -716,7 +735,8 @@ PaxVacApplyChanges(PaxVacState *vs, PaxVacPage *vp)
 	if (vp->clear_layout_xid)
 	{
 		PaxPageGetOpaque(copy)->pax_layout_xid = InvalidTransactionId;
-		PaxChangeRange(&chg, PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
+		PaxChangeRange(&chg, ((PageHeader) copy)->pd_special,
+					   sizeof(PaxPageOpaqueData));
 	}
 
 	for (int r = 0; r < vp->nrows; r++)
@@ -847,7 +867,7 @@ PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp, HeapTupleHeader hdr, int r)
 		if ((hdr->t_infomask & HEAP_XMAX_INVALID) &&
 			!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(hdr)) &&
 			ItemPointerGetOffsetNumberNoCheck(&hdr->t_ctid) != PAX_CTID_SELF)
-			ItemPointerSet(&hdr->t_ctid, vp->blkno, r + 1);
+			ItemPointerSet(&hdr->t_ctid, vp->blkno, PaxSlotTid(vp->page, r));
 		return true;
 	}
 	if (vp->actions[r] == PAX_VAC_INVALIDATE)
@@ -925,6 +945,15 @@ PaxVacScanPage(PaxVacState *vs, BlockNumber blkno)
 
 	for (int r = 0; r < vp.nrows; r++)
 		PaxVacJudgeRow(vs, &vp, r);
+	if (PaxPageHasTidMap(vp.page))
+	{
+		for (int off = 1; off <= PaxPageMaxTid(vp.page); off++)
+			PaxVacJudgeItem(vs, &vp, off);
+		/* the index passes bsearch the TIDs: slots are not in TID order */
+		qsort(&vs->dead_items->items[first_dead],
+			  vs->dead_items->num_items - first_dead,
+			  sizeof(ItemPointerData), PaxVacTidCmp);
+	}
 	PaxVacLayoutXid(vs, &vp);
 	PaxVacDecideFreeze(vs, &vp);
 

@@ -352,7 +352,7 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 	if (ctid_off == MovedPartitionsOffsetNumber &&
 		ctid_blk == MovedPartitionsBlockNumber)
 		return;					/* moved to another partition by UPDATE */
-	if (ctid_blk == ctx->blkno && ctid_off == ctx->row + 1)
+	if (ctid_blk == ctx->blkno && ctid_off == PaxSlotTid(page, ctx->row))
 		return;					/* the row itself */
 	if ((char *) tup == page + ctx->layout->rowhdrs && ctx->layout->compact)
 	{
@@ -373,9 +373,10 @@ PaxVerifyRowHeader(PaxVerifyContext *ctx, Page page, HeapTupleHeader tup)
 						ctid_blk, ctid_off, ctx->nblocks);
 	else
 	{
-		/* another page's capacity is not known here: the most any has */
-		int			capacity = ctid_blk == ctx->blkno ?
-			hdr->pp_capacity : PAX_MAX_CAPACITY;
+		/* another page's TID offsets are not known here: the most any has */
+		int			capacity = ctid_blk != ctx->blkno ? PAX_MAX_CAPACITY :
+			PaxPageHasTidMap(page) ? PaxPageTidMap(page)->maxtids :
+			hdr->pp_capacity;
 
 		if (ctid_off < FirstOffsetNumber || ctid_off > capacity)
 			PaxVerifyReport(ctx, "t_ctid (%u,%u) points at a row slot not in the range 1 .. %d",
@@ -447,6 +448,42 @@ PaxVerifyCompact(PaxVerifyContext *ctx, Page page)
 static void PaxVerifyItem(PaxVerifyContext *ctx, Page page, PaxPageHeader hdr);
 
 /*
+ * PaxVerifyTidMap checks a page's TID map (PaxTidMapProblem) before any
+ * row is read through it, and that each REDIRECT names a heap-only
+ * version, as heap_page_prune leaves them.  Returns false when the rows
+ * cannot be read.
+ */
+static bool
+PaxVerifyTidMap(PaxVerifyContext *ctx, Page page)
+{
+	const char *problem = PaxTidMapProblem(page, ctx->layout->rowhdrs);
+	int			maxtid = PaxPageMaxTid(page);
+
+	if (problem != NULL)
+	{
+		PaxVerifyReport(ctx, "%s", problem);
+		return false;
+	}
+	for (int off = 1; off <= maxtid; off++)
+	{
+		int			slot;
+		int			target;
+		int			tslot;
+
+		if (PaxTidWhat(page, ctx->layout->rowhdrs, off, &slot,
+					   &target) != PAX_TIDK_REDIRECT)
+			continue;
+		tslot = PaxTidSlot(page, ctx->layout->rowhdrs, target);
+		if (tslot < 0 ||
+			!HeapTupleHeaderIsHeapOnly(PaxRowHeader(page, ctx->layout->rowhdrs,
+													tslot)))
+			PaxVerifyReport(ctx, "redirect at TID offset %d points at %d, which is not a heap-only version",
+							off, target);
+	}
+	return true;
+}
+
+/*
  * PaxVerifyPage checks one page, share-locked by the caller.
  */
 static void
@@ -493,6 +530,8 @@ PaxVerifyPage(PaxVerifyContext *ctx, Page page)
 		return;
 	PaxVerifyDirectory(ctx, page);
 	if (ctx->layout->compact && !PaxVerifyCompact(ctx, page))
+		return;
+	if (PaxPageHasTidMap(page) && !PaxVerifyTidMap(ctx, page))
 		return;
 
 	for (ctx->row = 0; ctx->row < hdr->pp_nrows; ctx->row++)

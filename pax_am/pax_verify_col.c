@@ -127,6 +127,9 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 		PAGE_PROBLEM("page size %u or page layout version %u is invalid",
 					 (unsigned) PageGetPageSize(page),
 					 (unsigned) PageGetPageLayoutVersion(page));
+	if ((hdr->pp_flags & PAX_PAGE_TIDMAP) && phdr->pd_special < special &&
+		PaxTidMapSpecialOk(page))
+		special = phdr->pd_special;		/* a TID map follows the opaque data */
 	if (phdr->pd_special != special)
 		PAGE_PROBLEM("special space begins at offset %u, expected %u",
 					 phdr->pd_special, special);
@@ -154,7 +157,7 @@ PaxVerifyPageHeader(PaxVerifyContext *ctx, Page page, bool report)
 	PaxPageShapeOf(page, &shape);
 	if (hdr->pp_flags & ~(PAX_PAGE_HAS_UNUSED | PAX_PAGE_ENCODED |
 						  PAX_PAGE_COMPACT | PAX_PAGE_HEADERS |
-						  PAX_PAGE_HAS_ITEMS))
+						  PAX_PAGE_HAS_ITEMS | PAX_PAGE_TIDMAP))
 		PAGE_PROBLEM("page flags 0x%04X have unknown bits set", hdr->pp_flags);
 	if (shape.widths != NULL)
 	{

@@ -312,30 +312,32 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid,
 	if (PageIsNew(page))
 		PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u of an empty page",
 						RelationGetRelationName(index), offnum);
-	else if (PaxVerifyPageHeader(ctx, page, false))
+	else if (PaxVerifyPageHeader(ctx, page, false) &&
+			 (!PaxPageHasTidMap(page) ||
+			  PaxTidMapProblem(page, ctx->layout->rowhdrs) == NULL))
 	{
 		PaxPageHeader hdr = PaxPageGetHeader(page);
+		int			maxtid = PaxPageMaxTid(page);
+		int			slot;
+		int			target;
+		PaxTidKind	kind = PaxTidWhat(page, ctx->layout->rowhdrs, offnum,
+									  &slot, &target);
 
-		if (offnum < FirstOffsetNumber || offnum > hdr->pp_nrows)
+		if (offnum < FirstOffsetNumber || offnum > maxtid)
 			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at row %u, but the page has %u rows",
-							RelationGetRelationName(index), offnum, hdr->pp_nrows);
-		else if (PaxRowUnused(page, ctx->layout->rowhdrs, offnum - 1))
+							RelationGetRelationName(index), offnum, maxtid);
+		else if (kind == PAX_TIDK_NONE)
 		{
 			/* an item stands for a pruned root: its entries stay a while */
-			if (PaxPageIsCompact(page) ||
-				!PaxRowIsItem(PaxRowHeader(page, ctx->layout->rowhdrs,
-										   offnum - 1)))
-				PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
-								RelationGetRelationName(index), offnum);
+			PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at unused row slot %u",
+							RelationGetRelationName(index), offnum);
 		}
-		else
+		else if (kind == PAX_TIDK_ROW && !PaxPageIsCompact(page))
 		{
 			/* a compact page's rows are never heap-only versions */
-			HeapTupleHeader rh = PaxPageIsCompact(page) ? NULL :
-				PaxRowHeader(page, ctx->layout->rowhdrs, offnum - 1);
+			HeapTupleHeader rh = PaxRowHeader(page, ctx->layout->rowhdrs, slot);
 
-			if (rh != NULL && HeapTupleHeaderIsHeapOnly(rh) &&
-				!PaxRowHasStaleEntries(rh))
+			if (HeapTupleHeaderIsHeapOnly(rh) && !PaxRowHasStaleEntries(rh))
 				PaxVerifyReport(ctx, "index \"%s\" has an entry pointing at heap-only version %u",
 								RelationGetRelationName(index), offnum);
 		}
@@ -346,13 +348,13 @@ PaxVerifyIndexEntry(PaxVerifyContext *ctx, Relation index, ItemPointer tid,
 		 * on an orphan page, whose dead rows' columns are unknown.
 		 */
 		if (check != NULL && offnum >= FirstOffsetNumber &&
-			offnum <= hdr->pp_nrows && PaxVerifyBlockSound(ctx, blkno) &&
+			offnum <= maxtid && PaxVerifyBlockSound(ctx, blkno) &&
 			!PaxPageIsOrphan(page))
 		{
 			nmember = hdr->pp_nrows;
 			memset(member, 0, nmember * sizeof(bool));
 			PaxHotChainMembers(ctx->rel, page, ctx->layout->rowhdrs, blkno,
-							   offnum - 1, member);
+							   offnum, member);
 		}
 	}
 	/* a page with a broken header was reported by the page pass */

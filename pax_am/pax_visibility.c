@@ -58,18 +58,25 @@
 
 /*
  * PaxReadRow points tuple at the row at tid on the buffer's page for heap's
- * visibility routines; false if there is no such row (beyond the rows
- * stored, or a slot VACUUM reclaimed).  The caller holds the buffer pinned
- * and locked.
+ * visibility routines; false if there is no such row (beyond the page's
+ * TIDs, an item, or a free TID or slot).  The caller holds the buffer
+ * pinned and locked.
  */
 bool
 PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
+{
+	return PaxReadRowSlot(rel, buffer, tid, tuple) >= 0;
+}
+
+/* PaxReadRowSlot is PaxReadRow returning the row's slot, or -1. */
+int
+PaxReadRowSlot(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
 {
 	Page		page = BufferGetPage(buffer);
 
 	Assert(PaxBufferLockedByMe(buffer, false));
 	if (PageIsNew(page) || ItemPointerGetOffsetNumber(tid) < 1)
-		return false;
+		return -1;
 	/* the row's own header vouches for the page's column count */
 	return PaxReadRowAt(rel, buffer,
 						PaxPageRowHeaderOffset(rel, page,
@@ -78,25 +85,25 @@ PaxReadRow(Relation rel, Buffer buffer, ItemPointer tid, HeapTuple tuple)
 }
 
 /*
- * PaxReadRowAt is PaxReadRow on a page whose header has been verified and
- * whose row headers start at rowhdrs (PaxPageRowHeaderOffset, or the
+ * PaxReadRowAt is PaxReadRowSlot on a page whose header has been verified
+ * and whose row headers start at rowhdrs (PaxPageRowHeaderOffset, or the
  * page's layout).
  */
-bool
+int
 PaxReadRowAt(Relation rel, Buffer buffer, uint16 rowhdrs, ItemPointer tid,
 			 HeapTuple tuple)
 {
 	Page		page = BufferGetPage(buffer);
 	BlockNumber blkno = BufferGetBlockNumber(buffer);
-	int			row = ItemPointerGetOffsetNumber(tid) - 1;
+	int			row;
 
 	Assert(PaxBufferLockedByMe(buffer, false));
-	if (row < 0 || row >= PaxPageGetHeader(page)->pp_nrows ||
-		PaxRowUnused(page, rowhdrs, row))
-		return false;
+	row = PaxTidSlot(page, rowhdrs, ItemPointerGetOffsetNumber(tid));
+	if (row < 0)
+		return -1;
 	PaxPageCheckRowNatts(rel, page, blkno, PaxRowHeader(page, rowhdrs, row));
 	PaxRowTuple(tuple, rel, page, rowhdrs, blkno, row);
-	return true;
+	return row;
 }
 
 /* ----------------------------------------------------------------

@@ -52,6 +52,7 @@
 #include "utils/rel.h"
 
 #include "pax_page.h"
+#include "pax_tidmap.h"
 #include "pax_xlog.h"
 
 /* a generic WAL fragment header: offset and length, as generic_xlog.c's */
@@ -151,6 +152,25 @@ PaxChangeDiffPage(PaxChange *chg)
 
 	PaxChangeDiff(chg, 0, phdr->pd_lower);
 	PaxChangeDiff(chg, phdr->pd_upper, BLCKSZ - phdr->pd_upper);
+}
+
+/*
+ * PaxChangeTidMapRow names the TID map entries a new row in slot s of a
+ * mapped page took (PaxTidMapSetRow): ntids, its TID offset's entry and
+ * its slot's.
+ */
+void
+PaxChangeTidMapRow(PaxChange *chg, Page page, int s)
+{
+	PaxTidMap	map = PaxPageTidMap(page);
+	int			off = PaxTidMapSlots(map)[s];
+
+	PaxChangeRange(chg, (char *) &map->ntids - (char *) page, sizeof(uint16));
+	if (off > 0)
+		PaxChangeRange(chg, (char *) &PaxTidMapTids(map)[off - 1] - (char *) page,
+					   sizeof(uint16));
+	PaxChangeRange(chg, (char *) &PaxTidMapSlots(map)[s] - (char *) page,
+				   sizeof(uint16));
 }
 
 /*

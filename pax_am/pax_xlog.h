@@ -118,6 +118,7 @@ extern Page PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer,
 extern void PaxChangeRange(PaxChange *chg, int offset, int length);
 extern void PaxChangeDiff(PaxChange *chg, int offset, int length);
 extern void PaxChangeDiffPage(PaxChange *chg);
+extern void PaxChangeTidMapRow(PaxChange *chg, Page page, int s);
 extern void PaxChangeRemoves(PaxChange *chg, bool cleanup,
 							 TransactionId horizon);
 extern void PaxChangeFinish(PaxChange *chg);

@@ -8,6 +8,8 @@
 # - the same on c, loaded before its index (compact pages): pruning turns
 #   its pages back into row-form pages with more row slots
 #   (pax_am/pax_regrow.c), in records replayed on the standby;
+# - pages of t whose chains' roots pruning redirects get TID maps
+#   (pax_am/pax_tidmap.h), in place or laid out again;
 # - a streaming standby returns the same answers as the primary, through
 #   index, bitmap and sequential scans, and pax_verify finds nothing;
 # - the primary is killed (immediate stop) with HOT updates in progress and
@@ -144,6 +146,9 @@ cmp_ok($primary->safe_psql('postgres', q{SELECT pg_relation_size('t') / pg_relat
 	'<=', 1.5, 'pruning keeps the table near its heap mirror\'s size');
 is($primary->safe_psql('postgres', q{SELECT count(*) > 0 FROM pax_page_stats('c') WHERE form = 'row' AND nrows > 0}),
 	't', 'pruning turned compact pages of c into row-form pages') if $am eq 'pax';
+is($primary->safe_psql('postgres', q{SELECT count(*) > 0 FROM pax_page_stats('t') s
+	WHERE EXISTS (SELECT FROM pax_page_regions('t', s.blkno) WHERE region = 'TID map')}),
+	't', 'pruning gave pages of t TID maps (their REDIRECTs take no slots)') if $am eq 'pax';
 
 $primary->safe_psql('postgres', 'VACUUM t; VACUUM m; VACUUM c; VACUUM cm;');
 check_all('VACUUM');
