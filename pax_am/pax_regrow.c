@@ -105,6 +105,47 @@ PaxRegrowHeader(Relation rel, Page page, const PaxPageLayout *layout,
 }
 
 /*
+ * PaxRegrowMove places row r of page (read as PaxRegrowRow reads it) in
+ * slot s of out, laid out in nl, with its header: false when the row does
+ * not fit there.
+ */
+static bool
+PaxRegrowMove(Relation rel, Page page, const PaxPageLayout *layout,
+			  BlockNumber blkno, int r, Page out, const PaxPageLayout *nl,
+			  int s, char **cells, PaxRow *row)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			below = PAX_SPECIAL_START;
+
+	if (!PaxRegrowRow(tupdesc, page, layout, r, cells, row, &below) ||
+		PaxRowPlace(tupdesc, row, ((PageHeader) out)->pd_upper,
+					((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
+		return false;
+	if (PaxAddRowToPage(rel, row, out, nl, blkno, InvalidTransactionId,
+						FirstCommandId, 0, NULL) != s)
+		elog(ERROR, "row %d of block %u of relation \"%s\" did not take slot %d when its page was laid out again",
+			 r + 1, blkno, RelationGetRelationName(rel), s + 1);
+	PaxRegrowHeader(rel, page, layout, blkno, r,
+					PaxRowHeader(out, nl->rowhdrs, s));
+	return true;
+}
+
+/*
+ * PaxRegrowFinish completes a page laid out again from page: the null
+ * bits, zone maps and free and item flags of the rows placed, and the
+ * page's own pd_flags, pd_prune_xid and layout xid.
+ */
+static void
+PaxRegrowFinish(Relation rel, Page page, Page out, const PaxPageLayout *nl,
+				BlockNumber blkno)
+{
+	(void) PaxPageReclaim(out, nl, RelationGetDescr(rel), NULL, 0, blkno, rel);
+	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
+	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;
+	PaxPageGetOpaque(out)->pax_layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+}
+
+/*
  * PaxPageRegrow lays page (a pruned scratch copy of block blkno, row form
  * or compact, in layout) out again in out as a plain row-form page with at
  * least minextra more row slots than its pp_nrows, when its rows' values
@@ -211,23 +252,11 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 			PaxPageGetHeader(out)->pp_nrows = r + 1;
 			continue;
 		}
-		below = PAX_SPECIAL_START;
-		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below) ||
-			PaxRowPlace(tupdesc, &row, ((PageHeader) out)->pd_upper,
-						((PageHeader) out)->pd_lower, out, nl, r, false) < 0)
+		if (!PaxRegrowMove(rel, page, layout, blkno, r, out, nl, r, &cells,
+						   &row))
 			goto free;
-		if (PaxAddRowToPage(rel, &row, out, nl, blkno, InvalidTransactionId,
-							FirstCommandId, 0, NULL) != r)
-			elog(ERROR, "row %d of block %u of relation \"%s\" moved when its page was laid out again",
-				 r + 1, blkno, RelationGetRelationName(rel));
-		PaxRegrowHeader(rel, page, layout, blkno, r, dst);
 	}
-
-	/* null bits, zone maps and the free and item flags of the rows placed */
-	(void) PaxPageReclaim(out, nl, tupdesc, NULL, 0, blkno, rel);
-	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
-	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;
-	PaxPageGetOpaque(out)->pax_layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+	PaxRegrowFinish(rel, page, out, nl, blkno);
 	ok = true;
 
 free:
@@ -330,17 +359,9 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
 			continue;
-		below = PAX_SPECIAL_START;
-		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below) ||
-			PaxRowPlace(tupdesc, &row, ((PageHeader) out)->pd_upper,
-						((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
+		if (!PaxRegrowMove(rel, page, layout, blkno, r, out, nl, s, &cells,
+						   &row))
 			goto free;
-		if (PaxAddRowToPage(rel, &row, out, nl, blkno, InvalidTransactionId,
-							FirstCommandId, 0, NULL) != s)
-			elog(ERROR, "row %d of block %u of relation \"%s\" did not take slot %d when its page was laid out again",
-				 r + 1, blkno, RelationGetRelationName(rel), s + 1);
-		PaxRegrowHeader(rel, page, layout, blkno, r,
-						PaxRowHeader(out, nl->rowhdrs, s));
 		entry[r] = s + 1;
 		s++;
 	}
@@ -358,11 +379,7 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	}
 	PaxTidMapTrim(out);
 
-	/* null bits, zone maps and flags of the rows placed */
-	(void) PaxPageReclaim(out, nl, tupdesc, NULL, 0, blkno, rel);
-	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
-	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;
-	PaxPageGetOpaque(out)->pax_layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+	PaxRegrowFinish(rel, page, out, nl, blkno);
 	ok = true;
 
 free:
