@@ -819,3 +819,114 @@ chosen:
 	}
 	return saved / nrows + saved_per_row;
 }
+
+/*
+ * PaxRoomyRange gives a column whose rows span lo .. hi the width w (the
+ * first of widths[0 .. nw) whose range of 2^(8 w) or 2^w values holds the
+ * span four times: room for updated values) and its base, a quarter of the
+ * room below lo (counters rise, balances move both ways), not below
+ * typmin.  False when no width holds it.
+ */
+static bool
+PaxRoomyRange(int64 lo, int64 hi, int64 typmin, const int *bits, int nb,
+			  int *chosen, int64 *base)
+{
+	uint64		span = (uint64) hi - (uint64) lo;
+
+	for (int k = 0; k < nb; k++)
+	{
+		uint64		room = (UINT64CONST(1) << bits[k]) - 1;
+		uint64		below;
+
+		if (span > room / 4)
+			continue;
+		below = (room - span) / 4;
+		*chosen = bits[k];
+		*base = (uint64) lo - (uint64) typmin < below ? typmin :
+			(int64) ((uint64) lo - below);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * PaxShapeRoomy gives the integer-like and decimal-scaled numeric columns
+ * of a shape chosen for a page's rows (PaxChooseShape, updatable: integer
+ * columns plain) encodings with room for the values their rows' updates
+ * bring (PaxRoomyRange): integers 2 bytes (or 4 for 8-byte types), numerics
+ * decimal-scaled (not in a dictionary, whose entries updates would use up)
+ * in 24 or 31 bits, without a common factor; a numeric column whose
+ * range is too wide goes plain.  For pages laid out again under updates
+ * (PaxPageRegrowMapped): denser than plain values, yet an update that
+ * moves a counter or a balance keeps its row on the page.
+ */
+void
+PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+			  PaxPageShape *shape)
+{
+	static const int intbits[] = {16, 32};
+	static const int numbits[] = {24, 31};
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		int64		lo = 0,
+					hi = 0,
+					base;
+		int			bits;
+
+		if (PaxBitIsSet(shape->absent, i))
+			continue;
+
+		/* a numeric column: decimal-scaled with room, not a dictionary */
+		if (att->atttypid == NUMERICOID && shape->widths != NULL &&
+			PaxDictWidthOk(shape->widths[i]))
+			shape->widths[i] = 0;
+		if (att->atttypid == NUMERICOID && pax_bitpack_minipages &&
+			(shape->widths == NULL || shape->widths[i] == 0))
+			(void) PaxChooseNumScale(tupdesc, rows, nrows, i, 1.0, shape);
+		if (att->atttypid == NUMERICOID && shape->widths != NULL &&
+			PaxNumScaleWidthOk(shape->widths[i]))
+		{
+			int64	   *slot = (int64 *) &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
+			int			n = 0;
+
+			for (int r = 0; r < nrows; r++)
+			{
+				const char *data;
+				int			len,
+							d;
+				int64		k;
+
+				if (rows[r].isnull[i])
+					continue;
+				if (!PaxShortData(att, rows[r].values[i], &data, &len) ||
+					!PaxNumScaledKey(data, len, &k, &d))
+					break;
+				lo = n == 0 ? k : Min(lo, k);
+				hi = n == 0 ? k : Max(hi, k);
+				n++;
+			}
+			if (n > 0 && PaxRoomyRange(lo, hi, PG_INT64_MIN / 2, numbits,
+									   lengthof(numbits), &bits, &base))
+			{
+				slot[0] = base;
+				slot[1] = 1;
+				shape->widths[i] = PAX_NUMSCALE_BASE + bits;
+			}
+			else
+				shape->widths[i] = 0;
+			continue;
+		}
+		if (att->attlen <= 2 || !PaxEncodeEligible(att) ||
+			PaxRowsRange(rows, nrows, i, att->attlen, &lo, &hi) == 0 ||
+			!PaxRoomyRange(lo, hi, att->attlen == 4 ? PG_INT32_MIN : PG_INT64_MIN,
+						   intbits, att->attlen == 8 ? 2 : 1, &bits, &base))
+			continue;
+		PaxShapeEncode(tupdesc, shape);
+		shape->widths[i] = bits / 8;
+		shape->bases[i] = base;
+		if (shape->factors != NULL)
+			shape->factors[i] = 0;
+	}
+}

@@ -27,6 +27,8 @@ extern double PaxChooseEncodings(TupleDesc tupdesc, const PaxRow *rows,
 								 int nrows, const PaxRelCache *hints,
 								 int perpage, double pack, bool eager,
 								 bool updatable, PaxPageShape *shape);
+extern void PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
+						  PaxPageShape *shape);
 
 /* pax_dict.c */
 extern bool PaxStoredForm(Form_pg_attribute att, Datum value,

@@ -513,6 +513,16 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 	PaxTargetLock(&t);
 	PaxTargetSetXmax(&t, xmax_old, im_old, im2_old, cmax, iscombo, &newtid);
+
+	/*
+	 * A hint that the old page could use a pruning (heap_update's
+	 * PageSetFull): its slots, room or encodings did not take the version.
+	 */
+	if (!PageIsFull(t.page) && !PaxPageIsCompact(t.page))
+	{
+		PageSetFull(t.page);
+		MarkBufferDirtyHint(t.buffer, true);
+	}
 	LockBuffer(t.buffer, BUFFER_LOCK_UNLOCK);
 	PaxTargetClose(&t);
 	if (logical)

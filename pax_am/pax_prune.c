@@ -56,7 +56,8 @@ typedef struct PaxPruneState
 
 /*
  * PaxPageWantsPrune tells whether a page is one pruning may help: a valid
- * row-form page nearly full, with at most a tenth of its row slots free
+ * row-form page an UPDATE left (PD_PAGE_FULL, heap's hint), or nearly
+ * full, with at most a tenth of its row slots free
  * (never used: UNUSED ones are free already) or at most a tenth of its
  * value area left (heap's "less than 10% free", pruneheap.c, on either of
  * the two things a pax row needs); a compact page always (it takes no new
@@ -76,7 +77,7 @@ PaxPageWantsPrune(Page page)
 		return false;
 	if (hdr->pp_flags & PAX_PAGE_COMPACT)
 		return hdr->pp_nrows > 0 && hdr->pp_nrows <= hdr->pp_capacity;
-	if (!PaxPageHasFreeSlot(page) ||
+	if (PageIsFull(page) || !PaxPageHasFreeSlot(page) ||
 		(!(hdr->pp_flags & PAX_PAGE_HAS_UNUSED) &&
 		 hdr->pp_capacity - hdr->pp_nrows <= hdr->pp_capacity / 10))
 		return true;
@@ -378,7 +379,9 @@ PaxPruneCompact(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
 	(void) PaxPagePruneApply(page, layout, tupdesc, &ps->plan, ps->blkno,
 							 ps->rel);
 	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, ps->plan.dead,
-					  ps->plan.ndead, 1, page2))
+					  ps->plan.ndead, 1, page2) ||
+		PaxPageRegrowMapped(ps->rel, page, layout, ps->blkno, ps->plan.dead,
+							ps->plan.ndead, true, page2))
 		page = page2;
 	else if (PaxCompactToRowForm(ps->rel, page, layout, ps->blkno))
 	{
@@ -420,13 +423,21 @@ PaxPruneRegrow(PaxPruneState *ps, Page page, PaxPageLayout *layout,
 			   Page *out)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
+	bool		spare = PaxPageFreeSlots(page) >= Max(2, hdr->pp_capacity / 8);
 
-	/* (a mapped page's items take no slots: it is not laid out again) */
+	/*
+	 * (a mapped page's items take no slots: it is not laid out again; a
+	 * page with slots to spare that an UPDATE left had encodings that did
+	 * not take the new version: it may get roomier ones)
+	 */
 	if (PaxPageHasTidMap(page) ||
-		PaxPageFreeSlots(page) >= Max(2, hdr->pp_capacity / 8))
+		(spare && !(PageIsFull(ps->page) && PaxPageIsEncoded(page))))
 		return false;
 	*out = palloc(BLCKSZ);
-	if (PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1, *out))
+	if ((!spare &&
+		 PaxPageRegrow(ps->rel, page, layout, ps->blkno, NULL, 0, 1, *out)) ||
+		PaxPageRegrowMapped(ps->rel, page, layout, ps->blkno, NULL, 0, true,
+							*out))
 		return true;
 	pfree(*out);
 	return false;
@@ -454,7 +465,8 @@ PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
 		!PaxTidMapCreate(copy, layout, tupdesc, ps->blkno))
 	{
 		regrown = palloc(BLCKSZ);
-		if (PaxPageRegrowMapped(ps->rel, copy, layout, ps->blkno, regrown))
+		if (PaxPageRegrowMapped(ps->rel, copy, layout, ps->blkno, NULL, 0,
+								false, regrown))
 			return regrown;
 		pfree(regrown);
 		regrown = NULL;
@@ -593,13 +605,16 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 			pfree(regrown);
 		}
 		phdr->pd_prune_xid = ps->new_prune_xid;
+		PageClearFull(copy);
 		PaxChangeDiffPage(&chg);
 		PaxChangeFinish(&chg);
 	}
-	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid)
+	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid ||
+			 PageIsFull(ps->page))
 	{
 		/* nothing pruned: the new pd_prune_xid is a hint, as heap's */
 		((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
+		PageClearFull(ps->page);
 		MarkBufferDirtyHint(buffer, true);
 	}
 	PaxLayoutCacheFree(&cache);

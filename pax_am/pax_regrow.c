@@ -15,8 +15,11 @@
  * valid), its header is copied whole, its values are placed anew in a
  * plain (unencoded) layout, and the capacity grows by up to half, as far
  * as the room left holds the new slots and a row of the page's average
- * size.  Under the cleanup lock,
- * in one WAL record: nobody holds a pointer into the page.
+ * size.  A page that has no room for a TID map, or whose rows the plain
+ * layout does not hold (a bulk load's dense page), is laid out with a map
+ * instead, its live rows in the first slots; the dense page in encodings
+ * with room for updated values.  Under the cleanup lock, in one WAL
+ * record: nobody holds a pointer into the page.
  *
  * pax_am/pax_regrow.c
  *
@@ -27,9 +30,13 @@
 #include "access/htup_details.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "pax_page.h"
+#include "pax_encode.h"
+#include "pax_minipage.h"
 #include "pax_xlog.h"
 #include "pax_mvcc.h"
 #include "pax_hio.h"
@@ -121,6 +128,16 @@ PaxRegrowMove(Relation rel, Page page, const PaxPageLayout *layout,
 		PaxRowPlace(tupdesc, row, ((PageHeader) out)->pd_upper,
 					((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
 		return false;
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		const PaxColumnLayout *col = &nl->cols[i];
+
+		/* (a plain layout keeps the page's maps; an encoded one may not) */
+		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
+			(col->data == 0 ||
+			 (col->base != 0 && !PaxEncodedFits(out, col, row->values[i]))))
+			return false;
+	}
 	if (PaxAddRowToPage(rel, row, out, nl, blkno, InvalidTransactionId,
 						FirstCommandId, 0, NULL) != s)
 		elog(ERROR, "row %d of block %u of relation \"%s\" did not take slot %d when its page was laid out again",
@@ -143,6 +160,54 @@ PaxRegrowFinish(Relation rel, Page page, Page out, const PaxPageLayout *nl,
 	((PageHeader) out)->pd_flags = ((PageHeader) page)->pd_flags;
 	((PageHeader) out)->pd_prune_xid = ((PageHeader) page)->pd_prune_xid;
 	PaxPageGetOpaque(out)->pax_layout_xid = PaxPageGetOpaque(page)->pax_layout_xid;
+}
+
+/*
+ * PaxRegrowInPlace lays page (block blkno, in layout) out again in out in
+ * shape: every row keeps its row number, header and values; a dead row
+ * (isdead, by row index) becomes a DEAD item, a compact page's other
+ * unused rows free slots, a row-form page's items stay.  False, out
+ * undefined, when a row does not fit the shape.
+ */
+static bool
+PaxRegrowInPlace(Relation rel, Page page, const PaxPageLayout *layout,
+				 BlockNumber blkno, const bool *isdead, PaxPageShape *shape,
+				 char **cells, PaxRow *row, Page out)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	PaxLayoutCache cache;
+	PaxPageLayout *nl;
+	bool		ok = true;
+
+	memset(out, 0, BLCKSZ);
+	PaxPageInit(out, tupdesc, shape);
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	nl = PaxPageGetLayout(rel, tupdesc, out, blkno, &cache);
+	for (int r = 0; r < nrows && ok; r++)
+	{
+		HeapTupleHeader dst = PaxRowHeader(out, nl->rowhdrs, r);
+
+		if (PaxRowUnused(page, layout->rowhdrs, r))
+		{
+			/* a dead row made a DEAD item, a free slot, or an item */
+			if (isdead[r])
+				PaxRowHeaderSetItem(dst, blkno, -1);
+			else if (layout->compact)
+				PaxRowHeaderSetUnused(dst);
+			else
+				memcpy(dst, PaxRowHeader(page, layout->rowhdrs, r),
+					   PAX_ROWHDR_SIZE);
+			PaxPageGetHeader(out)->pp_nrows = r + 1;
+			continue;
+		}
+		ok = PaxRegrowMove(rel, page, layout, blkno, r, out, nl, r, cells,
+						   row);
+	}
+	if (ok)
+		PaxRegrowFinish(rel, page, out, nl, blkno);
+	PaxLayoutCacheFree(&cache);
+	return ok;
 }
 
 /*
@@ -169,8 +234,6 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	char	   *cells = NULL;
 	PaxRow		row;
 	PaxPageShape shape;
-	PaxLayoutCache cache;
-	PaxPageLayout *nl;
 	Size		total = 0;
 	int			nlive = 0;
 	int			below = PAX_SPECIAL_START;
@@ -231,36 +294,8 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	if (cap < nrows + minextra)
 		goto done;
 
-	memset(out, 0, BLCKSZ);
-	PaxPageInit(out, tupdesc, &shape);
-	PaxLayoutCacheInit(&cache, natts, CurrentMemoryContext);
-	nl = PaxPageGetLayout(rel, tupdesc, out, blkno, &cache);
-	for (int r = 0; r < nrows; r++)
-	{
-		HeapTupleHeader dst = PaxRowHeader(out, nl->rowhdrs, r);
-
-		if (PaxRowUnused(page, layout->rowhdrs, r))
-		{
-			/* a dead row made a DEAD item, a free slot, or an item */
-			if (isdead[r])
-				PaxRowHeaderSetItem(dst, blkno, -1);
-			else if (layout->compact)
-				PaxRowHeaderSetUnused(dst);
-			else
-				memcpy(dst, PaxRowHeader(page, layout->rowhdrs, r),
-					   PAX_ROWHDR_SIZE);
-			PaxPageGetHeader(out)->pp_nrows = r + 1;
-			continue;
-		}
-		if (!PaxRegrowMove(rel, page, layout, blkno, r, out, nl, r, &cells,
-						   &row))
-			goto free;
-	}
-	PaxRegrowFinish(rel, page, out, nl, blkno);
-	ok = true;
-
-free:
-	PaxLayoutCacheFree(&cache);
+	ok = PaxRegrowInPlace(rel, page, layout, blkno, isdead, &shape, &cells,
+						  &row, out);
 done:
 	if (cells)
 		pfree(cells);
@@ -270,65 +305,217 @@ done:
 }
 
 /*
- * PaxPageRegrowMapped lays a row-form page without a TID map (a pruned
- * scratch copy of block blkno, in layout) out again in out as a plain page
- * with a map, for when the page has no room for one in place
- * (PaxTidMapCreate): its live rows, in their order, take the first slots,
- * each keeping its TID offset through the map, its header and values; its
- * items become map entries; free slots go.  The capacity is the largest,
- * up to half as many slots again as live rows, that leaves room for the
- * map and a row of the average value-area size.  Returns false, out
- * undefined, when the rows do not leave that room, or the page has fewer
- * columns than the relation or a column the plain layout could not hold.
+ * PaxPageIsRoomy tells whether an encoded page's integer and numeric
+ * columns all have room for updated values (byte widths, or numerics of
+ * at least 24 bits: PaxShapeRoomy's), so that laying it out in encodings
+ * again would give it no room it lacks.
+ */
+static bool
+PaxPageIsRoomy(Page page)
+{
+	const uint8 *widths;
+
+	if (!PaxPageIsEncoded(page))
+		return false;
+	widths = PaxPageGetWidths(page);
+	for (int i = 0; i < PaxPageGetHeader(page)->pp_natts; i++)
+	{
+		uint8		w = widths[i];
+
+		if (PaxNumScaleWidthOk(w) ? PaxNumScaleBits(w) < 24 :
+			(PaxPackedWidthOk(w) || PaxFactorWidthOk(w) || w == PAX_CONST_WIDTH))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * PaxRegrowMappedBuild lays page (block blkno, in layout) out in out in
+ * shape, with a TID map of maxtids entries: the live rows, in their order,
+ * in the first slots, each keeping its TID offset through the map; entries
+ * names what every other old TID offset holds (an item, or nothing).
+ * False, out undefined, when a row does not fit.
+ */
+static bool
+PaxRegrowMappedBuild(Relation rel, Page page, const PaxPageLayout *layout,
+					 BlockNumber blkno, PaxPageShape *shape, int maxtids,
+					 const uint16 *entries, char **cells, PaxRow *row,
+					 Page out)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	uint16		entry[PAX_MAX_CAPACITY];
+	PaxLayoutCache cache;
+	PaxPageLayout *nl;
+	PaxTidMap	map;
+	int			special;
+	int			s = 0;
+	bool		ok = true;
+
+	/* the new page, its special space made room for the map */
+	memcpy(entry, entries, nrows * sizeof(uint16));
+	memset(out, 0, BLCKSZ);
+	PaxPageInit(out, tupdesc, shape);
+	PaxLayoutCacheInit(&cache, tupdesc->natts, CurrentMemoryContext);
+	nl = PaxPageGetLayout(rel, tupdesc, out, blkno, &cache);
+	special = BLCKSZ - PaxTidMapSpecialSize(maxtids, shape->capacity);
+	memcpy(out + special, out + PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
+	memset(out + special + sizeof(PaxPageOpaqueData), 0,
+		   BLCKSZ - special - sizeof(PaxPageOpaqueData));
+	((PageHeader) out)->pd_special = special;
+	((PageHeader) out)->pd_upper = special;
+
+	/* the live rows in the first slots, as on a page without a map yet */
+	for (int r = 0; r < nrows && ok; r++)
+	{
+		if (PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		ok = PaxRegrowMove(rel, page, layout, blkno, r, out, nl, s, cells,
+						   row);
+		entry[r] = ++s;
+	}
+	if (ok)
+	{
+		/* the map: every old TID offset keeps what it named */
+		PaxPageGetHeader(out)->pp_flags |= PAX_PAGE_TIDMAP;
+		map = PaxPageTidMap(out);
+		map->maxtids = maxtids;
+		map->ntids = nrows;
+		for (int r = 0; r < nrows; r++)
+		{
+			PaxTidMapTids(map)[r] = entry[r];
+			if (entry[r] != PAX_TID_FREE && !(entry[r] & PAX_TID_ITEM))
+				PaxTidMapSlots(map)[entry[r] - 1] = r + 1;
+		}
+		PaxTidMapTrim(out);
+		PaxRegrowFinish(rel, page, out, nl, blkno);
+	}
+	PaxLayoutCacheFree(&cache);
+	return ok;
+}
+
+/*
+ * PaxPageRegrowMapped lays a page without a TID map (a pruned scratch copy
+ * of block blkno, row form or compact, in layout) out again in out as a
+ * row-form page with a map: its live rows, in their order, take the first
+ * slots, each keeping its TID offset through the map, its header and
+ * values; its items become map entries, and so do the rows of dead (TID
+ * offsets: a compact page's rows pruning made dead) as DEAD items; free
+ * slots go.  Plain, for a page that has no room for a map in place
+ * (PaxTidMapCreate); or, with encoded, for a page whose rows the plain
+ * layout does not hold (a bulk load's dense page, TPC-C's stock: a header
+ * a row on top of its values leaves no room for a new version, and the
+ * constant and packed columns of its batch's encodings take no updated
+ * value), in encodings chosen for its live rows as a batch's page's
+ * (PaxChooseShape) with room in the integer and numeric columns for
+ * updated values (PaxShapeRoomy), its null bitmaps kept.  The capacity is
+ * the largest, up to half as many slots again as live rows, that leaves
+ * room for the map and a row of the average value-area size.  Returns
+ * false, out undefined, when the rows do not leave that room, when the
+ * page has fewer columns than the relation or a column the layout could
+ * not hold, or, with encoded, when it is already so encoded
+ * (PaxPageIsRoomy).
  */
 bool
 PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
-					BlockNumber blkno, Page out)
+					BlockNumber blkno, const OffsetNumber *dead, int ndead,
+					bool encoded, Page out)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	int			natts = tupdesc->natts;
 	int			nrows = PaxPageGetHeader(page)->pp_nrows;
 	uint16		entry[PAX_MAX_CAPACITY];	/* each old TID's map entry */
+	MemoryContext cxt,
+				old;
 	char	   *cells = NULL;
+	PaxRow	   *rows;
 	PaxRow		row;
-	PaxPageShape shape;
-	PaxLayoutCache cache;
-	PaxPageLayout *nl;
-	PaxTidMap	map;
+	PaxPageShape shape,
+				was;
 	Size		total;
 	int			nlive = 0;
 	int			below = PAX_SPECIAL_START;
 	int			maxtids = 0;
-	int			special;
 	int			cap;
-	int			s = 0;
 	bool		ok = false;
 
-	Assert(!layout->compact && !PaxPageHasTidMap(page));
-	if (PaxPageGetHeader(page)->pp_natts != natts || nrows == 0)
+	if (PaxPageGetHeader(page)->pp_natts != natts || nrows == 0 ||
+		PaxPageHasTidMap(page) ||
+		(encoded && (!pax_encode_minipages ||
+					 (!layout->compact && PaxPageIsRoomy(page)))))
 		return false;
-	PaxPageShapeOf(page, &shape);
-	shape.widths = NULL;
-	shape.compact = false;
-	row.values = palloc(Max(natts, 1) * sizeof(Datum));
-	row.isnull = palloc(Max(natts, 1) * sizeof(bool));
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax page laid out again",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
 
-	/* the live rows' plain sizes; each old TID's entry, rows' filled below */
+	/* each old TID's entry (rows' filled as they are placed) */
 	for (int r = 0; r < nrows; r++)
 	{
-		HeapTupleHeader rh = PaxRowHeader(page, layout->rowhdrs, r);
+		HeapTupleHeader rh;
 
 		entry[r] = PAX_TID_FREE;
+		if (layout->compact || !PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		rh = PaxRowHeader(page, layout->rowhdrs, r);
 		if (PaxRowIsItem(rh))
 			entry[r] = PAX_TID_ITEM |
 				ItemPointerGetOffsetNumberNoCheck(&rh->t_ctid);
-		if (PaxRowIsUnused(rh))
+	}
+	for (int k = 0; k < ndead; k++)
+		entry[dead[k] - 1] = PAX_TID_ITEM;
+
+	/* the live rows' plain sizes (their values copied, to choose encodings) */
+	rows = palloc(nrows * sizeof(PaxRow));
+	for (int r = 0; r < nrows; r++)
+	{
+		PaxRow	   *pr = &rows[nlive];
+
+		if (PaxRowUnused(page, layout->rowhdrs, r))
 			continue;
-		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below))
+		pr->values = palloc(Max(natts, 1) * sizeof(Datum));
+		pr->isnull = palloc(Max(natts, 1) * sizeof(bool));
+		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, pr, &below))
 			goto done;
+		for (int i = 0; i < natts && encoded; i++)
+			if (!pr->isnull[i] && !TupleDescAttr(tupdesc, i)->attbyval)
+				pr->values[i] = datumCopy(pr->values[i], false,
+										  TupleDescAttr(tupdesc, i)->attlen);
 		nlive++;
 	}
 	total = PAX_SPECIAL_START - below;
+	row.values = palloc(Max(natts, 1) * sizeof(Datum));
+	row.isnull = palloc(Max(natts, 1) * sizeof(bool));
+	if (!encoded)
+	{
+		PaxPageShapeOf(page, &shape);
+		shape.widths = NULL;
+		shape.compact = false;
+	}
+	else
+	{
+		/* a batch's encodings with room, the page's null bitmaps kept */
+		if (nlive == 0)
+			goto done;
+		PaxChooseShape(tupdesc, rows, nlive, (double) total / nlive, false,
+					   1.0, NULL, false, true, &shape);
+		PaxShapeRoomy(tupdesc, rows, nlive, &shape);
+		PaxPageShapeOf(page, &was);
+		for (int i = 0; i < natts; i++)
+			if (PaxBitIsSet(was.nullmap, i) && !PaxBitIsSet(shape.absent, i))
+				PaxBitSet(shape.nullmap, i);
+		shape.compact = false;
+
+		/* laid out with one free slot first, which tells the values' bytes */
+		shape.capacity = nlive + 1;
+		maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * shape.capacity));
+		if (shape.capacity > PAX_MAX_CAPACITY ||
+			PaxLayoutSize(tupdesc, &shape, NULL) +
+			PaxTidMapSpecialSize(maxtids, shape.capacity) > BLCKSZ ||
+			!PaxRegrowMappedBuild(rel, page, layout, blkno, &shape, maxtids,
+								  entry, &cells, &row, out))
+			goto done;
+		total = ((PageHeader) out)->pd_special - ((PageHeader) out)->pd_upper;
+	}
 	for (cap = Min(PAX_MAX_CAPACITY, nlive + Max(1, nlive / 2));
 		 cap > nlive; cap--)
 	{
@@ -341,54 +528,12 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	}
 	if (cap <= nlive)
 		goto done;
-
-	/* the new page, its special space made room for the map */
-	memset(out, 0, BLCKSZ);
-	PaxPageInit(out, tupdesc, &shape);
-	PaxLayoutCacheInit(&cache, natts, CurrentMemoryContext);
-	nl = PaxPageGetLayout(rel, tupdesc, out, blkno, &cache);
-	special = BLCKSZ - PaxTidMapSpecialSize(maxtids, cap);
-	memcpy(out + special, out + PAX_SPECIAL_START, sizeof(PaxPageOpaqueData));
-	memset(out + special + sizeof(PaxPageOpaqueData), 0,
-		   BLCKSZ - special - sizeof(PaxPageOpaqueData));
-	((PageHeader) out)->pd_special = special;
-	((PageHeader) out)->pd_upper = special;
-
-	/* the live rows in the first slots, as on a page without a map yet */
-	for (int r = 0; r < nrows; r++)
-	{
-		if (PaxRowUnused(page, layout->rowhdrs, r))
-			continue;
-		if (!PaxRegrowMove(rel, page, layout, blkno, r, out, nl, s, &cells,
-						   &row))
-			goto free;
-		entry[r] = s + 1;
-		s++;
-	}
-
-	/* the map: every old TID offset keeps what it named */
-	PaxPageGetHeader(out)->pp_flags |= PAX_PAGE_TIDMAP;
-	map = PaxPageTidMap(out);
-	map->maxtids = maxtids;
-	map->ntids = nrows;
-	for (int r = 0; r < nrows; r++)
-	{
-		PaxTidMapTids(map)[r] = entry[r];
-		if (entry[r] != PAX_TID_FREE && !(entry[r] & PAX_TID_ITEM))
-			PaxTidMapSlots(map)[entry[r] - 1] = r + 1;
-	}
-	PaxTidMapTrim(out);
-
-	PaxRegrowFinish(rel, page, out, nl, blkno);
-	ok = true;
-
-free:
-	PaxLayoutCacheFree(&cache);
+	ok = (encoded && cap == nlive + 1) ||
+		PaxRegrowMappedBuild(rel, page, layout, blkno, &shape, maxtids,
+							 entry, &cells, &row, out);
 done:
-	if (cells)
-		pfree(cells);
-	pfree(row.values);
-	pfree(row.isnull);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
 	return ok;
 }
 

@@ -240,7 +240,8 @@ extern bool PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 						  int ndead, int minextra, Page out);
 extern bool PaxPageRegrowMapped(Relation rel, Page page,
 								const PaxPageLayout *layout, BlockNumber blkno,
-								Page out);
+								const OffsetNumber *dead, int ndead,
+								bool encoded, Page out);
 extern void PaxCompactFreeHeaderPage(Relation rel, BlockNumber hblk,
 									 BufferAccessStrategy strategy);
 
