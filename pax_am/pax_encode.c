@@ -854,9 +854,10 @@ PaxRoomyRange(int64 lo, int64 hi, int64 typmin, const int *bits, int nb,
  * of a shape chosen for a page's rows (PaxChooseShape, updatable: integer
  * columns plain) encodings with room for the values their rows' updates
  * bring (PaxRoomyRange): integers 2 bytes (or 4 for 8-byte types), numerics
- * decimal-scaled (not in a dictionary, whose entries updates would use up)
- * in 24 or 31 bits, without a common factor; a numeric column whose
- * range is too wide goes plain.  For pages laid out again under updates
+ * decimal-scaled in 24 or 31 bits, without a common factor (never in a
+ * dictionary or with a prefix, which updated values would not fit); a
+ * numeric column whose range is too wide, or whose values are of more
+ * than one display scale, goes plain.  For pages laid out again under updates
  * (PaxPageRegrowMapped): denser than plain values, yet an update that
  * moves a counter or a balance keeps its row on the page.
  */
@@ -878,20 +879,19 @@ PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		if (PaxBitIsSet(shape->absent, i))
 			continue;
 
-		/* a numeric column: decimal-scaled with room, not a dictionary */
-		if (att->atttypid == NUMERICOID && shape->widths != NULL &&
-			PaxDictWidthOk(shape->widths[i]))
-			shape->widths[i] = 0;
-		if (att->atttypid == NUMERICOID && pax_bitpack_minipages &&
-			(shape->widths == NULL || shape->widths[i] == 0))
-			(void) PaxChooseNumScale(tupdesc, rows, nrows, i, 1.0, shape);
-		if (att->atttypid == NUMERICOID && shape->widths != NULL &&
-			PaxNumScaleWidthOk(shape->widths[i]))
+		/*
+		 * A numeric column: decimal-scaled with room when its values are of
+		 * one display scale, else plain (a dictionary's entries or a
+		 * prefix would not take the values updates bring).
+		 */
+		if (att->atttypid == NUMERICOID)
 		{
-			int64	   *slot = (int64 *) &shape->prefixes[i * PAX_PREFIX_AREA_MAX];
 			int			n = 0;
+			int			dscale = -1;
 
-			for (int r = 0; r < nrows; r++)
+			if (shape->widths != NULL)
+				shape->widths[i] = 0;
+			for (int r = 0; r < nrows && pax_bitpack_minipages; r++)
 			{
 				const char *data;
 				int			len,
@@ -901,8 +901,13 @@ PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 				if (rows[r].isnull[i])
 					continue;
 				if (!PaxShortData(att, rows[r].values[i], &data, &len) ||
-					!PaxNumScaledKey(data, len, &k, &d))
+					!PaxNumScaledKey(data, len, &k, &d) ||
+					(n > 0 && d != dscale))
+				{
+					n = 0;
 					break;
+				}
+				dscale = d;
 				lo = n == 0 ? k : Min(lo, k);
 				hi = n == 0 ? k : Max(hi, k);
 				n++;
@@ -910,12 +915,16 @@ PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			if (n > 0 && PaxRoomyRange(lo, hi, PG_INT64_MIN / 2, numbits,
 									   lengthof(numbits), &bits, &base))
 			{
-				slot[0] = base;
-				slot[1] = 1;
+				int64		slot[3] = {base, 1, dscale};
+
+				PaxShapeEncode(tupdesc, shape);
+				if (shape->prefixes == NULL)
+					shape->prefixes = palloc0((Size) tupdesc->natts *
+											  PAX_PREFIX_AREA_MAX);
+				memcpy(&shape->prefixes[i * PAX_PREFIX_AREA_MAX], slot,
+					   sizeof(slot));
 				shape->widths[i] = PAX_NUMSCALE_BASE + bits;
 			}
-			else
-				shape->widths[i] = 0;
 			continue;
 		}
 		if (att->attlen <= 2 || !PaxEncodeEligible(att) ||

@@ -28,6 +28,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_type_d.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
 #include "utils/datum.h"
@@ -306,12 +307,12 @@ done:
 
 /*
  * PaxPageIsRoomy tells whether an encoded page's integer and numeric
- * columns all have room for updated values (byte widths, or numerics of
- * at least 24 bits: PaxShapeRoomy's), so that laying it out in encodings
+ * columns all have room for updated values (byte widths, numerics
+ * decimal-scaled in at least 24 bits or plain: PaxShapeRoomy's), so that laying it out in encodings
  * again would give it no room it lacks.
  */
 static bool
-PaxPageIsRoomy(Page page)
+PaxPageIsRoomy(Page page, TupleDesc tupdesc)
 {
 	const uint8 *widths;
 
@@ -323,7 +324,9 @@ PaxPageIsRoomy(Page page)
 		uint8		w = widths[i];
 
 		if (PaxNumScaleWidthOk(w) ? PaxNumScaleBits(w) < 24 :
-			(PaxPackedWidthOk(w) || PaxFactorWidthOk(w) || w == PAX_CONST_WIDTH))
+			(PaxPackedWidthOk(w) || PaxFactorWidthOk(w) ||
+			 w == PAX_CONST_WIDTH ||
+			 (w != 0 && TupleDescAttr(tupdesc, i)->atttypid == NUMERICOID)))
 			return false;
 	}
 	return true;
@@ -442,7 +445,7 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	if (PaxPageGetHeader(page)->pp_natts != natts || nrows == 0 ||
 		PaxPageHasTidMap(page) ||
 		(encoded && (!pax_encode_minipages ||
-					 (!layout->compact && PaxPageIsRoomy(page)))))
+					 (!layout->compact && PaxPageIsRoomy(page, tupdesc)))))
 		return false;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax page laid out again",
 								ALLOCSET_DEFAULT_SIZES);

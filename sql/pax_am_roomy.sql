@@ -98,3 +98,4 @@ SELECT id, ytd, bal FROM ry_pax WHERE id = 3;
 SELECT * FROM ry_differ;
 SELECT * FROM pax_verify('ry_pax', true, true);
 DROP TABLE ry_pax, ry_heap CASCADE;
+
