@@ -516,9 +516,14 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 	/*
 	 * A hint that the old page could use a pruning (heap_update's
-	 * PageSetFull): its slots, room or encodings did not take the version.
+	 * PageSetFull), for an encoded page whose encodings may not have taken
+	 * the version and that pruning may lay out in roomier ones
+	 * (PaxPageIsRoomy); pax's pruning costs more than heap's, and other
+	 * pages are pruned when they are nearly full (PaxPageWantsPrune).
 	 */
-	if (!PageIsFull(t.page) && !PaxPageIsCompact(t.page))
+	if (!PageIsFull(t.page) && !PaxPageIsCompact(t.page) &&
+		PaxPageIsEncoded(t.page) &&
+		!PaxPageIsRoomy(t.page, RelationGetDescr(relation)))
 	{
 		PageSetFull(t.page);
 		MarkBufferDirtyHint(t.buffer, true);

@@ -311,7 +311,7 @@ done:
  * decimal-scaled in at least 24 bits or plain: PaxShapeRoomy's), so that laying it out in encodings
  * again would give it no room it lacks.
  */
-static bool
+bool
 PaxPageIsRoomy(Page page, TupleDesc tupdesc)
 {
 	const uint8 *widths;

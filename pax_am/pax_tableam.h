@@ -238,6 +238,7 @@ extern int	PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 extern bool PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 						  BlockNumber blkno, const OffsetNumber *dead,
 						  int ndead, int minextra, Page out);
+extern bool PaxPageIsRoomy(Page page, TupleDesc tupdesc);
 extern bool PaxPageRegrowMapped(Relation rel, Page page,
 								const PaxPageLayout *layout, BlockNumber blkno,
 								const OffsetNumber *dead, int ndead,
