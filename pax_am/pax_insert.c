@@ -164,6 +164,27 @@ PaxFitListBuild(PaxFitList *fl, Page page, const PaxPageLayout *layout)
 }
 
 /*
+ * PaxRowFitsColumns tells whether a prepared row's columns fit a page's
+ * layout: a null bitmap for each of its NULL columns, a minipage for each
+ * other, and encoded values within their columns' ranges.
+ */
+bool
+PaxRowFitsColumns(TupleDesc tupdesc, const PaxRow *row, Page page,
+				  const PaxPageLayout *layout)
+{
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
+			(col->data == 0 ||
+			 (col->base != 0 && !PaxEncodedFits(page, col, row->values[i]))))
+			return false;
+	}
+	return true;
+}
+
+/*
  * PaxRowFits tells whether a prepared row can go on a page: a free row
  * slot (outside the page's fillfactor reserve unless the row is a
  * heap-only version: PaxPageInReserve), the same column count, a null
@@ -205,20 +226,8 @@ PaxRowFits(TupleDesc tupdesc, const PaxRow *row, Page page,
 				return false;
 		}
 	}
-	else
-	{
-		for (int i = 0; i < tupdesc->natts; i++)
-		{
-			const PaxColumnLayout *col = &layout->cols[i];
-
-			if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
-				col->data == 0)
-				return false;
-			if (col->base != 0 && !row->isnull[i] &&
-				!PaxEncodedFits(page, col, row->values[i]))
-				return false;
-		}
-	}
+	else if (!PaxRowFitsColumns(tupdesc, row, page, layout))
+		return false;
 	/* (with the layout: values in a dictionary take no room) */
 	return PaxRowPlace(tupdesc, row, ((PageHeader) page)->pd_upper,
 					   ((PageHeader) page)->pd_lower, page, layout, 0,

@@ -129,16 +129,9 @@ PaxRegrowMove(Relation rel, Page page, const PaxPageLayout *layout,
 		PaxRowPlace(tupdesc, row, ((PageHeader) out)->pd_upper,
 					((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
 		return false;
-	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		const PaxColumnLayout *col = &nl->cols[i];
-
-		/* (a plain layout keeps the page's maps; an encoded one may not) */
-		if (row->isnull[i] ? (col->data != 0 && col->nullmap == 0) :
-			(col->data == 0 ||
-			 (col->base != 0 && !PaxEncodedFits(out, col, row->values[i]))))
-			return false;
-	}
+	/* (a plain layout keeps the page's maps; an encoded one may not) */
+	if (!PaxRowFitsColumns(tupdesc, row, out, nl))
+		return false;
 	if (PaxAddRowToPage(rel, row, out, nl, blkno, InvalidTransactionId,
 						FirstCommandId, 0, NULL) != s)
 		elog(ERROR, "row %d of block %u of relation \"%s\" did not take slot %d when its page was laid out again",
@@ -308,8 +301,8 @@ done:
 /*
  * PaxPageIsRoomy tells whether an encoded page's integer and numeric
  * columns all have room for updated values (byte widths, numerics
- * decimal-scaled in at least 24 bits or plain: PaxShapeRoomy's), so that laying it out in encodings
- * again would give it no room it lacks.
+ * decimal-scaled in at least 24 bits or plain: PaxShapeRoomy's), so that
+ * laying it out in encodings again would give it no room it lacks.
  */
 bool
 PaxPageIsRoomy(Page page, TupleDesc tupdesc)
@@ -502,16 +495,22 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	for (int k = 0; k < ndead; k++)
 		entry[dead[k] - 1] = PAX_TID_ITEM;
 
-	/* the live rows' plain sizes (their values copied, to choose encodings) */
-	rows = palloc(nrows * sizeof(PaxRow));
+	/*
+	 * The live rows' plain sizes; with encoded, each row kept (its values
+	 * copied) to choose the encodings from, else one row read after another.
+	 */
+	rows = palloc0((encoded ? nrows : 1) * sizeof(PaxRow));
 	for (int r = 0; r < nrows; r++)
 	{
-		PaxRow	   *pr = &rows[nlive];
+		PaxRow	   *pr = &rows[encoded ? nlive : 0];
 
 		if (PaxRowUnused(page, layout->rowhdrs, r))
 			continue;
-		pr->values = palloc(Max(natts, 1) * sizeof(Datum));
-		pr->isnull = palloc(Max(natts, 1) * sizeof(bool));
+		if (pr->values == NULL)
+		{
+			pr->values = palloc(Max(natts, 1) * sizeof(Datum));
+			pr->isnull = palloc(Max(natts, 1) * sizeof(bool));
+		}
 		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, pr, &below))
 			goto done;
 		for (int i = 0; i < natts && encoded; i++)

@@ -125,6 +125,8 @@ extern int	PaxInsertRows(Relation rel, PaxRow *rows, int nrows,
 						  struct BulkInsertStateData *bistate,
 						  TransactionId xid, bool keep_tail);
 extern void PaxReinitOrphan(Relation rel, Page page);
+extern bool PaxRowFitsColumns(TupleDesc tupdesc, const PaxRow *row, Page page,
+							  const PaxPageLayout *layout);
 extern int	PaxAddRowToPage(Relation rel, const PaxRow *row, Page page,
 							const PaxPageLayout *layout, BlockNumber blkno,
 							TransactionId xid, CommandId cid, int options,
