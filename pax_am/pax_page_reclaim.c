@@ -70,8 +70,12 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 	*upper = (*upper - size) & ~(align - 1);
 	if (*upper < ((PageHeader) page)->pd_lower)
 		return false;
-	memcpy(page + *upper, src, size);
-	*offp = (uint16) *upper;
+	/* in place already: no value written since lies at or below *upper */
+	if (*offp != *upper)
+	{
+		memcpy(page + *upper, src, size);
+		*offp = (uint16) *upper;
+	}
 	return true;
 }
 
@@ -229,31 +233,15 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 }
 
 /*
- * PaxCompactValueArea moves the values of a page's rows (and dictionary
- * entries) together below its pd_special, reading them from scratch, a copy
- * of the page taken before (whose pd_special bounds the values), and with
- * maps recomputes HASNULL, ZONESET and the zone maps from the rows.  The
- * compaction is one linear pass without a sort: values are copied back in
- * row order, growing down, and their offsets rewritten.  When alignment
- * padding leaves no room, the page is restored from scratch and false
- * returned.
+ * PaxCompactMaps recomputes a page's HASNULL and ZONESET bits and its zone
+ * maps from the rows it keeps (the caller cleared the bits).
  */
-static bool
-PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
-					TupleDesc tupdesc, BlockNumber blkno, bool maps)
+static void
+PaxCompactMaps(Page page, const PaxPageLayout *layout, TupleDesc tupdesc)
 {
-	PaxPageHeader hdr = PaxPageGetHeader(page);
-	PageHeader	phdr = (PageHeader) page;
-	int			maplen = PaxDirMapLen(layout->natts);
 	bits8	   *hasnull = PaxPageGetDirMap(page, PAX_DIR_HASNULL);
-	bits8	   *zoneset = PaxPageGetDirMap(page, PAX_DIR_ZONESET);
-	int			nrows = hdr->pp_nrows;
-	int			upper = phdr->pd_special;
-	int			old_upper = ((PageHeader) scratch)->pd_upper;
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
 
-	/* the rows left: values back from the scratch copy, maps recomputed */
-	memset(hasnull, 0, maps ? maplen : 0);
-	memset(zoneset, 0, maps ? maplen : 0);
 	for (int r = 0; r < nrows; r++)
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
@@ -261,27 +249,70 @@ PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
 		for (int i = 0; i < layout->natts; i++)
 		{
 			const PaxColumnLayout *col = &layout->cols[i];
-			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 
 			if (col->data == 0)
 				continue;
 			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
-			{
-				if (maps)
-					PaxBitSet(hasnull, i);
-				continue;
-			}
-			if (col->attlen > 0)
-			{
-				if (maps && col->zone >= 0 && !col->dropped)
-					PaxZoneUpdate(page, layout, att, i,
-								  PaxFixedValue(page, col, r));
-				continue;
-			}
+				PaxBitSet(hasnull, i);
+			else if (col->attlen > 0 && col->zone >= 0 && !col->dropped)
+				PaxZoneUpdate(page, layout, TupleDescAttr(tupdesc, i), i,
+							  PaxFixedValue(page, col, r));
+		}
+	}
+}
 
-			if (col->dict != 0 || PaxInMinipage(col))
-				continue;		/* entries move below; rests stay */
-			if (!PaxReclaimMove(page, scratch, att,
+/*
+ * PaxCompactValueArea moves the values of a page's rows (and dictionary
+ * entries) together below its pd_special, reading them from scratch, a copy
+ * of the page taken before (whose pd_special bounds the values), and with
+ * maps recomputes HASNULL, ZONESET and the zone maps from the rows.  The
+ * compaction is one linear pass without a sort: values are copied back in
+ * row order, growing down, and their offsets rewritten; a value already
+ * where the pass puts it is not copied.  Only the columns whose rows'
+ * values lie behind offsets in the value area are visited (not fixed-width,
+ * dictionary or in-minipage ones).  When alignment padding leaves no room,
+ * the page is restored from scratch and false returned.
+ */
+static bool
+PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
+					TupleDesc tupdesc, BlockNumber blkno, bool maps)
+{
+	PageHeader	phdr = (PageHeader) page;
+	int			maplen = PaxDirMapLen(layout->natts);
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			upper = phdr->pd_special;
+	int			old_upper = ((PageHeader) scratch)->pd_upper;
+	int16		varcols[MaxTupleAttributeNumber];
+	int			nvar = 0;
+
+	if (maps)
+	{
+		memset(PaxPageGetDirMap(page, PAX_DIR_HASNULL), 0, maplen);
+		memset(PaxPageGetDirMap(page, PAX_DIR_ZONESET), 0, maplen);
+		PaxCompactMaps(page, layout, tupdesc);
+	}
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data != 0 && col->attlen < 0 && col->dict == 0 &&
+			!PaxInMinipage(col))
+			varcols[nvar++] = i;
+	}
+
+	/* the rows left: values back from the scratch copy */
+	for (int r = 0; r < nrows && nvar > 0; r++)
+	{
+		if (PaxRowUnused(page, layout->rowhdrs, r))
+			continue;
+		for (int k = 0; k < nvar; k++)
+		{
+			int			i = varcols[k];
+			const PaxColumnLayout *col = &layout->cols[i];
+
+			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
+				continue;
+			if (!PaxReclaimMove(page, scratch, TupleDescAttr(tupdesc, i),
 								&((uint16 *) (page + col->data))[r],
 								old_upper, &upper, blkno, i, r))
 				goto overflow;

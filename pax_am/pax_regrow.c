@@ -391,22 +391,45 @@ PaxRegrowMappedBuild(Relation rel, Page page, const PaxPageLayout *layout,
 }
 
 /*
- * PaxRegrowMayFit tells, without decoding a row, whether page's live rows
- * could fit it in PaxShapeRoomy's encodings with a free slot and a TID
- * map: each row takes a header and at least 2 bytes a roomy integer
- * column, its width a column of another fixed-width type.  Pruning asks
- * about full pages often (a compact page of 291 narrow rows, as
- * pgbench_accounts', never fits).
+ * PaxRegrowMayFit tells, without decoding a row, whether page's nlive live
+ * rows (of nrows slots) could fit a row-form page with a free slot and a
+ * TID map of maxtids entries, laid out again by PaxPageRegrowMapped.
+ * Plain (encoded false), in its own shape, its value area (compacted: the
+ * caller pruned it) moving whole, less a sixteenth for alignment padding:
+ * a lower bound.  In PaxShapeRoomy's encodings, each row takes a header
+ * and at least 2 bytes a roomy integer column, its width a column of
+ * another fixed-width type (a lower bound), and, estimated from the page's
+ * own bytes, its minipages' bytes a slot and its values' bytes a live row
+ * with the page's header, directory and zone maps: encodings chosen for
+ * fewer rows are seldom narrower (one page of 2,761 that fit was refused
+ * in a TPC-C run, to be laid out when another of its rows dies).  Pruning
+ * asks about full pages often: a compact page of 291 narrow rows
+ * (pgbench_accounts') never fits, nor one of 26 wide rows with one or two
+ * dead (TPC-C's stock), nor a row-form page filled by inserts.
  */
 static bool
-PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc)
+PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
+				int nrows, int nlive, int maxtids, bool encoded)
 {
-	int			nrows = PaxPageGetHeader(page)->pp_nrows;
-	int			nlive = 0;
+	PageHeader	phdr = (PageHeader) page;
+	Size		values = phdr->pd_special - phdr->pd_upper;
+	Size		tidmap = PaxTidMapSpecialSize(maxtids, nlive + 1);
 	Size		perrow = PAX_ROWHDR_SIZE;
+	Size		minipages;
+	Size		need;
+	PaxPageShape shape;
 
-	for (int r = 0; r < nrows; r++)
-		nlive += !PaxRowUnused(page, layout->rowhdrs, r);
+	if (nlive >= PAX_MAX_CAPACITY)
+		return false;
+	if (!encoded)
+	{
+		PaxPageShapeOf(page, &shape);
+		shape.widths = NULL;
+		shape.compact = false;
+		shape.capacity = nlive + 1;
+		return PaxLayoutSize(tupdesc, &shape, NULL) + values - values / 16 +
+			(values - values / 16) / Max(nlive, 1) + tidmap <= BLCKSZ;
+	}
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
@@ -415,10 +438,19 @@ PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc)
 			continue;
 		perrow += PaxEncodeEligible(att) && att->attlen > 2 ? 2 : att->attlen;
 	}
-	return nlive < PAX_MAX_CAPACITY &&
-		SizeOfPageHeaderData + (Size) (nlive + 1) * perrow +
-		PaxTidMapSpecialSize(Min(MaxHeapTuplesPerPage, Max(nrows, 2 * (nlive + 1))),
-							 nlive + 1) <= BLCKSZ;
+
+	/*
+	 * The page's header, directory and zone maps, its minipages' bytes a
+	 * slot (sized by capacity) and its values' bytes a live row (the
+	 * caller pruned it: dead rows' values are gone), each row with a header
+	 */
+	minipages = phdr->pd_lower - layout->rowhdrs -
+		PaxRowAreaSize(layout->compact, layout->capacity);
+	need = layout->rowhdrs + tidmap +
+		(nlive + 1) * (PAX_ROWHDR_SIZE + minipages / Max(layout->capacity, 1) +
+					   values / Max(nlive, 1));
+	return SizeOfPageHeaderData + (Size) (nlive + 1) * perrow + tidmap <= BLCKSZ &&
+		need <= BLCKSZ;
 }
 
 /*
@@ -473,8 +505,13 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 					 (!layout->compact && (!PaxPageIsEncoded(page) ||
 										   PaxPageIsRoomy(page, tupdesc))))))
 		return false;
-	if (encoded && !PaxRegrowMayFit(page, layout, tupdesc))
+	for (int r = 0; r < nrows; r++)
+		nlive += !PaxRowUnused(page, layout->rowhdrs, r);
+	if (!PaxRegrowMayFit(page, layout, tupdesc, nrows, nlive,
+						 Min(MaxHeapTuplesPerPage, Max(nrows, 2 * (nlive + 1))),
+						 encoded))
 		return false;
+	nlive = 0;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax page laid out again",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
