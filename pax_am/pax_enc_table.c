@@ -41,5 +41,15 @@ PaxEncodingOpsOf(PaxEncoding enc)
 int
 PaxBaseBytes(uint8 width)
 {
-	return PaxEncodingOpsOf(PaxEncodingOf(width, NULL))->slotbytes(width);
+	/* a pure function of the byte, asked for each column of each page read */
+	static int16 memo[256];
+	static bool filled = false;
+
+	if (unlikely(!filled))
+	{
+		for (int w = 0; w < 256; w++)
+			memo[w] = PaxEncodingOpsOf(PaxEncodingOf((uint8) w, NULL))->slotbytes((uint8) w);
+		filled = true;
+	}
+	return memo[width];
 }

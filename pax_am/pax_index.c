@@ -213,6 +213,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 	GlobalVisState *vistest = GlobalVisTestFor(rel);
 	Buffer		buffer = InvalidBuffer;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	uint16		rowhdrs = 0;
 	int			final = 0;
 
 	/* visit each page once: deltids in TID order */
@@ -238,6 +239,10 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 				UnlockReleaseBuffer(buffer);
 			buffer = ReadBuffer(rel, blkno);
 			LockBuffer(buffer, BUFFER_LOCK_SHARE);
+			/* a page verified once for all its candidates */
+			if (!PageIsNew(BufferGetPage(buffer)))
+				rowhdrs = PaxPageRowHeaderOffset(rel, BufferGetPage(buffer),
+												 blkno);
 		}
 		if (PageIsNew(BufferGetPage(buffer)))
 		{
@@ -248,9 +253,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		}
 
 		/* the entry goes when its whole HOT chain is dead */
-		if (!PaxHotChainDead(rel, buffer,
-							 PaxPageRowHeaderOffset(rel, BufferGetPage(buffer),
-													blkno),
+		if (!PaxHotChainDead(rel, buffer, rowhdrs,
 							 &del->tid, vistest, status->knowndeletable,
 							 &latest))
 			continue;

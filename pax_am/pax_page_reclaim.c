@@ -45,7 +45,7 @@ static bool PaxCompactValueArea(Page page, const char *scratch,
  * dictionary entry (row -1).  False when alignment padding leaves no room
  * above pd_lower.
  */
-static bool
+static inline bool
 PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 			   uint16 *offp, int old_upper, int *upper, BlockNumber blkno,
 			   int attno, int row)
@@ -61,7 +61,14 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 				 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
 						blkno, attno + 1, row + 1)));
 	src = scratch + *offp;
-	size = PaxStoredSize(att, src, special - *offp, &align);
+	if (att->attlen == -1 && VARATT_IS_1B(src) && !VARATT_IS_1B_E(src))
+	{
+		/* most values: a 1-byte header, unaligned (PaxStoredSize's rule) */
+		size = VARSIZE_1B(src);
+		align = 1;
+	}
+	else
+		size = PaxStoredSize(att, src, special - *offp, &align);
 	if (size < 0 || *offp + size > special)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),

@@ -215,6 +215,18 @@ PaxChangeDiffRanges(PaxChange *chg)
 			int			start;
 			int			last;
 
+			/* equal bytes skipped a word at a time, then one at a time */
+			while (i + (int) sizeof(uint64) <= end)
+			{
+				uint64		a;
+				uint64		b;
+
+				memcpy(&a, before + i, sizeof(a));
+				memcpy(&b, after + i, sizeof(b));
+				if (a != b)
+					break;
+				i += sizeof(uint64);
+			}
 			while (i < end && before[i] == after[i])
 				i++;
 			if (i == end)
