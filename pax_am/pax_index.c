@@ -196,15 +196,93 @@ PaxDeltidCompare(const void *a, const void *b)
 							  &((TM_IndexDelete *) b)->tid);
 }
 
+/* the most table pages one bottom-up deletion reads, as heap's */
+#define PAX_BOTTOMUP_MAX_BLOCKS		6
+
+/* PaxDelBlock: one table page's candidates, for bottom-up deletion */
+typedef struct PaxDelBlock
+{
+	BlockNumber blkno;
+	int			first;			/* its first candidate, in TID order */
+	int			n;				/* its candidates */
+	int			npromising;		/* of them, those the index AM marked */
+} PaxDelBlock;
+
+/*
+ * PaxDelBlockCompare puts the pages likeliest to free index entries first:
+ * more promising candidates, then more candidates, then lower blocks.
+ */
+static int
+PaxDelBlockCompare(const void *a, const void *b)
+{
+	const PaxDelBlock *x = a;
+	const PaxDelBlock *y = b;
+
+	if (x->npromising != y->npromising)
+		return x->npromising > y->npromising ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->blkno < y->blkno ? -1 : x->blkno > y->blkno ? 1 : 0;
+}
+
+/*
+ * PaxBottomUpOrder reorders the candidates (in TID order) of a bottom-up
+ * deletion by page, the most promising pages first (PaxDelBlockCompare),
+ * keeping only the first PAX_BOTTOMUP_MAX_BLOCKS pages' candidates.
+ * Adapted in spirit from bottomup_sort_and_shrink() in heapam.c,
+ * PostgreSQL 15 (ranked by counts alone, without its block groups).
+ */
+static void
+PaxBottomUpOrder(TM_IndexDeleteOp *delstate)
+{
+	PaxDelBlock *blocks = palloc(delstate->ndeltids * sizeof(PaxDelBlock));
+	TM_IndexDelete *sorted;
+	int			nblocks = 0;
+	int			n = 0;
+
+	for (int i = 0; i < delstate->ndeltids; i++)
+	{
+		TM_IndexDelete *del = &delstate->deltids[i];
+		BlockNumber blkno = ItemPointerGetBlockNumber(&del->tid);
+
+		if (nblocks == 0 || blocks[nblocks - 1].blkno != blkno)
+		{
+			blocks[nblocks].blkno = blkno;
+			blocks[nblocks].first = i;
+			blocks[nblocks].n = 0;
+			blocks[nblocks].npromising = 0;
+			nblocks++;
+		}
+		blocks[nblocks - 1].n++;
+		blocks[nblocks - 1].npromising += delstate->status[del->id].promising;
+	}
+	qsort(blocks, nblocks, sizeof(PaxDelBlock), PaxDelBlockCompare);
+	nblocks = Min(nblocks, PAX_BOTTOMUP_MAX_BLOCKS);
+	sorted = palloc(delstate->ndeltids * sizeof(TM_IndexDelete));
+	for (int b = 0; b < nblocks; b++)
+	{
+		memcpy(&sorted[n], &delstate->deltids[blocks[b].first],
+			   blocks[b].n * sizeof(TM_IndexDelete));
+		n += blocks[b].n;
+	}
+	memcpy(delstate->deltids, sorted, n * sizeof(TM_IndexDelete));
+	delstate->ndeltids = n;
+	pfree(sorted);
+	pfree(blocks);
+}
+
 /*
  * pax_index_delete_tuples marks the entries whose rows are dead to
  * everyone as deletable and returns the newest xid among the rows so
  * removed, for the index AM's recovery conflict horizon: an entry whose
- * every HOT chain version is dead (PaxHotChainDead).  Bottom-up deletion
- * asks for at least bottomupfreespace bytes; we check every candidate.
- * Adapted from
- * heap_index_delete_tuples() in heapam.c, PostgreSQL 15 (without its
- * bottom-up block ranking).
+ * every HOT chain version is dead (PaxHotChainDead).  A simple deletion's
+ * candidates are all checked.  A bottom-up deletion's are checked a page
+ * at a time, the most promising pages first and at most
+ * PAX_BOTTOMUP_MAX_BLOCKS of them (PaxBottomUpOrder), until the entries
+ * found deletable free the bottomupfreespace bytes the index AM asked for:
+ * it asks on every page split it tries to avoid, with every entry of the
+ * index page as a candidate.  Adapted from heap_index_delete_tuples() in
+ * heapam.c, PostgreSQL 15.
  */
 TransactionId
 pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
@@ -214,11 +292,14 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 	Buffer		buffer = InvalidBuffer;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	uint16		rowhdrs = 0;
+	int			freed = 0;
 	int			final = 0;
 
-	/* visit each page once: deltids in TID order */
+	/* visit each page once: deltids in TID order, by page */
 	qsort(delstate->deltids, delstate->ndeltids, sizeof(TM_IndexDelete),
 		  PaxDeltidCompare);
+	if (delstate->bottomup)
+		PaxBottomUpOrder(delstate);
 
 	for (int i = 0; i < delstate->ndeltids; i++)
 	{
@@ -226,10 +307,14 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		TM_IndexStatus *status = &delstate->status[del->id];
 		BlockNumber blkno = ItemPointerGetBlockNumber(&del->tid);
 
+		if (delstate->bottomup && freed >= delstate->bottomupfreespace &&
+			(!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno))
+			break;				/* enough room, and a new page */
 		if (blkno >= nblocks)
 		{
 			/* a truncated page: the row is long gone */
 			status->knowndeletable = true;
+			freed += status->freespace;
 			final = i + 1;
 			continue;
 		}
@@ -248,6 +333,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		{
 			/* left by a crash after extension: no row is there */
 			status->knowndeletable = true;
+			freed += status->freespace;
 			final = i + 1;
 			continue;
 		}
@@ -258,6 +344,7 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 							 &latest))
 			continue;
 		status->knowndeletable = true;
+		freed += status->freespace;
 		final = i + 1;
 	}
 	if (BufferIsValid(buffer))

@@ -47,6 +47,7 @@
 #include "access/rmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/standby.h"
 #include "utils/rel.h"
@@ -231,7 +232,29 @@ PaxChangeDiffRanges(PaxChange *chg)
 				i++;
 			if (i == end)
 				break;
-			start = last = i;
+			start = last = i++;
+
+			/*
+			 * Words with a differing byte, then bytes: a run takes in fewer
+			 * than a word of equal bytes between two differing ones where the
+			 * byte loop would have cut it (a longer fragment, the same page).
+			 */
+			while (i + (int) sizeof(uint64) <= end)
+			{
+				uint64		a;
+				uint64		b;
+
+				memcpy(&a, before + i, sizeof(a));
+				memcpy(&b, after + i, sizeof(b));
+				if (a == b)
+					break;
+#ifdef WORDS_BIGENDIAN
+				last = i + 7 - pg_rightmost_one_pos64(a ^ b) / 8;
+#else
+				last = i + pg_leftmost_one_pos64(a ^ b) / 8;
+#endif
+				i += sizeof(uint64);
+			}
 			while (i < end && i - last <= (int) PAX_FRAGMENT_HEADER)
 			{
 				if (before[i] != after[i])
