@@ -23,30 +23,9 @@ VACUUM ANALYZE del_heap;
 -- each round (a transaction of its own, whose old versions the next ones
 -- may delete) changes k, an indexed column: no update is heap-only, and
 -- the primary key gets an entry a row that is an unchanged key
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 1;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 2;
-UPDATE del_pax SET k = k + 1 WHERE id % 3 = 0;
-UPDATE del_heap SET k = k + 1 WHERE id % 3 = 0;
+SELECT format('UPDATE %I SET k = k + 1 WHERE id %% 3 = %s', t, r % 3)
+  FROM generate_series(1, 12) r, unnest(ARRAY['del_pax', 'del_heap']) t
+  ORDER BY r, t DESC \gexec
 
 -- the same rows through each index
 SET enable_seqscan = off;
