@@ -420,6 +420,39 @@ PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed, List *rest,
 }
 
 /*
+ * PaxIndexPathWins tells whether rel, of one row or none after its
+ * restriction clauses, has an unparameterized index path cheaper than a
+ * PaxScan of it could be: a PaxScan visits every page at no less than its
+ * page costs (PaxScanPageCosts, the cached share cut to what a page costs
+ * under a join filter), whatever its clauses.  A point query (an OLTP
+ * statement, planned on each execution under the simple protocol) then
+ * skips analysing and costing the clauses for a path that cannot win:
+ * with one row, no LIMIT favours a cheaper startup either.
+ */
+static bool
+PaxIndexPathWins(PlannerInfo *root, RelOptInfo *rel)
+{
+	Cost		disk;
+	Cost		cached;
+	Cost		floor;
+	ListCell   *lc;
+
+	if (rel->rows > 1.0 || rel->pages == 0)
+		return false;
+	PaxScanPageCosts(root, rel, &disk, &cached);
+	floor = (disk + cached * PAX_PAGE_FIXED_SHARE) * rel->pages;
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *path = (Path *) lfirst(lc);
+
+		if (IsA(path, IndexPath) && path->param_info == NULL &&
+			path->total_cost < floor)
+			return true;
+	}
+	return false;
+}
+
+/*
  * PaxSetRelPathlist adds PaxScan paths for pax relations.  It leaves the
  * relation alone when a system column other than ctid or tableoid is
  * needed (PaxScan forms virtual rows), the scan samples the table, or
@@ -488,6 +521,8 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	}
 
 	required_outer = rel->lateral_relids;
+	if (required_outer == NULL && PaxIndexPathWins(root, rel))
+		return;
 	add_path(rel, &PaxMakePath(root, rel, required_outer, 0)->path);
 
 	if (rel->consider_parallel && required_outer == NULL)
