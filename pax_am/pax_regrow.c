@@ -44,6 +44,14 @@
 #include "pax_tableam.h"
 #include "pax_tidmap.h"
 
+
+/*
+ * the free slots a page laid out again may get beyond half its rows:
+ * pruning (some 20,000 instructions) against the dead versions a scan
+ * steps over (some 150 each) is cheapest near 16 versions a pruning
+ */
+#define PAX_REGROW_SPARE	16
+
 /*
  * PaxRegrowRow reads row r of page into row (values and isnull given) as a
  * plain row ready to be placed (PaxAddRowToPage): its non-null
@@ -205,6 +213,47 @@ PaxRegrowInPlace(Relation rel, Page page, const PaxPageLayout *layout,
 }
 
 /*
+ * PaxRegrowCapacity is the largest capacity from lo up to PAX_REGROW_SPARE
+ * slots beyond its rows (mapped: its live rows; else its nrows slots, which
+ * keep their numbers) at which a page laid out in shape holds its nlive live
+ * rows' values (total bytes) and avg more bytes for each slot beyond them,
+ * and, mapped, a TID map for them (of nrows TIDs at least, twice the slots
+ * at most); lo - 1 when even lo does not fit.  A page of a few rows would
+ * otherwise get a slot or two to spare (pgbench's branches: one row, two
+ * slots, pruned on every update); with PAX_REGROW_SPARE it is pruned once
+ * every so many versions, and its scans step over no more dead ones.  The
+ * layout's size grows with the capacity: the largest is found by
+ * bisection.
+ */
+static int
+PaxRegrowCapacity(TupleDesc tupdesc, PaxPageShape *shape, int nrows,
+				  int nlive, Size total, Size avg, bool mapped, int lo)
+{
+	int			hi = Min(PAX_MAX_CAPACITY,
+						 (mapped ? nlive : nrows) + PAX_REGROW_SPARE);
+	Size		limit = mapped ? BLCKSZ : PAX_SPECIAL_START;
+
+	lo--;						/* the largest known to fit, or none */
+	while (lo < hi)
+	{
+		int			cap = lo + (hi - lo + 1) / 2;
+		Size		need;
+
+		shape->capacity = cap;
+		need = PaxLayoutSize(tupdesc, shape, NULL) + total +
+			(Size) Max(cap - nlive, 0) * avg;
+		if (mapped)
+			need += PaxTidMapSpecialSize(Min(MaxHeapTuplesPerPage,
+											 Max(nrows, 2 * cap)), cap);
+		if (need <= limit)
+			lo = cap;
+		else
+			hi = cap - 1;
+	}
+	return lo;
+}
+
+/*
  * PaxPageRegrow lays page (a pruned scratch copy of block blkno, row form
  * or compact, in layout) out again in out as a plain row-form page with at
  * least minextra more row slots than its pp_nrows, when its rows' values
@@ -214,7 +263,9 @@ PaxRegrowInPlace(Relation rel, Page page, const PaxPageLayout *layout,
  * out undefined, when the rows do not leave the room, or when the page has
  * fewer columns than the relation or a column the plain layout could not
  * hold.  The capacity is the largest, up to half as many slots again, that
- * leaves room for minextra rows of the page's average value-area size.
+ * leaves room for minextra rows of the page's average value-area size, or
+ * up to PAX_REGROW_SPARE more where the bytes hold such a row a slot
+ * (PaxRegrowCapacity).
  */
 bool
 PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
@@ -287,6 +338,10 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	}
 	if (cap < nrows + minextra)
 		goto done;
+	/* or up to PAX_REGROW_SPARE more, where the bytes hold them */
+	cap = Max(cap, PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, total, avg,
+									 false, cap + 1));
+	shape.capacity = cap;
 
 	ok = PaxRegrowInPlace(rel, page, layout, blkno, isdead, &shape, &cells,
 						  &row, out);
@@ -469,7 +524,9 @@ PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
  * (PaxChooseShape) with room in the integer and numeric columns for
  * updated values (PaxShapeRoomy), its null bitmaps kept.  The capacity is
  * the largest, up to half as many slots again as live rows, that leaves
- * room for the map and a row of the average value-area size.  Returns
+ * room for the map and a row of the average value-area size, or up to
+ * PAX_REGROW_SPARE more where the bytes hold such a row a slot
+ * (PaxRegrowCapacity).  Returns
  * false, out undefined, when the rows do not leave that room, when the
  * page has fewer columns than the relation or a column the layout could
  * not hold, or, with encoded, when it is a plain row-form page (rows
@@ -602,6 +659,11 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	}
 	if (cap <= nlive)
 		goto done;
+	/* or up to PAX_REGROW_SPARE more, where the bytes hold them */
+	cap = Max(cap, PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, total,
+									 total / Max(nlive, 1), true, cap + 1));
+	shape.capacity = cap;
+	maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
 	ok = (encoded && cap == nlive + 1) ||
 		PaxRegrowMappedBuild(rel, page, layout, blkno, &shape, maxtids,
 							 entry, &cells, &row, out);
