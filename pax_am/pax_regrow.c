@@ -44,7 +44,6 @@
 #include "pax_tableam.h"
 #include "pax_tidmap.h"
 
-
 /*
  * the free slots a page laid out again may get beyond half its rows:
  * pruning (some 20,000 instructions) against the dead versions a scan
