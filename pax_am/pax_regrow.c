@@ -45,9 +45,12 @@
 #include "pax_tidmap.h"
 
 /*
- * the free slots a page laid out again may get beyond half its rows:
- * pruning (some 20,000 instructions) against the dead versions a scan
- * steps over (some 150 each) is cheapest near 16 versions a pruning
+ * the free slots a page laid out again may get beyond half its rows, where
+ * its bytes hold versions for them: a page of a few rows would otherwise
+ * get a slot or two (pgbench's branches: one row, two slots, pruned on 86%
+ * of transactions).  Pruning (some 20,000 instructions) against the dead
+ * versions a scan steps over (some 150 each) is cheapest near 16 versions
+ * a pruning.
  */
 #define PAX_REGROW_SPARE	16
 
@@ -212,26 +215,21 @@ PaxRegrowInPlace(Relation rel, Page page, const PaxPageLayout *layout,
 }
 
 /*
- * PaxRegrowCapacity is the largest capacity from lo up to PAX_REGROW_SPARE
- * slots beyond its rows (mapped: its live rows; else its nrows slots, which
- * keep their numbers) at which a page laid out in shape holds its nlive live
+ * PaxRegrowCapacity is the largest capacity from lo to hi (at most
+ * PAX_MAX_CAPACITY) at which a page laid out in shape holds its nlive live
  * rows' values (total bytes) and avg more bytes for each slot beyond them,
  * and, mapped, a TID map for them (of nrows TIDs at least, twice the slots
- * at most); lo - 1 when even lo does not fit.  A page of a few rows would
- * otherwise get a slot or two to spare (pgbench's branches: one row, two
- * slots, pruned on every update); with PAX_REGROW_SPARE it is pruned once
- * every so many versions, and its scans step over no more dead ones.  The
- * layout's size grows with the capacity: the largest is found by
- * bisection.
+ * at most); lo - 1 when even lo does not fit.  A slot is given only with
+ * room for a version's values.  The layout's size grows with the
+ * capacity: the largest is found by bisection.
  */
 static int
 PaxRegrowCapacity(TupleDesc tupdesc, PaxPageShape *shape, int nrows,
-				  int nlive, Size total, Size avg, bool mapped, int lo)
+				  int nlive, Size total, Size avg, bool mapped, int lo, int hi)
 {
-	int			hi = Min(PAX_MAX_CAPACITY,
-						 (mapped ? nlive : nrows) + PAX_REGROW_SPARE);
 	Size		limit = mapped ? BLCKSZ : PAX_SPECIAL_START;
 
+	hi = Min(hi, PAX_MAX_CAPACITY);
 	lo--;						/* the largest known to fit, or none */
 	while (lo < hi)
 	{
@@ -339,7 +337,8 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 		goto done;
 	/* or up to PAX_REGROW_SPARE more, where the bytes hold them */
 	cap = Max(cap, PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, total, avg,
-									 false, cap + 1));
+									 false, cap + 1,
+									 nrows + PAX_REGROW_SPARE));
 	shape.capacity = cap;
 
 	ok = PaxRegrowInPlace(rel, page, layout, blkno, isdead, &shape, &cells,
@@ -522,10 +521,9 @@ PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
  * value), in encodings chosen for its live rows as a batch's page's
  * (PaxChooseShape) with room in the integer and numeric columns for
  * updated values (PaxShapeRoomy), its null bitmaps kept.  The capacity is
- * the largest, up to half as many slots again as live rows, that leaves
- * room for the map and a row of the average value-area size, or up to
- * PAX_REGROW_SPARE more where the bytes hold such a row a slot
- * (PaxRegrowCapacity).  Returns
+ * the largest that leaves room for the map and a row of the average
+ * value-area size for each slot beyond the live rows, up to half as many
+ * slots again or PAX_REGROW_SPARE more (PaxRegrowCapacity).  Returns
  * false, out undefined, when the rows do not leave that room, when the
  * page has fewer columns than the relation or a column the layout could
  * not hold, or, with encoded, when it is a plain row-form page (rows
@@ -646,21 +644,17 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 			goto done;
 		total = ((PageHeader) out)->pd_special - ((PageHeader) out)->pd_upper;
 	}
-	for (cap = Min(PAX_MAX_CAPACITY, nlive + Max(1, nlive / 2));
-		 cap > nlive; cap--)
-	{
-		shape.capacity = cap;
-		maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
-		if (PaxLayoutSize(tupdesc, &shape, NULL) + total +
-			total / Max(nlive, 1) + PaxTidMapSpecialSize(maxtids, cap) <=
-			BLCKSZ)
-			break;
-	}
+	/*
+	 * As many slots beyond the live rows as the bytes hold a row of the
+	 * average value-area size for each, up to half as many again or
+	 * PAX_REGROW_SPARE: a slot without room for its version's values would
+	 * only take its minipages' bytes from the versions that fit.
+	 */
+	cap = PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, total,
+							total / Max(nlive, 1), true, nlive + 1,
+							nlive + Max(nlive / 2, PAX_REGROW_SPARE));
 	if (cap <= nlive)
 		goto done;
-	/* or up to PAX_REGROW_SPARE more, where the bytes hold them */
-	cap = Max(cap, PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, total,
-									 total / Max(nlive, 1), true, cap + 1));
 	shape.capacity = cap;
 	maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
 	ok = (encoded && cap == nlive + 1) ||
