@@ -310,15 +310,8 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		if (delstate->bottomup && freed >= delstate->bottomupfreespace &&
 			(!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno))
 			break;				/* enough room, and a new page */
-		if (blkno >= nblocks)
-		{
-			/* a truncated page: the row is long gone */
-			status->knowndeletable = true;
-			freed += status->freespace;
-			final = i + 1;
-			continue;
-		}
-		if (!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno)
+		if (blkno < nblocks &&
+			(!BufferIsValid(buffer) || BufferGetBlockNumber(buffer) != blkno))
 		{
 			if (BufferIsValid(buffer))
 				UnlockReleaseBuffer(buffer);
@@ -329,17 +322,14 @@ pax_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 				rowhdrs = PaxPageRowHeaderOffset(rel, BufferGetPage(buffer),
 												 blkno);
 		}
-		if (PageIsNew(BufferGetPage(buffer)))
-		{
-			/* left by a crash after extension: no row is there */
-			status->knowndeletable = true;
-			freed += status->freespace;
-			final = i + 1;
-			continue;
-		}
 
-		/* the entry goes when its whole HOT chain is dead */
-		if (!PaxHotChainDead(rel, buffer, rowhdrs,
+		/*
+		 * The entry goes when its whole HOT chain is dead, or its page is
+		 * truncated (the row long gone) or new (left by a crash after
+		 * extension: no row is there).
+		 */
+		if (blkno < nblocks && !PageIsNew(BufferGetPage(buffer)) &&
+			!PaxHotChainDead(rel, buffer, rowhdrs,
 							 &del->tid, vistest, status->knowndeletable,
 							 &latest))
 			continue;

@@ -509,6 +509,31 @@ PaxFixedValue(Page page, const PaxColumnLayout *col, int row)
 	return col->byval ? fetch_att(data, true, col->attlen) : PointerGetDatum(data);
 }
 
+/*
+ * PaxStoredSize is the size of a variable-length value stored at p (with at
+ * most maxlen bytes before the end of the value area), and in *align the
+ * alignment it was stored with: a cstring's bytes and terminator, a
+ * varlena's VARSIZE_ANY, aligned by attalign only with a 4-byte header.
+ * -1 for a cstring without terminator.  Inline: the value area's compaction
+ * asks it for every value it moves.
+ */
+static inline int
+PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen, int *align)
+{
+	*align = 1;
+	if (att->attlen == -2)
+	{
+		int			len = strnlen(p, maxlen);
+
+		return len < maxlen ? len + 1 : -1;
+	}
+	if (!VARATT_IS_SHORT(p))
+		*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+			att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+			att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+	return VARSIZE_ANY(p);
+}
+
 /* pax_enc_int.c */
 extern char *PaxDecodeScratch;
 extern void PaxPackedColumnStats(Page page, const PaxColumnLayout *col,

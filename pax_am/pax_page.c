@@ -443,30 +443,6 @@ PaxBufferLockedByMe(Buffer buffer, bool exclusive)
 #endif
 
 /*
- * PaxStoredSize is the size of a variable-length value stored at p (with at
- * most maxlen bytes before the end of the value area), and in *align the
- * alignment it was stored with: a cstring's bytes and terminator, a
- * varlena's VARSIZE_ANY, aligned by attalign only with a 4-byte header.
- * -1 for a cstring without terminator.
- */
-int
-PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen, int *align)
-{
-	*align = 1;
-	if (att->attlen == -2)
-	{
-		int			len = strnlen(p, maxlen);
-
-		return len < maxlen ? len + 1 : -1;
-	}
-	if (!VARATT_IS_SHORT(p))
-		*align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
-			att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
-			att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
-	return VARSIZE_ANY(p);
-}
-
-/*
  * PaxPageShapeOf sets *shape to the shape the page was laid out with: its
  * header's row count and capacity, its column directory's bitmaps, its
  * encoded widths when it has them, compact or not; from which

@@ -567,8 +567,6 @@ extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 extern char *PaxDecodeCellsFor(char **cells, const PaxPageLayout *layout,
 							   int natts, MemoryContext mcxt);
 extern char *PaxDecodeCell(int attno);
-extern int	PaxStoredSize(Form_pg_attribute att, const char *p, int maxlen,
-						  int *align);
 extern uint16 PaxPageRowHeaders(Relation rel, Page page, BlockNumber blkno);
 extern bool PaxPageHeaderIsValid(Page page);
 extern uint32 PaxBasesAt(Page page);

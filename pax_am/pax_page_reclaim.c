@@ -61,14 +61,7 @@ PaxReclaimMove(Page page, const char *scratch, Form_pg_attribute att,
 				 errmsg("invalid value offset in pax page: block %u, column %d, row %d",
 						blkno, attno + 1, row + 1)));
 	src = scratch + *offp;
-	if (att->attlen == -1 && VARATT_IS_1B(src) && !VARATT_IS_1B_E(src))
-	{
-		/* most values: a 1-byte header, unaligned (PaxStoredSize's rule) */
-		size = VARSIZE_1B(src);
-		align = 1;
-	}
-	else
-		size = PaxStoredSize(att, src, special - *offp, &align);
+	size = PaxStoredSize(att, src, special - *offp, &align);
 	if (size < 0 || *offp + size > special)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),

@@ -215,6 +215,17 @@ PaxRegrowInPlace(Relation rel, Page page, const PaxPageLayout *layout,
 }
 
 /*
+ * PaxRegrowMaxTids is the TID map's room of a page of nrows TID offsets laid
+ * out again with cap slots: every old offset, and twice the slots at most
+ * MaxHeapTuplesPerPage.
+ */
+static inline int
+PaxRegrowMaxTids(int nrows, int cap)
+{
+	return Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
+}
+
+/*
  * PaxRegrowCapacity is the largest capacity from lo to hi (at most
  * PAX_MAX_CAPACITY) at which a page laid out in shape holds its nlive live
  * rows' values (total bytes) and avg more bytes for each slot beyond them,
@@ -240,8 +251,7 @@ PaxRegrowCapacity(TupleDesc tupdesc, PaxPageShape *shape, int nrows,
 		need = PaxLayoutSize(tupdesc, shape, NULL) + total +
 			(Size) Max(cap - nlive, 0) * avg;
 		if (mapped)
-			need += PaxTidMapSpecialSize(Min(MaxHeapTuplesPerPage,
-											 Max(nrows, 2 * cap)), cap);
+			need += PaxTidMapSpecialSize(PaxRegrowMaxTids(nrows, cap), cap);
 		if (need <= limit)
 			lo = cap;
 		else
@@ -446,7 +456,7 @@ PaxRegrowMappedBuild(Relation rel, Page page, const PaxPageLayout *layout,
 /*
  * PaxRegrowMayFit tells, without decoding a row, whether page's nlive live
  * rows (of nrows slots) could fit a row-form page with a free slot and a
- * TID map of maxtids entries, laid out again by PaxPageRegrowMapped.
+ * TID map, laid out again by PaxPageRegrowMapped.
  * Plain (encoded false), in its own shape, its value area (compacted: the
  * caller pruned it) moving whole, less a sixteenth for alignment padding:
  * a lower bound.  In PaxShapeRoomy's encodings, each row takes a header
@@ -462,11 +472,12 @@ PaxRegrowMappedBuild(Relation rel, Page page, const PaxPageLayout *layout,
  */
 static bool
 PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
-				int nrows, int nlive, int maxtids, bool encoded)
+				int nrows, int nlive, bool encoded)
 {
 	PageHeader	phdr = (PageHeader) page;
 	Size		values = phdr->pd_special - phdr->pd_upper;
-	Size		tidmap = PaxTidMapSpecialSize(maxtids, nlive + 1);
+	Size		tidmap = PaxTidMapSpecialSize(PaxRegrowMaxTids(nrows, nlive + 1),
+											  nlive + 1);
 	Size		perrow = PAX_ROWHDR_SIZE;
 	Size		minipages;
 	Size		need;
@@ -479,9 +490,10 @@ PaxRegrowMayFit(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 		PaxPageShapeOf(page, &shape);
 		shape.widths = NULL;
 		shape.compact = false;
-		shape.capacity = nlive + 1;
-		return PaxLayoutSize(tupdesc, &shape, NULL) + values - values / 16 +
-			(values - values / 16) / Max(nlive, 1) + tidmap <= BLCKSZ;
+		values -= values / 16;
+		return PaxRegrowCapacity(tupdesc, &shape, nrows, nlive, values,
+								 values / Max(nlive, 1), true, nlive + 1,
+								 nlive + 1) == nlive + 1;
 	}
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
@@ -561,11 +573,8 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 		return false;
 	for (int r = 0; r < nrows; r++)
 		nlive += !PaxRowUnused(page, layout->rowhdrs, r);
-	if (!PaxRegrowMayFit(page, layout, tupdesc, nrows, nlive,
-						 Min(MaxHeapTuplesPerPage, Max(nrows, 2 * (nlive + 1))),
-						 encoded))
+	if (!PaxRegrowMayFit(page, layout, tupdesc, nrows, nlive, encoded))
 		return false;
-	nlive = 0;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "pax page laid out again",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
@@ -591,9 +600,9 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	 * copied) to choose the encodings from, else one row read after another.
 	 */
 	rows = palloc0((encoded ? nrows : 1) * sizeof(PaxRow));
-	for (int r = 0; r < nrows; r++)
+	for (int r = 0, k = 0; r < nrows; r++)
 	{
-		PaxRow	   *pr = &rows[encoded ? nlive : 0];
+		PaxRow	   *pr = &rows[encoded ? k : 0];
 
 		if (PaxRowUnused(page, layout->rowhdrs, r))
 			continue;
@@ -608,7 +617,7 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 			if (!pr->isnull[i] && !TupleDescAttr(tupdesc, i)->attbyval)
 				pr->values[i] = datumCopy(pr->values[i], false,
 										  TupleDescAttr(tupdesc, i)->attlen);
-		nlive++;
+		k++;
 	}
 	total = PAX_SPECIAL_START - below;
 	row.values = palloc(Max(natts, 1) * sizeof(Datum));
@@ -635,7 +644,7 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 
 		/* laid out with one free slot first, which tells the values' bytes */
 		shape.capacity = nlive + 1;
-		maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * shape.capacity));
+		maxtids = PaxRegrowMaxTids(nrows, shape.capacity);
 		if (shape.capacity > PAX_MAX_CAPACITY ||
 			PaxLayoutSize(tupdesc, &shape, NULL) +
 			PaxTidMapSpecialSize(maxtids, shape.capacity) > BLCKSZ ||
@@ -656,7 +665,7 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 	if (cap <= nlive)
 		goto done;
 	shape.capacity = cap;
-	maxtids = Min(MaxHeapTuplesPerPage, Max(nrows, 2 * cap));
+	maxtids = PaxRegrowMaxTids(nrows, cap);
 	ok = (encoded && cap == nlive + 1) ||
 		PaxRegrowMappedBuild(rel, page, layout, blkno, &shape, maxtids,
 							 entry, &cells, &row, out);

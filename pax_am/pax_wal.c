@@ -195,6 +195,18 @@ PaxChangeRemoves(PaxChange *chg, bool cleanup, TransactionId horizon)
 		chg->horizon = horizon;
 }
 
+/* PaxWordXor: the bits in which the 8 bytes at off of a and b differ */
+static inline uint64
+PaxWordXor(const char *a, const char *b, int off)
+{
+	uint64		x;
+	uint64		y;
+
+	memcpy(&x, a + off, sizeof(x));
+	memcpy(&y, b + off, sizeof(y));
+	return x ^ y;
+}
+
 /*
  * PaxChangeDiffRanges names the runs of the PaxChangeDiff regions in which
  * the copy differs from the page; runs closer than a fragment header are
@@ -215,19 +227,12 @@ PaxChangeDiffRanges(PaxChange *chg)
 		{
 			int			start;
 			int			last;
+			uint64		x;
 
 			/* equal bytes skipped a word at a time, then one at a time */
-			while (i + (int) sizeof(uint64) <= end)
-			{
-				uint64		a;
-				uint64		b;
-
-				memcpy(&a, before + i, sizeof(a));
-				memcpy(&b, after + i, sizeof(b));
-				if (a != b)
-					break;
+			while (i + (int) sizeof(uint64) <= end &&
+				   PaxWordXor(before, after, i) == 0)
 				i += sizeof(uint64);
-			}
 			while (i < end && before[i] == after[i])
 				i++;
 			if (i == end)
@@ -239,19 +244,13 @@ PaxChangeDiffRanges(PaxChange *chg)
 			 * than a word of equal bytes between two differing ones where the
 			 * byte loop would have cut it (a longer fragment, the same page).
 			 */
-			while (i + (int) sizeof(uint64) <= end)
+			while (i + (int) sizeof(uint64) <= end &&
+				   (x = PaxWordXor(before, after, i)) != 0)
 			{
-				uint64		a;
-				uint64		b;
-
-				memcpy(&a, before + i, sizeof(a));
-				memcpy(&b, after + i, sizeof(b));
-				if (a == b)
-					break;
 #ifdef WORDS_BIGENDIAN
-				last = i + 7 - pg_rightmost_one_pos64(a ^ b) / 8;
+				last = i + 7 - pg_rightmost_one_pos64(x) / 8;
 #else
-				last = i + pg_leftmost_one_pos64(a ^ b) / 8;
+				last = i + pg_leftmost_one_pos64(x) / 8;
 #endif
 				i += sizeof(uint64);
 			}
