@@ -477,6 +477,24 @@ PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
 }
 
 /*
+ * PaxPruneGainsNothing tells whether a pruning is better left to VACUUM
+ * than logged (without pax's resource manager, as the page's image): it
+ * made only DEAD items, laid nothing out again, on an encoded page an
+ * UPDATE hinted full because its encodings did not take the version.  The
+ * encodings are what the page lacks, and the same rows are judged again
+ * by the next pruning that could lay the page out in roomier ones.  (On
+ * other pages the values DEAD items free add up to the room a TID map or
+ * more slots take later.)  Asked of pruning on access only: VACUUM's
+ * pruning makes the DEAD items it then frees.
+ */
+static bool
+PaxPruneGainsNothing(PaxPruneState *ps, Page copy)
+{
+	return ps->plan.nunused == 0 && ps->plan.nredirect == 0 &&
+		PageIsFull(ps->page) && PaxPageIsEncoded(copy);
+}
+
+/*
  * PaxPagePrune prunes the buffer's page, which the caller holds
  * cleanup-locked: each row is judged against oldest_xmin (VACUUM's) or,
  * when that is invalid, vistest (GlobalVisTestFor's horizons), every chain
@@ -598,6 +616,17 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 			PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno,
 							  rel);
 			regrown = PaxPruneMakeRoom(ps, copy, layout, tupdesc);
+			if (regrown == NULL && !TransactionIdIsValid(oldest_xmin) &&
+				PaxPruneGainsNothing(ps, copy))
+			{
+				/* the change is dropped: the page keeps its rows for VACUUM */
+				((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
+				PageClearFull(ps->page);
+				MarkBufferDirtyHint(buffer, true);
+				PaxLayoutCacheFree(&cache);
+				pfree(ps);
+				return 0;
+			}
 		}
 		if (regrown != NULL)
 		{
