@@ -185,6 +185,15 @@ PaxFixRestShort(Page page, const PaxColumnLayout *col, int row, char *cell)
 #define PaxInMinipage(col)	((col)->restwidth != 0 || (col)->numslot != 0)
 
 /*
+ * PaxInValueArea tells whether a column's values lie in the page's value
+ * area behind offsets (a varlena column neither dictionary-encoded nor
+ * held in its minipage): the only values a freed row gives room back from.
+ */
+#define PaxInValueArea(col) \
+	((col)->data != 0 && (col)->attlen < 0 && (col)->dict == 0 && \
+	 !PaxInMinipage(col))
+
+/*
  * PaxDecodes tells whether a varlena column's values are built into decode
  * cells (prefix-encoded, decimal-scaled numerics) rather than read in the
  * page: a reader keeping several rows' values copies them.

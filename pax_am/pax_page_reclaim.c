@@ -295,8 +295,7 @@ PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
 	{
 		const PaxColumnLayout *col = &layout->cols[i];
 
-		if (col->data != 0 && col->attlen < 0 && col->dict == 0 &&
-			!PaxInMinipage(col))
+		if (PaxInValueArea(col))
 			varcols[nvar++] = i;
 	}
 

@@ -32,6 +32,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "pax_minipage.h"
 #include "pax_page.h"
 #include "pax_xlog.h"
 #include "pax_mvcc.h"
@@ -480,18 +481,26 @@ PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
  * PaxPruneGainsNothing tells whether a pruning is better left to VACUUM
  * than logged (without pax's resource manager, as the page's image): it
  * made only DEAD items, laid nothing out again, on an encoded page an
- * UPDATE hinted full because its encodings did not take the version.  The
- * encodings are what the page lacks, and the same rows are judged again
- * by the next pruning that could lay the page out in roomier ones.  (On
- * other pages the values DEAD items free add up to the room a TID map or
- * more slots take later.)  Asked of pruning on access only: VACUUM's
- * pruning makes the DEAD items it then frees.
+ * UPDATE hinted full because its encodings did not take the version, and
+ * none of whose columns keeps values in the value area (PaxInValueArea):
+ * the DEAD rows' packed values free nothing a version could use, and the
+ * next pruning judges the same rows again, when it may lay the page out
+ * in roomier encodings.  (Freed value-area bytes are what a version's
+ * text needs, and add up to the room a TID map or more slots take
+ * later.)  Asked of pruning on access only: VACUUM's pruning makes the
+ * DEAD items it then frees.
  */
 static bool
-PaxPruneGainsNothing(PaxPruneState *ps, Page copy)
+PaxPruneGainsNothing(PaxPruneState *ps, const PaxPageLayout *layout,
+					 Page copy)
 {
-	return ps->plan.nunused == 0 && ps->plan.nredirect == 0 &&
-		PageIsFull(ps->page) && PaxPageIsEncoded(copy);
+	if (ps->plan.nunused > 0 || ps->plan.nredirect > 0 ||
+		!PageIsFull(ps->page) || !PaxPageIsEncoded(copy))
+		return false;
+	for (int i = 0; i < layout->natts; i++)
+		if (PaxInValueArea(&layout->cols[i]))
+			return false;
+	return true;
 }
 
 /*
@@ -617,7 +626,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 							  rel);
 			regrown = PaxPruneMakeRoom(ps, copy, layout, tupdesc);
 			if (regrown == NULL && !TransactionIdIsValid(oldest_xmin) &&
-				PaxPruneGainsNothing(ps, copy))
+				PaxPruneGainsNothing(ps, layout, copy))
 			{
 				/* the change is dropped: the page keeps its rows for VACUUM */
 				((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;

@@ -427,7 +427,7 @@ PaxColumnRegions(ReturnSetInfo *rsinfo, const PaxPageLayout *layout, int i)
 				  "dictionary");
 	if (col->data != 0)
 		PaxRegion(rsinfo, col->data, PaxMinipageBytes(col, layout->capacity),
-				  i, col->attlen < 0 && col->dict == 0 && !PaxInMinipage(col) ?
+				  i, PaxInValueArea(col) ?
 				  "value offsets" : "values");
 }
 
