@@ -36,7 +36,7 @@ REGRESS = \
 	pax_am_trust \
 	pax_am_mvcc_delete \
 	pax_am_mvcc_update \
-	pax_am_hot \
+	pax_am_hot pax_am_share \
 	pax_am_regrow \
 	pax_am_mvcc_merge \
 	pax_am_mvcc_locks \

@@ -378,8 +378,11 @@ PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 		return false;
 	if (*hot)
 		init->infomask2 |= HEAP_ONLY_TUPLE;
+	/* values equal to the old version's share its bytes (PaxRowPlace) */
+	init->share_row = t->row;
 	r = PaxPlaceOnPage(rel, slot, init, t->buffer, t->vmbuffer, cid, &chg,
 					   &copy, &row);
+	init->share_row = -1;
 	if (r < 0)
 	{
 		init->infomask2 &= ~HEAP_ONLY_TUPLE;
@@ -476,6 +479,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	else
 		init.infomask = HEAP_XMAX_KEYSHR_LOCK | HEAP_XMAX_LOCK_ONLY;
 	init.infomask |= HEAP_UPDATED;
+	init.share_row = -1;
 
 	HeapTupleHeaderAdjustCmax(old, &cmax, &iscombo);
 	oldtup = PaxTargetOldTuple(&t);
@@ -558,6 +562,7 @@ pax_tuple_insert_speculative(Relation relation, TupleTableSlot *slot,
 	memset(&init, 0, sizeof(init));
 	init.infomask = HEAP_XMAX_INVALID;
 	init.spectoken = specToken;
+	init.share_row = -1;
 
 	PaxBulkPlaceFor(relation);
 	CheckForSerializableConflictIn(relation, NULL, InvalidBlockNumber);

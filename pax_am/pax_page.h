@@ -451,6 +451,7 @@ typedef struct PaxRowInit
 	uint16		infomask;		/* t_infomask (HEAP_XMAX_INVALID if no xmax) */
 	uint16		infomask2;		/* t_infomask2 bits besides natts */
 	uint32		spectoken;		/* speculative insertion token, or 0 */
+	int			share_row;		/* old version's slot on the page, or -1 */
 } PaxRowInit;
 
 /* Variable-length columns a PaxRow lists, at most (else it lists none). */

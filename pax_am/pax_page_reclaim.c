@@ -268,7 +268,8 @@ PaxCompactMaps(Page page, const PaxPageLayout *layout, TupleDesc tupdesc)
  * maps recomputes HASNULL, ZONESET and the zone maps from the rows.  The
  * compaction is one linear pass without a sort: values are copied back in
  * row order, growing down, and their offsets rewritten; a value already
- * where the pass puts it is not copied.  Only the columns whose rows'
+ * where the pass puts it is not copied, and a value rows share (versions
+ * of a row, PaxValueShared) is copied once.  Only the columns whose rows'
  * values lie behind offsets in the value area are visited (not fixed-width,
  * dictionary or in-minipage ones).  When alignment padding leaves no room,
  * the page is restored from scratch and false returned.
@@ -284,6 +285,8 @@ PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
 	int			old_upper = ((PageHeader) scratch)->pd_upper;
 	int16		varcols[MaxTupleAttributeNumber];
 	int			nvar = 0;
+	uint64		moved[BLCKSZ / 64];
+	uint16		newoff[BLCKSZ];
 
 	if (maps)
 	{
@@ -299,7 +302,13 @@ PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
 			varcols[nvar++] = i;
 	}
 
-	/* the rows left: values back from the scratch copy */
+	/*
+	 * The rows left: values back from the scratch copy.  A value versions
+	 * of a row share (PaxValueShared) moves once: moved[] marks the old
+	 * offsets already moved, newoff[] (set only where marked) their new
+	 * ones.
+	 */
+	memset(moved, 0, sizeof(moved));
 	for (int r = 0; r < nrows && nvar > 0; r++)
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
@@ -308,13 +317,21 @@ PaxCompactValueArea(Page page, const char *scratch, const PaxPageLayout *layout,
 		{
 			int			i = varcols[k];
 			const PaxColumnLayout *col = &layout->cols[i];
+			uint16	   *offp = &((uint16 *) (page + col->data))[r];
+			uint16		old = *offp;
 
 			if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, r))
 				continue;
+			if (old < BLCKSZ && (moved[old / 64] & (UINT64CONST(1) << (old % 64))))
+			{
+				*offp = newoff[old];
+				continue;
+			}
 			if (!PaxReclaimMove(page, scratch, TupleDescAttr(tupdesc, i),
-								&((uint16 *) (page + col->data))[r],
-								old_upper, &upper, blkno, i, r))
+								offp, old_upper, &upper, blkno, i, r))
 				goto overflow;
+			moved[old / 64] |= UINT64CONST(1) << (old % 64);	/* (old < special) */
+			newoff[old] = *offp;
 		}
 	}
 

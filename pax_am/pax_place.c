@@ -67,6 +67,49 @@ PaxValuePlace(Form_pg_attribute att, Datum value, int upper, int lower,
 }
 
 /*
+ * PaxValueShared tells whether a non-null value equals, as stored, the value
+ * of column col of row slot `share` on the page (an UPDATE's old version on
+ * the page its new version goes to), and sets *offp to that value's offset:
+ * the new version then shares the old one's bytes in the value area.  A
+ * stored value never changes (invariant 3) and the value area's compaction
+ * moves a shared value once for all its rows (PaxCompactValueArea), so an
+ * UPDATE that keeps a row's text columns writes none of them again: heap
+ * copies the whole row.
+ */
+static inline bool
+PaxValueShared(Form_pg_attribute att, Datum value, Page page,
+			   const PaxColumnLayout *col, int share, uint16 *offp)
+{
+	PageHeader	phdr = (PageHeader) page;
+	uint16		off;
+	const char *stored;
+	const char *p = DatumGetPointer(value);
+	Size		size;
+	int			align;
+	bool		toshort;
+
+	if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, share))
+		return false;
+	off = ((const uint16 *) (page + col->data))[share];
+	if (off < phdr->pd_upper || off >= phdr->pd_special)
+		return false;
+	stored = page + off;
+	size = PaxVarStorage(att, value, &align, &toshort);
+	if (off + size > phdr->pd_special)
+		return false;
+	if (toshort)
+	{
+		if (!VARATT_IS_SHORT(stored) || VARSIZE_SHORT(stored) != size ||
+			memcmp(stored + 1, VARDATA(p), size - 1) != 0)
+			return false;
+	}
+	else if (memcmp(stored, p, size) != 0)
+		return false;
+	*offp = off;
+	return true;
+}
+
+/*
  * PaxPrefixPlace is PaxValuePlace for a column of a page whose values start
  * with `prefix` (a length byte, the bytes: pax_encoding.h, "Prefix encoding"): it
  * places the rest of the value's data as a short varlena, writing into dest
@@ -269,6 +312,19 @@ PaxRowPlace(TupleDesc tupdesc, const PaxRow *row, int upper, int lower,
 								   write ? page : NULL,
 								   &((uint16 *) (page + col->data))[rowidx]);
 			continue;
+		}
+		if (col != NULL && page != NULL && row->init != NULL &&
+			row->init->share_row >= 0)
+		{
+			uint16		off;
+
+			if (PaxValueShared(att, row->values[i], page, col,
+							   row->init->share_row, &off))
+			{
+				if (write)
+					((uint16 *) (page + col->data))[rowidx] = off;
+				continue;
+			}
 		}
 		upper = PaxValuePlace(att, row->values[i], upper, lower,
 							  write ? page : NULL,

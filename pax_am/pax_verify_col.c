@@ -785,6 +785,10 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 	{
 		const PaxAreaValue *prev = &vals[k - 1];
 
+		/* versions of a row may share a value (PaxValueShared) */
+		if (vals[k].off == prev->off && vals[k].len == prev->len &&
+			vals[k].attnum == prev->attnum)
+			continue;
 		if (vals[k].off < prev->off + prev->len)
 		{
 			ctx->attnum = vals[k].attnum;

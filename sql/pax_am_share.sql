@@ -1,0 +1,82 @@
+--
+-- Versions of a row share the values they keep (pax_am/pax_place.c,
+-- PaxValueShared): an UPDATE whose new version stays on its old version's
+-- page points the text columns it does not change at the old version's
+-- bytes in the value area instead of writing them again, as heap does
+-- (heap copies the whole row).  Pruning and VACUUM compact the value area
+-- moving a shared value once; pax_verify accepts versions of a column
+-- sharing a value and nothing else.  Heap is the oracle.
+--
+CREATE TABLE sh_pax (id int PRIMARY KEY, bal int NOT NULL, first text,
+  last text, street text, data text) USING pax
+  WITH (autovacuum_enabled = off);
+CREATE TABLE sh_heap (LIKE sh_pax INCLUDING ALL) USING heap
+  WITH (autovacuum_enabled = off);
+DO $$
+BEGIN
+  FOR g IN 1 .. 20 LOOP
+    INSERT INTO sh_pax VALUES (g, 0, 'first ' || g, repeat('last', 5) || g,
+      CASE WHEN g % 5 <> 0 THEN repeat('street ', 10) || g END,
+      repeat(md5(g::text), 4));
+  END LOOP;
+END $$;
+INSERT INTO sh_heap SELECT * FROM sh_pax;
+-- pax_same(a, b): a and b row for row (sql/include/pax_same.sql)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pax_same :abs_srcdir '/sql/include/pax_same.sql'
+\i :pax_same
+SELECT form, nrows FROM pax_page_stats('sh_pax') WHERE blkno = 0;
+
+-- a new version that keeps its text values takes none of the value area
+SELECT upper AS up0 FROM pax_page_stats('sh_pax') WHERE blkno = 0 \gset
+UPDATE sh_pax SET bal = bal + 1 WHERE id = 3;
+UPDATE sh_heap SET bal = bal + 1 WHERE id = 3;
+SELECT :up0 - upper AS value_bytes_taken
+  FROM pax_page_stats('sh_pax') WHERE blkno = 0;
+-- one changed text value takes its own bytes only (132 + a header)
+SELECT upper AS up0 FROM pax_page_stats('sh_pax') WHERE blkno = 0 \gset
+UPDATE sh_pax SET data = data || 'x' WHERE id = 4;
+UPDATE sh_heap SET data = data || 'x' WHERE id = 4;
+SELECT :up0 - upper BETWEEN 129 AND 140 AS one_value_taken
+  FROM pax_page_stats('sh_pax') WHERE blkno = 0;
+-- a NULL kept stays NULL; a value set where the old one was NULL is new
+UPDATE sh_pax SET bal = bal + 1 WHERE id = 5;
+UPDATE sh_heap SET bal = bal + 1 WHERE id = 5;
+UPDATE sh_pax SET street = 'new street' WHERE id = 10;
+UPDATE sh_heap SET street = 'new street' WHERE id = 10;
+SELECT pax_same('sh_pax', 'sh_heap');
+SELECT * FROM pax_verify('sh_pax', true, true);
+
+-- many versions, each transaction's read pruning the page (its value area
+-- compacted with shared values), then VACUUM: the rows stay heap's
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+DO $$
+BEGIN
+  FOR r IN 1 .. 160 LOOP
+    UPDATE sh_pax SET bal = bal + r,
+      last = CASE WHEN r % 7 = 0 THEN last || r ELSE last END
+      WHERE id = r % 20 + 1;
+    UPDATE sh_heap SET bal = bal + r,
+      last = CASE WHEN r % 7 = 0 THEN last || r ELSE last END
+      WHERE id = r % 20 + 1;
+    COMMIT;
+    PERFORM bal FROM sh_pax WHERE id = (r + 1) % 20 + 1;
+  END LOOP;
+END $$;
+RESET enable_bitmapscan;
+RESET enable_seqscan;
+SELECT pg_stat_force_next_flush();
+SELECT n_tup_upd, n_tup_hot_upd = n_tup_upd AS all_hot
+  FROM pg_stat_user_tables WHERE relname = 'sh_pax';
+SELECT count(*) AS pages FROM pax_page_stats('sh_pax');
+SELECT pax_same('sh_pax', 'sh_heap');
+SELECT * FROM pax_verify('sh_pax', true, true);
+VACUUM sh_pax;
+VACUUM sh_heap;
+SELECT pax_same('sh_pax', 'sh_heap');
+SELECT * FROM pax_verify('sh_pax', true, true);
+SELECT id, bal, length(last), street IS NULL AS no_street FROM sh_pax
+ WHERE id IN (1, 5, 10, 20) ORDER BY id;
+DROP TABLE sh_pax, sh_heap;
+DROP FUNCTION pax_same;
