@@ -24,8 +24,11 @@
 #include "postgres.h"
 
 #include "access/toast_compression.h"
+#include "access/transam.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -41,6 +44,7 @@
 #include "pax_minipage.h"
 #include "pax_page.h"
 #include "pax_stats.h"
+#include "pax_tidmap.h"
 
 /* The largest valid va_rawsize of a varlena. */
 #define PAX_VARLENA_SIZE_LIMIT	0x3FFFFFFF
@@ -629,6 +633,7 @@ typedef struct PaxAreaValue
 	uint16		off;
 	uint16		len;
 	int16		attnum;			/* zero-based */
+	int16		row;			/* the row's slot, or -1: a dictionary entry */
 } PaxAreaValue;
 
 static int
@@ -701,7 +706,7 @@ PaxAreaValuesMerge(PaxAreaValue *vals, int mid, int n, PaxAreaValue *tmp)
  * PaxVerifyValues).
  */
 static void
-PaxAreaValueAt(PaxVerifyContext *ctx, Page page, int i, uint16 off,
+PaxAreaValueAt(PaxVerifyContext *ctx, Page page, int i, int row, uint16 off,
 			   PaxAreaValue *vals, int *n)
 {
 	PageHeader	phdr = (PageHeader) page;
@@ -725,7 +730,74 @@ PaxAreaValueAt(PaxVerifyContext *ctx, Page page, int i, uint16 off,
 	vals[*n].off = off;
 	vals[*n].len = size;
 	vals[*n].attnum = i;
+	vals[*n].row = row;
 	(*n)++;
+}
+
+/*
+ * PaxVerifyXminFailed tells whether a row's inserting transaction is known
+ * to have ended without committing (its xmin hinted invalid, or aborted or
+ * crashed); false when its xmin lies outside the range the check cached
+ * (PaxVerifyRowHeader reports those).
+ */
+static bool
+PaxVerifyXminFailed(PaxVerifyContext *ctx, HeapTupleHeader hdr)
+{
+	TransactionId xid = HeapTupleHeaderGetRawXmin(hdr);
+
+	if (HeapTupleHeaderXminInvalid(hdr))
+		return true;
+	if (HeapTupleHeaderXminCommitted(hdr) || !TransactionIdIsNormal(xid) ||
+		!TransactionIdPrecedes(xid, ctx->next_xid) ||
+		(TransactionIdIsNormal(ctx->relfrozenxid) &&
+		 TransactionIdPrecedes(xid, ctx->relfrozenxid)))
+		return false;
+	return !TransactionIdIsCurrentTransactionId(xid) &&
+		!TransactionIdIsInProgress(xid) && !TransactionIdDidCommit(xid);
+}
+
+/*
+ * PaxVerifySameChain tells whether rows a and b of a row-form page may be
+ * versions of one row sharing a value (PaxValueShared): the t_ctid links
+ * on the page lead from one to the other, or one was written by a
+ * transaction that did not commit (an aborted UPDATE's version, which the
+ * old version's next update no longer names).
+ */
+static bool
+PaxVerifySameChain(PaxVerifyContext *ctx, Page page, int a, int b)
+{
+	const PaxPageLayout *layout = ctx->layout;
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			maxtid = PaxPageMaxTid(page);
+
+	if (layout->compact)
+		return false;
+	if (PaxVerifyXminFailed(ctx, PaxRowHeader(page, layout->rowhdrs, a)) ||
+		PaxVerifyXminFailed(ctx, PaxRowHeader(page, layout->rowhdrs, b)))
+		return true;
+	for (int dir = 0; dir < 2; dir++)
+	{
+		int			cur = dir == 0 ? a : b;
+		int			to = dir == 0 ? b : a;
+
+		for (int step = 0; step < nrows; step++)
+		{
+			HeapTupleHeader hdr = PaxRowHeader(page, layout->rowhdrs, cur);
+			int			off = ItemPointerGetOffsetNumberNoCheck(&hdr->t_ctid);
+			int			slot;
+			int			target;
+
+			if (ItemPointerGetBlockNumberNoCheck(&hdr->t_ctid) != ctx->blkno ||
+				off < 1 || off > maxtid || off == PaxSlotTid(page, cur) ||
+				PaxTidWhat(page, layout->rowhdrs, off, &slot, &target) !=
+				PAX_TIDK_ROW || slot < 0 || slot >= nrows)
+				break;
+			if (slot == to)
+				return true;
+			cur = slot;
+		}
+	}
+	return false;
 }
 
 /*
@@ -761,7 +833,7 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 		if (col->dict != 0)
 		{
 			for (int e = 0; e < Min(PaxDictUsed(page, col), col->dictcap); e++)
-				PaxAreaValueAt(ctx, page, i,
+				PaxAreaValueAt(ctx, page, i, -1,
 							   ((const uint16 *) (page + col->dict))[e], vals, &n);
 		}
 		else
@@ -772,7 +844,7 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 					(col->nullmap != 0 &&
 					 PaxBitIsSet((bits8 *) page + col->nullmap, r)))
 					continue;
-				PaxAreaValueAt(ctx, page, i, PaxVarOffset(page, col, r),
+				PaxAreaValueAt(ctx, page, i, r, PaxVarOffset(page, col, r),
 							   vals, &n);
 			}
 		}
@@ -787,7 +859,9 @@ PaxVerifyValueArea(PaxVerifyContext *ctx, Page page)
 
 		/* versions of a row may share a value (PaxValueShared) */
 		if (vals[k].off == prev->off && vals[k].len == prev->len &&
-			vals[k].attnum == prev->attnum)
+			vals[k].attnum == prev->attnum && vals[k].row >= 0 &&
+			prev->row >= 0 && layout->cols[prev->attnum].prefix == 0 &&
+			PaxVerifySameChain(ctx, page, prev->row, vals[k].row))
 			continue;
 		if (vals[k].off < prev->off + prev->len)
 		{

@@ -47,6 +47,17 @@ UPDATE sh_heap SET street = 'new street' WHERE id = 10;
 SELECT pax_same('sh_pax', 'sh_heap');
 SELECT * FROM pax_verify('sh_pax', true, true);
 
+-- an aborted UPDATE's version shares the old version's values; the old
+-- version's next update no longer names it, and pax_verify still finds
+-- nothing wrong
+BEGIN;
+UPDATE sh_pax SET bal = bal - 1 WHERE id = 7;
+ROLLBACK;
+UPDATE sh_pax SET bal = bal + 2 WHERE id = 7;
+UPDATE sh_heap SET bal = bal + 2 WHERE id = 7;
+SELECT pax_same('sh_pax', 'sh_heap');
+SELECT * FROM pax_verify('sh_pax', true, true);
+
 -- many versions, each transaction's read pruning the page (its value area
 -- compacted with shared values), then VACUUM: the rows stay heap's
 SET enable_seqscan = off;
