@@ -89,6 +89,25 @@ PaxSameBytes(const char *a, const char *b, Size len)
 }
 
 /*
+ * PaxStoredIs tells whether the value stored at off of the page (in its
+ * value area) is the stored form PaxStoredForm gave: the same header form
+ * and bytes.
+ */
+bool
+PaxStoredIs(Page page, uint16 off, const char *bytes, Size len, bool hdr1)
+{
+	const char *p = page + off;
+	uint16		special = ((PageHeader) page)->pd_special;
+
+	if (off < ((PageHeader) page)->pd_upper || off >= special)
+		return false;
+	if (hdr1)
+		return VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
+			VARSIZE_1B(p) == len + 1 && PaxSameBytes(p + 1, bytes, len);
+	return len <= (Size) (special - off) && PaxSameBytes(p, bytes, len);
+}
+
+/*
  * PaxDictFind returns the code of the entry of a dictionary-encoded column
  * of the page that stores value exactly as PaxValuePlace would store it
  * (the same header form and bytes: PaxStoredForm), or -1.  TOAST pointers
@@ -100,8 +119,6 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 {
 	const uint16 *dict = (const uint16 *) (page + col->dict);
 	int			used = Min(PaxDictUsed(page, col), col->dictcap);
-	uint16		upper = ((PageHeader) page)->pd_upper;
-	uint16		special = ((PageHeader) page)->pd_special;
 	const char *bytes;
 	Size		len;
 	bool		hdr1;
@@ -109,16 +126,8 @@ PaxDictFind(Page page, const PaxColumnLayout *col, Form_pg_attribute att,
 	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1))
 		return -1;
 	for (int e = 0; e < used; e++)
-	{
-		const char *p = page + dict[e];
-
-		if (dict[e] < upper || dict[e] >= special)
-			continue;
-		if (hdr1 ? (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p) &&
-					VARSIZE_1B(p) == len + 1 && PaxSameBytes(p + 1, bytes, len)) :
-			(len <= (Size) (special - dict[e]) && PaxSameBytes(p, bytes, len)))
+		if (PaxStoredIs(page, dict[e], bytes, len, hdr1))
 			return e;
-	}
 	return -1;
 }
 

@@ -33,6 +33,8 @@ extern void PaxShapeRoomy(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 /* pax_dict.c */
 extern bool PaxStoredForm(Form_pg_attribute att, Datum value,
 						  const char **bytes, Size *len, bool *hdr1);
+extern bool PaxStoredIs(Page page, uint16 off, const char *bytes, Size len,
+						bool hdr1);
 extern int	PaxDictFind(Page page, const PaxColumnLayout *col,
 						Form_pg_attribute att, Datum value);
 extern void PaxShapeEncode(TupleDesc tupdesc, PaxPageShape *shape);

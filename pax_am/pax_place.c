@@ -80,30 +80,16 @@ static inline bool
 PaxValueShared(Form_pg_attribute att, Datum value, Page page,
 			   const PaxColumnLayout *col, int share, uint16 *offp)
 {
-	PageHeader	phdr = (PageHeader) page;
 	uint16		off;
-	const char *stored;
-	const char *p = DatumGetPointer(value);
-	Size		size;
-	int			align;
-	bool		toshort;
+	const char *bytes;
+	Size		len;
+	bool		hdr1;
 
 	if (col->nullmap != 0 && PaxBitIsSet((bits8 *) page + col->nullmap, share))
 		return false;
 	off = ((const uint16 *) (page + col->data))[share];
-	if (off < phdr->pd_upper || off >= phdr->pd_special)
-		return false;
-	stored = page + off;
-	size = PaxVarStorage(att, value, &align, &toshort);
-	if (off + size > phdr->pd_special)
-		return false;
-	if (toshort)
-	{
-		if (!VARATT_IS_SHORT(stored) || VARSIZE_SHORT(stored) != size ||
-			memcmp(stored + 1, VARDATA(p), size - 1) != 0)
-			return false;
-	}
-	else if (memcmp(stored, p, size) != 0)
+	if (!PaxStoredForm(att, value, &bytes, &len, &hdr1) ||
+		!PaxStoredIs(page, off, bytes, len, hdr1))
 		return false;
 	*offp = off;
 	return true;
