@@ -87,6 +87,21 @@ extern void PaxVerifyReport(PaxVerifyContext *ctx, const char *fmt,...)
 extern void PaxVerifyDirectory(PaxVerifyContext *ctx, Page page);
 extern void PaxVerifyValues(PaxVerifyContext *ctx, Page page, int row);
 extern void PaxVerifyValueArea(PaxVerifyContext *ctx, Page page);
+
+/* pax_verify_xid.c */
+typedef enum PaxXidBounds
+{
+	PAX_XID_OK,
+	PAX_XID_IN_FUTURE,			/* >= next xid */
+	PAX_XID_BEFORE_CLUSTER,		/* < oldest datfrozenxid */
+	PAX_XID_BEFORE_REL			/* < relfrozenxid */
+} PaxXidBounds;
+
+extern void PaxVerifyReadXidRange(PaxVerifyContext *ctx);
+extern PaxXidBounds PaxVerifyXidBounds(PaxVerifyContext *ctx,
+									   TransactionId xid,
+									   FullTransactionId *fxid);
+extern bool PaxVerifyXminFailed(PaxVerifyContext *ctx, HeapTupleHeader hdr);
 extern bool PaxVerifyRowCleared(PaxVerifyContext *ctx, Page page, int row,
 								bool unused);
 extern char *PaxVerifyValueText(Form_pg_attribute att, Datum value);

@@ -24,11 +24,8 @@
 #include "postgres.h"
 
 #include "access/toast_compression.h"
-#include "access/transam.h"
-#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
-#include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -732,28 +729,6 @@ PaxAreaValueAt(PaxVerifyContext *ctx, Page page, int i, int row, uint16 off,
 	vals[*n].attnum = i;
 	vals[*n].row = row;
 	(*n)++;
-}
-
-/*
- * PaxVerifyXminFailed tells whether a row's inserting transaction is known
- * to have ended without committing (its xmin hinted invalid, or aborted or
- * crashed); false when its xmin lies outside the range the check cached
- * (PaxVerifyRowHeader reports those).
- */
-static bool
-PaxVerifyXminFailed(PaxVerifyContext *ctx, HeapTupleHeader hdr)
-{
-	TransactionId xid = HeapTupleHeaderGetRawXmin(hdr);
-
-	if (HeapTupleHeaderXminInvalid(hdr))
-		return true;
-	if (HeapTupleHeaderXminCommitted(hdr) || !TransactionIdIsNormal(xid) ||
-		!TransactionIdPrecedes(xid, ctx->next_xid) ||
-		(TransactionIdIsNormal(ctx->relfrozenxid) &&
-		 TransactionIdPrecedes(xid, ctx->relfrozenxid)))
-		return false;
-	return !TransactionIdIsCurrentTransactionId(xid) &&
-		!TransactionIdIsInProgress(xid) && !TransactionIdDidCommit(xid);
 }
 
 /*
