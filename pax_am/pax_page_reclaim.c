@@ -120,9 +120,9 @@ PaxReclaimTid(Page page, const PaxPageLayout *layout, int off, bool unused,
  * copy, with the buffer cleanup-locked): the rows of unused become UNUSED
  * slots (a DEAD item among them too: VACUUM's phase 3), those of dead DEAD
  * items and those of redirect_from REDIRECTs to redirect_to (pruning);
- * lowers pp_nrows past trailing UNUSED slots that are not items, compacts
- * the value area and, with maps, recomputes HASNULL, ZONESET and the zone
- * maps from the rows left; a live heap-only version listed in unused only
+ * lowers pp_nrows past trailing UNUSED slots that are not items, and with
+ * values compacts the value area and, with maps too, recomputes HASNULL,
+ * ZONESET and the zone maps from the rows left; a live heap-only version listed in unused only
  * loses its stale-entries mark (PaxRowHasStaleEntries).  Returns the
  * value-area bytes freed.
  *
@@ -142,7 +142,7 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			   const OffsetNumber *dead, int ndead,
 			   const OffsetNumber *redirect_from,
 			   const OffsetNumber *redirect_to, int nredirect,
-			   BlockNumber blkno, Relation rel, bool maps)
+			   BlockNumber blkno, Relation rel, bool values, bool maps)
 {
 	PaxPageHeader hdr = PaxPageGetHeader(page);
 	PaxIOBlock	scratch;
@@ -206,12 +206,15 @@ PaxReclaimCore(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	if (PaxPageHasTidMap(page))
 		PaxTidMapTrim(page);
 
-	memcpy(scratch.data, page, BLCKSZ);
-	if (PaxCompactValueArea(page, scratch.data, layout, tupdesc, blkno, maps))
-		freed = ((PageHeader) page)->pd_upper -
-			((PageHeader) scratch.data)->pd_upper;
-	else
-		freed = 0;				/* the values stayed in place */
+	freed = 0;					/* the values stay in place */
+	if (values)
+	{
+		memcpy(scratch.data, page, BLCKSZ);
+		if (PaxCompactValueArea(page, scratch.data, layout, tupdesc, blkno,
+								maps))
+			freed = ((PageHeader) page)->pd_upper -
+				((PageHeader) scratch.data)->pd_upper;
+	}
 
 	for (int r = 0; r < nrows; r++)
 	{
@@ -463,7 +466,77 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 			   Relation rel)
 {
 	return PaxReclaimCore(page, layout, tupdesc, rows, nrows_dead, NULL, 0,
-						  NULL, NULL, 0, blkno, rel, true);
+						  NULL, NULL, 0, blkno, rel, true, true);
+}
+
+/*
+ * PaxPruneFreesValues tells whether the rows a pruning's plan takes off a
+ * row-form page (before it is carried out) hold a value-area value that
+ * no row kept names.  When none does, compacting the value area would
+ * leave every value where it is (versions of a row share the values they
+ * keep, PaxValueShared: a HOT update of counters frees no value-area
+ * byte), so it is skipped, and with it the record's naming of the whole
+ * value area.
+ */
+static bool
+PaxPruneFreesValues(Page page, const PaxPageLayout *layout,
+					const PaxPrunePlan *plan)
+{
+	int			nrows = PaxPageGetHeader(page)->pp_nrows;
+	int			ngone = plan->nunused + plan->ndead + plan->nredirect;
+	bool		gone[PAX_MAX_CAPACITY];
+	uint64		kept[BLCKSZ / 64];
+	uint16		freed[PAX_MAX_CAPACITY];
+	int			nfreed = 0;
+
+	memset(gone, 0, sizeof(gone));
+	for (int k = 0; k < ngone; k++)
+	{
+		int			off;
+		int			slot;
+		int			target;
+
+		if (k < plan->nunused)
+			off = plan->unused[k];
+		else if (k < plan->nunused + plan->ndead)
+			off = plan->dead[k - plan->nunused];
+		else
+			off = plan->redirect_from[k - plan->nunused - plan->ndead];
+		if (PaxTidWhat(page, layout->rowhdrs, off, &slot, &target) ==
+			PAX_TIDK_ROW)
+			gone[slot] = true;
+	}
+	memset(kept, 0, sizeof(kept));
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+		const uint16 *offs = (const uint16 *) (page + col->data);
+
+		if (!PaxInValueArea(col))
+			continue;
+		for (int r = 0; r < nrows; r++)
+		{
+			uint16		off = offs[r];
+
+			if (off == 0 || off >= BLCKSZ ||
+				(col->nullmap != 0 &&
+				 PaxBitIsSet((bits8 *) page + col->nullmap, r)))
+				continue;
+			if (!gone[r])
+			{
+				if (!PaxRowUnused(page, layout->rowhdrs, r))
+					kept[off / 64] |= UINT64CONST(1) << (off % 64);
+			}
+			else if (nfreed == PAX_MAX_CAPACITY)
+				return true;	/* (more than it remembers: some free bytes) */
+			else
+				freed[nfreed++] = off;
+		}
+	}
+	for (int k = 0; k < nfreed; k++)
+		if (!(kept[freed[k] / 64] & (UINT64CONST(1) << (freed[k] % 64))))
+			return true;
+	return false;
 }
 
 /*
@@ -478,7 +551,9 @@ PaxPageReclaim(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
  * reads every value of every zone-mapped column; maps left wider than the
  * rows need are what readers allow (a zone map bounds the page's values,
  * HASNULL says some row may be NULL), and skip no fewer pages than before
- * the rows went.  Returns the value-area bytes freed.
+ * the rows went.  The value area is compacted only when the rows that go
+ * free some of its bytes (PaxPruneFreesValues).  Returns the value-area
+ * bytes freed.
  */
 int
 PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
@@ -491,5 +566,6 @@ PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 	return PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
 						  plan->dead, plan->ndead, plan->redirect_from,
 						  plan->redirect_to, plan->nredirect, blkno, rel,
+						  layout->compact || PaxPruneFreesValues(page, layout, plan),
 						  4 * ngone >= nrows);
 }

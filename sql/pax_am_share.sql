@@ -60,24 +60,31 @@ SELECT * FROM pax_verify('sh_pax', true, true);
 
 -- many versions, each transaction's read pruning the page (its value area
 -- compacted with shared values), then VACUUM: the rows stay heap's
-SET enable_seqscan = off;
-SET enable_bitmapscan = off;
-DO $$
+-- sh_updates(n, col, every, expr): n updates of both tables, update r
+-- adding 1 to bal of row r % 20 + 1 and, every every-th, setting col to
+-- expr, each committed and followed by a read of the next row through its
+-- index; then the statistics are flushed
+CREATE PROCEDURE sh_updates(n int, col text, every int, expr text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  t text;
 BEGIN
-  FOR r IN 1 .. 160 LOOP
-    UPDATE sh_pax SET bal = bal + r,
-      last = CASE WHEN r % 7 = 0 THEN last || r ELSE last END
-      WHERE id = r % 20 + 1;
-    UPDATE sh_heap SET bal = bal + r,
-      last = CASE WHEN r % 7 = 0 THEN last || r ELSE last END
-      WHERE id = r % 20 + 1;
+  FOR r IN 1 .. n LOOP
+    FOREACH t IN ARRAY ARRAY['sh_pax', 'sh_heap'] LOOP
+      EXECUTE format('UPDATE %I SET bal = bal + 1, %I = CASE WHEN $1 %% $2 = 0 '
+                     'THEN %s ELSE %I END WHERE id = $1 %% 20 + 1',
+                     t, col, expr, col) USING r, every;
+    END LOOP;
     COMMIT;
     PERFORM bal FROM sh_pax WHERE id = (r + 1) % 20 + 1;
   END LOOP;
+  PERFORM pg_stat_force_next_flush();
 END $$;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+CALL sh_updates(160, 'last', 7, 'last || $1');
 RESET enable_bitmapscan;
 RESET enable_seqscan;
-SELECT pg_stat_force_next_flush();
 SELECT n_tup_upd, n_tup_hot_upd = n_tup_upd AS all_hot
   FROM pg_stat_user_tables WHERE relname = 'sh_pax';
 SELECT count(*) AS pages FROM pax_page_stats('sh_pax');
@@ -89,5 +96,24 @@ SELECT pax_same('sh_pax', 'sh_heap');
 SELECT * FROM pax_verify('sh_pax', true, true);
 SELECT id, bal, length(last), street IS NULL AS no_street FROM sh_pax
  WHERE id IN (1, 5, 10, 20) ORDER BY id;
+
+-- pruning compacts the value area only when the versions it removes free
+-- some of its bytes (PaxPruneFreesValues): versions that changed only a
+-- counter share every value and free none, versions whose text changed
+-- free their old text, which later versions must find room in
+SELECT upper AS up0 FROM pax_page_stats('sh_pax') WHERE blkno = 0 \gset
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+CALL sh_updates(300, 'data', 3, 'md5($1::text) || substr(data, 33)');
+RESET enable_bitmapscan;
+RESET enable_seqscan;
+SELECT s.n_tup_upd, s.n_tup_hot_upd = s.n_tup_upd AS all_hot,
+       (SELECT count(*) FROM pax_page_stats('sh_pax')) AS pages,
+       :up0 - p.upper < 2000 AS value_area_kept_small
+  FROM pg_stat_user_tables s, pax_page_stats('sh_pax') p
+ WHERE s.relname = 'sh_pax' AND p.blkno = 0;
+SELECT pax_same('sh_pax', 'sh_heap');
+SELECT * FROM pax_verify('sh_pax', true, true);
 DROP TABLE sh_pax, sh_heap;
+DROP PROCEDURE sh_updates;
 DROP FUNCTION pax_same;
