@@ -587,7 +587,7 @@ extern void PaxRowClear(Page page, const PaxPageLayout *layout, int r,
 extern int	PaxPageReclaim(Page page, const PaxPageLayout *layout,
 						   TupleDesc tupdesc, const OffsetNumber *rows,
 						   int nrows_dead, BlockNumber blkno, Relation rel);
-extern int	PaxPagePruneApply(Page page, const PaxPageLayout *layout,
+extern bool PaxPagePruneApply(Page page, const PaxPageLayout *layout,
 							  TupleDesc tupdesc, const PaxPrunePlan *plan,
 							  BlockNumber blkno, Relation rel);
 extern bool PaxTidMapCreate(Page page, const PaxPageLayout *layout,

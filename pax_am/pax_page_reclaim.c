@@ -552,20 +552,22 @@ PaxPruneFreesValues(Page page, const PaxPageLayout *layout,
  * rows need are what readers allow (a zone map bounds the page's values,
  * HASNULL says some row may be NULL), and skip no fewer pages than before
  * the rows went.  The value area is compacted only when the rows that go
- * free some of its bytes (PaxPruneFreesValues).  Returns the value-area
- * bytes freed.
+ * free some of its bytes (PaxPruneFreesValues).  Returns whether it was:
+ * whether values may have moved.
  */
-int
+bool
 PaxPagePruneApply(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
 				  const PaxPrunePlan *plan, BlockNumber blkno, Relation rel)
 {
 	int			nrows = PaxPageGetHeader(page)->pp_nrows;
 	int			ngone = plan->nunused + plan->ndead + plan->nredirect;
+	bool		values = layout->compact ||
+		PaxPruneFreesValues(page, layout, plan);
 
 	Assert(!layout->compact || (plan->nunused == 0 && plan->nredirect == 0));
-	return PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
+	(void) PaxReclaimCore(page, layout, tupdesc, plan->unused, plan->nunused,
 						  plan->dead, plan->ndead, plan->redirect_from,
 						  plan->redirect_to, plan->nredirect, blkno, rel,
-						  layout->compact || PaxPruneFreesValues(page, layout, plan),
-						  4 * ngone >= nrows);
+						  values, 4 * ngone >= nrows);
+	return values;
 }

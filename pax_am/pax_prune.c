@@ -479,8 +479,7 @@ PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
 
 /*
  * PaxPruneGainsNothing tells whether a pruning is better left to VACUUM
- * than logged (without pax's resource manager, as the page's image): it
- * made only DEAD items, laid nothing out again, on an encoded page an
+ * than written and logged: it made only DEAD items, laid nothing out again, on an encoded page an
  * UPDATE hinted full because its encodings did not take the version, and
  * none of whose columns keeps values in the value area (PaxInValueArea):
  * the DEAD rows' packed values free nothing a version could use, and the
@@ -504,6 +503,59 @@ PaxPruneGainsNothing(PaxPruneState *ps, const PaxPageLayout *layout,
 }
 
 /*
+ * PaxPruneWrite carries out a pruning's plan (pruned) or a page laid out
+ * again (regrown, palloc'd, freed here) on the buffer's page in one WAL
+ * record, and returns true; or false, nothing written, when a pruning on
+ * access gains nothing (PaxPruneGainsNothing).
+ */
+static bool
+PaxPruneWrite(PaxPruneState *ps, Buffer buffer, PaxPageLayout *layout,
+			  bool pruned, Page regrown, TransactionId oldest_xmin)
+{
+	PaxChange	chg;
+	Page		copy = PaxChangeStart(&chg, ps->rel, buffer, false);
+	PageHeader	phdr = (PageHeader) copy;
+	bool		moved = false;
+
+	if (pruned)
+	{
+		moved = PaxPagePruneApply(copy, layout, RelationGetDescr(ps->rel),
+								  &ps->plan, ps->blkno, ps->rel);
+		regrown = PaxPruneMakeRoom(ps, copy, layout, RelationGetDescr(ps->rel));
+		/* (a TID map made in place moved the value area below it) */
+		moved |= PaxPageHasTidMap(copy) && !PaxPageHasTidMap(ps->page);
+		if (regrown == NULL && !TransactionIdIsValid(oldest_xmin) &&
+			PaxPruneGainsNothing(ps, layout, copy))
+			return false;		/* the page keeps its rows for VACUUM */
+	}
+	if (regrown != NULL)
+	{
+		memcpy(copy, regrown, BLCKSZ);
+		pfree(regrown);
+		moved = true;
+	}
+
+	/*
+	 * Only a change that moved values needs the cleanup lock at replay: the
+	 * rows whose slots it freed were dead to every snapshot that replay
+	 * leaves running (PaxChangeRemoves).
+	 */
+	PaxChangeRemoves(&chg, moved, pruned ? ps->horizon : InvalidTransactionId);
+	phdr->pd_prune_xid = ps->new_prune_xid;
+	PageClearFull(copy);
+	if (moved)
+		PaxChangeDiffPage(&chg);
+	else
+	{
+		/* slots, headers and the TID map changed; the value area did not */
+		PaxChangeDiff(&chg, 0, phdr->pd_lower);
+		PaxChangeDiff(&chg, phdr->pd_special, BLCKSZ - phdr->pd_special);
+	}
+	PaxChangeFinish(&chg);
+	return true;
+}
+
+/*
  * PaxPagePrune prunes the buffer's page, which the caller holds
  * cleanup-locked: each row is judged against oldest_xmin (VACUUM's) or,
  * when that is invalid, vistest (GlobalVisTestFor's horizons), every chain
@@ -523,6 +575,7 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 	PaxPageLayout *layout;
 	Page		regrown = NULL;
 	bool		pruned;
+	bool		written;
 	int			nunused;
 
 	ps->rel = rel;
@@ -613,44 +666,13 @@ PaxPagePrune(Relation rel, Buffer buffer, TransactionId oldest_xmin,
 		ps->nrows >= PAX_MAX_CAPACITY && !PaxPageHasFreeSlot(ps->page) &&
 		!PaxPageHasTidMap(ps->page))
 		pruned = false;
-	if (pruned || PaxPruneRegrow(ps, ps->page, layout, &regrown))
+	written = (pruned || PaxPruneRegrow(ps, ps->page, layout, &regrown)) &&
+		PaxPruneWrite(ps, buffer, layout, pruned, regrown, oldest_xmin);
+	if (!written &&
+		(((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid ||
+		 PageIsFull(ps->page)))
 	{
-		PaxChange	chg;
-		Page		copy = PaxChangeStart(&chg, rel, buffer, false);
-		PageHeader	phdr = (PageHeader) copy;
-
-		PaxChangeRemoves(&chg, true, pruned ? ps->horizon : InvalidTransactionId);
-		if (pruned)
-		{
-			PaxPagePruneApply(copy, layout, tupdesc, &ps->plan, ps->blkno,
-							  rel);
-			regrown = PaxPruneMakeRoom(ps, copy, layout, tupdesc);
-			if (regrown == NULL && !TransactionIdIsValid(oldest_xmin) &&
-				PaxPruneGainsNothing(ps, layout, copy))
-			{
-				/* the change is dropped: the page keeps its rows for VACUUM */
-				((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
-				PageClearFull(ps->page);
-				MarkBufferDirtyHint(buffer, true);
-				PaxLayoutCacheFree(&cache);
-				pfree(ps);
-				return 0;
-			}
-		}
-		if (regrown != NULL)
-		{
-			memcpy(copy, regrown, BLCKSZ);
-			pfree(regrown);
-		}
-		phdr->pd_prune_xid = ps->new_prune_xid;
-		PageClearFull(copy);
-		PaxChangeDiffPage(&chg);
-		PaxChangeFinish(&chg);
-	}
-	else if (((PageHeader) ps->page)->pd_prune_xid != ps->new_prune_xid ||
-			 PageIsFull(ps->page))
-	{
-		/* nothing pruned: the new pd_prune_xid is a hint, as heap's */
+		/* nothing written: the new pd_prune_xid is a hint, as heap's */
 		((PageHeader) ps->page)->pd_prune_xid = ps->new_prune_xid;
 		PageClearFull(ps->page);
 		MarkBufferDirtyHint(buffer, true);

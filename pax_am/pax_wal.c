@@ -177,10 +177,11 @@ PaxChangeTidMapRow(PaxChange *chg, Page page, int s)
 /*
  * PaxChangeRemoves marks the change as one that removes or freezes rows,
  * or moves values (pruning, VACUUM's reclaim and freezing, a page laid out
- * again).  cleanup: the change moved values or freed row slots, under the
- * cleanup lock, so its replay takes the cleanup lock too: a standby's
- * readers, like the primary's, read values holding only a pin (invariant
- * 3).  horizon: the newest xid of the rows removed (PaxAdvanceConflict-
+ * again).  cleanup: the change moved values, under the cleanup lock, so
+ * its replay takes the cleanup lock too: a standby's readers, like the
+ * primary's, read values holding only a pin (invariant 3).  Slots freed
+ * without moving values need no cleanup lock at replay: their rows were
+ * dead to every snapshot that the conflict resolution leaves running.  horizon: the newest xid of the rows removed (PaxAdvanceConflict-
  * Horizon) or frozen, or invalid; replay first cancels the standby's
  * queries whose snapshots could still see such a row, as heap's prune and
  * freeze records do.
@@ -194,6 +195,9 @@ PaxChangeRemoves(PaxChange *chg, bool cleanup, TransactionId horizon)
 		 TransactionIdFollows(horizon, chg->horizon)))
 		chg->horizon = horizon;
 }
+
+/* PAX_DIFF_BLOCK: the bytes PaxChangeDiffRanges compares at once */
+#define PAX_DIFF_BLOCK			64
 
 /* PaxWordXor: the bits in which the 8 bytes at off of a and b differ */
 static inline uint64
@@ -229,7 +233,13 @@ PaxChangeDiffRanges(PaxChange *chg)
 			int			last;
 			uint64		x;
 
-			/* equal bytes skipped a word at a time, then one at a time */
+			/*
+			 * equal bytes skipped a block at a time (memcmp's vector loop),
+			 * then a word at a time, then one at a time
+			 */
+			while (i + PAX_DIFF_BLOCK <= end &&
+				   memcmp(before + i, after + i, PAX_DIFF_BLOCK) == 0)
+				i += PAX_DIFF_BLOCK;
 			while (i + (int) sizeof(uint64) <= end &&
 				   PaxWordXor(before, after, i) == 0)
 				i += sizeof(uint64);
@@ -331,8 +341,8 @@ PaxZeroNewHole(Page page, int old_lower, int old_upper)
 
 /*
  * Without pax's resource manager (pax_am not preloaded), a change that
- * removes rows or moves values is logged as heap's prune record of no
- * items, carrying the page's image (forced) and the conflict horizon:
+ * moves values is logged as heap's prune record of no items, carrying the
+ * page's image (forced) and the conflict horizon:
  * core's heap redo resolves the standby's snapshot conflicts, takes the
  * cleanup lock (always before 17; by XLHP_CLEANUP_LOCK from 17 on),
  * restores the image and, finding the block restored, leaves the page
@@ -379,6 +389,55 @@ PaxRegisterHeapPrune(PaxChange *chg)
 }
 
 /*
+ * Without pax's resource manager, a change that removes or freezes rows
+ * but moves no value (a pruning whose rows leave no value-area bytes,
+ * VACUUM's freezing) needs no cleanup lock at replay: the rows whose slots
+ * it frees are dead to every snapshot replay lets run, and no value a
+ * reader holding only a pin may be reading moves.  It is logged as two
+ * records in its critical section: heap's own record that only resolves
+ * the standby's snapshot conflicts (PaxLogConflict: a freeze record of no
+ * tuples before 17, a prune record of no items and no XLHP_CLEANUP_LOCK
+ * from 17 on, whose redo cancels the conflicting queries, then sets the
+ * page's LSN and leaves it alone), then the change's own generic record of
+ * the bytes it wrote, instead of one record carrying the page's image.
+ * Under wal_consistency_checking of heap2 the image is kept (heap's redo
+ * would check our page as a heap page).
+ */
+static void
+PaxLogConflict(PaxChange *chg)
+{
+#if PG_VERSION_NUM >= 170000
+	xl_heap_prune xlrec;
+	TransactionId horizon = chg->horizon;
+
+	xlrec.reason = PRUNE_ON_ACCESS;
+	xlrec.flags = XLHP_HAS_CONFLICT_HORIZON;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
+	XLogRegisterData((char *) &horizon, sizeof(TransactionId));
+	XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
+	(void) XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_PRUNE_ON_ACCESS);
+#else
+	xl_heap_freeze_page xlrec;
+
+#if PG_VERSION_NUM >= 160000
+	xlrec.snapshotConflictHorizon = chg->horizon;
+	xlrec.nplans = 0;
+	xlrec.isCatalogRel = false;
+#else
+	/* (its redo resolves the conflicts with the xid before cutoff_xid) */
+	xlrec.cutoff_xid = chg->horizon;
+	TransactionIdAdvance(xlrec.cutoff_xid);
+	xlrec.ntuples = 0;
+#endif
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, SizeOfHeapFreezePage);
+	XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
+	(void) XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_FREEZE_PAGE);
+#endif
+}
+
+/*
  * PaxChangeFinish puts the changed copy into the buffer and writes its WAL
  * record (none for relations that need none), in one critical section.
  */
@@ -389,15 +448,26 @@ PaxChangeFinish(PaxChange *chg)
 	PageHeader	phdr = (PageHeader) chg->copy.data;
 	bool		logged = RelationNeedsWAL(chg->rel);
 	bool		removes = chg->cleanup || TransactionIdIsValid(chg->horizon);
+	bool		conflict = false;	/* PaxLogConflict's record goes first */
+	bool		heapprune = false;	/* heap's prune record with the image */
 	int			old_lower = ((PageHeader) page)->pd_lower;
 	int			old_upper = ((PageHeader) page)->pd_upper;
 	char	   *data = NULL;
 	Size		len = 0;
 	Size		size = 0;
 
-	/* without pax's resource manager, heap's prune record carries the image */
+	/*
+	 * Without pax's resource manager, heap's prune record carries the image
+	 * of a change that moved values; one that did not follows heap's
+	 * conflict record (PaxLogConflict).
+	 */
 	if (logged && removes && !pax_rmgr_registered)
-		chg->full = true;
+	{
+		if (chg->cleanup || wal_consistency_checking[RM_HEAP2_ID])
+			chg->full = heapprune = true;
+		else
+			conflict = true;
+	}
 	if (logged && !chg->full)
 	{
 		PaxChangeDiffRanges(chg);
@@ -471,10 +541,12 @@ PaxChangeFinish(PaxChange *chg)
 		XLogRecPtr	recptr;
 		xl_pax_prune xlrec;
 
+		if (conflict)
+			PaxLogConflict(chg);
 		XLogBeginInsert();
-		if (removes && !pax_rmgr_registered)
+		if (heapprune)
 			PaxRegisterHeapPrune(chg);
-		else if (removes)
+		else if (removes && pax_rmgr_registered)
 		{
 			xlrec.horizon = chg->horizon;
 			xlrec.flags = chg->cleanup ? PAX_XL_CLEANUP_LOCK : 0;
@@ -488,7 +560,7 @@ PaxChangeFinish(PaxChange *chg)
 			XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
 			XLogRegisterBufData(0, data, len);
 		}
-		if (removes && !pax_rmgr_registered)
+		if (heapprune)
 			recptr = XLogInsert(RM_HEAP2_ID, PAX_HEAP2_PRUNE);
 		else if (pax_rmgr_registered)
 			recptr = XLogInsert(PAX_RMGR_ID,

@@ -4,8 +4,8 @@
 #
 # Replay of a page change that removes or freezes rows first cancels, or
 # waits for, the standby's queries whose snapshots could still see them,
-# and replay of one that moves values or frees row slots takes the page's
-# cleanup lock, as heap's prune records do:
+# and replay of one that moves values takes the page's cleanup lock, as
+# heap's prune records do:
 # - a REPEATABLE READ transaction on the standby that read the table
 #   before a DELETE, VACUUMed on the primary, reads the same rows again
 #   while replay waits for it (max_standby_streaming_delay = -1);
@@ -14,11 +14,15 @@
 #   compacts that page, and replay waits for the pin;
 # - with a short max_standby_streaming_delay, the cursor's transaction is
 #   cancelled instead ("conflict with recovery"), never given other rows;
+# - pruning on access that frees slots but moves no value (a counter's
+#   HOT versions) still makes replay wait for an older snapshot, and
+#   without pax's resource manager is logged without the page's image;
 # - after each, the standby equals the primary;
 # - changes clearing pages' all-visible bits leave the standby's visibility
 #   map and PD_ALL_VISIBLE flags equal to the primary's.
 # Both with pax_am preloaded (pax's own records) and without (generic
-# records; the removals are heap's prune records carrying the page).
+# records; removals that move values are heap's prune records carrying
+# the page, others follow heap's conflict record).
 #
 # PAX_TEST_AM (default pax) names the access method under test; set it to
 # heap to check the test itself against heap.
@@ -157,6 +161,62 @@ hot_standby_feedback = off
 	isnt($primary->safe_psql('postgres', $vis) =~ /:falsefalsefalse/ ? 1 : 0, 0,
 		"$mode: some page's all-visible bit was cleared");
 	$same->('clearing all-visible bits');
+
+	# 5. pruning on access that frees slots but moves no value (HOT
+	# updates of a counter: every version shares the row's text): without
+	# pax's resource manager heap's conflict record, then the change's own
+	# record, no page image; replay still waits for the old snapshot.  A
+	# first round of updates gives the page its TID map and slots (those
+	# prunings move values); the snapshot is taken before the second.
+	$standby->append_conf('postgresql.conf', 'max_standby_streaming_delay = -1');
+	$standby->reload;
+	my $counters = q{SELECT count(*), md5(string_agg(id || ':' || n || ':' || v, ',' ORDER BY id)) FROM c};
+	my $bump = q{
+		SET enable_seqscan = off;
+		SET enable_bitmapscan = off;
+		DO $$
+		BEGIN
+		  FOR r IN 1 .. 300 LOOP
+		    UPDATE c SET n = n + 1 WHERE id = r % 20 + 1;
+		    COMMIT;
+		    PERFORM n FROM c WHERE id = (r + 1) % 20 + 1;
+		  END LOOP;
+		END $$;
+	};
+	$primary->safe_psql('postgres', qq{
+		CREATE TABLE c (id int PRIMARY KEY, n int, v text) USING $am
+		  WITH (fillfactor = 60);
+		INSERT INTO c SELECT i, 0, repeat(md5(i::text), 3)
+		  FROM generate_series(1, 20) i;
+	});
+	$primary->safe_psql('postgres', $bump);
+	$primary->wait_for_catchup($standby);
+	$s = $standby->background_psql('postgres', on_error_stop => 0);
+	$s->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+	$before = $s->query_safe($counters);
+	my $start = $primary->lsn('insert');
+	$primary->safe_psql('postgres', $bump);
+	my $end = $primary->lsn('insert');
+	$replay_waits->('pruning that moves no value');
+	is($s->query_safe($counters), $before,
+		"$mode: the old snapshot reads its counters while replay waits");
+	$s->query_safe('COMMIT');
+	eval { $s->quit };
+	$primary->wait_for_catchup($standby);
+	is( $standby->safe_psql('postgres', $counters),
+		$primary->safe_psql('postgres', $counters),
+		"$mode: standby equals primary after pruning counters' versions");
+	if ($am eq 'pax' && !$preload)
+	{
+		$primary->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+		is( $primary->safe_psql('postgres', qq{
+				SELECT count(*) > 0, coalesce(sum(fpi_length), 0)
+				  FROM pg_get_wal_records_info('$start', '$end')
+				 WHERE resource_manager = 'Heap2'
+				   AND (record_type LIKE 'PRUNE%' OR record_type LIKE 'FREEZE%')}),
+			't|0',
+			"$mode: the prunings' heap records carry no page image");
+	}
 
 	$standby->stop;
 	$primary->stop;
