@@ -158,27 +158,25 @@ PaxTargetOldTuple(PaxTarget *t)
 }
 
 /*
- * PaxColumnsChanged tells whether the slot's new values change one of the
- * target row's columns of the index attribute set kind: INDEX_ATTR_BITMAP_KEY,
- * the columns some unique index or foreign key could reference (heap's
- * "key" columns: an update changing one takes LockTupleExclusive, else
- * LockTupleNoKeyExclusive), or INDEX_ATTR_BITMAP_IDENTITY_KEY, the replica
- * identity's (logical decoding then gets the old key).  The target's
- * buffer is exclusively locked.  Adapted from HeapDetermineColumnsInfo()
- * in heapam.c, PostgreSQL 15.
+ * PaxColumnsModified returns the columns of attrs (attribute numbers offset
+ * by FirstLowInvalidHeapAttributeNumber, as RelationGetIndexAttrBitmap's)
+ * whose values in the slot differ from the target row's, as stored; with
+ * first, only the first such column.  The target's buffer is exclusively
+ * locked.  Adapted from HeapDetermineColumnsInfo() in heapam.c,
+ * PostgreSQL 15.
  */
-static bool
-PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
+static Bitmapset *
+PaxColumnsModified(PaxTarget *t, TupleTableSlot *slot, const Bitmapset *attrs,
+				   bool first)
 {
 	Relation	rel = t->rel;
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, kind);
 	PaxPageLayout *layout = NULL;
 	int			row = t->row;
-	bool		changed = false;
+	Bitmapset  *modified = NULL;
 	int			k = -1;
 
-	while (!changed && (k = bms_next_member(keys, k)) >= 0)
+	while ((k = bms_next_member(attrs, k)) >= 0)
 	{
 		int			attno = k + FirstLowInvalidHeapAttributeNumber;
 		Form_pg_attribute att;
@@ -196,14 +194,72 @@ PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
 			oldval = PaxPageGetValue(t->page, layout, row, attno - 1, &oldnull);
 		else
 			oldval = getmissingattr(tupdesc, attno, &oldnull);
-		if (oldnull != slot->tts_isnull[attno - 1])
-			changed = true;
-		else if (!oldnull)
-			changed = !datumIsEqual(oldval, slot->tts_values[attno - 1],
-									att->attbyval, att->attlen);
+		if (oldnull != slot->tts_isnull[attno - 1] ||
+			(!oldnull && !datumIsEqual(oldval, slot->tts_values[attno - 1],
+									   att->attbyval, att->attlen)))
+		{
+			modified = bms_add_member(modified, k);
+			if (first)
+				break;
+		}
 	}
-	bms_free(keys);
+	return modified;
+}
+
+/*
+ * PaxColumnsChanged tells whether the slot's new values change one of the
+ * target row's columns of the index attribute set kind (PaxColumnsModified):
+ * INDEX_ATTR_BITMAP_IDENTITY_KEY, the replica identity's (logical decoding
+ * then gets the old key).
+ */
+static bool
+PaxColumnsChanged(PaxTarget *t, TupleTableSlot *slot, IndexAttrBitmapKind kind)
+{
+	Bitmapset  *attrs = RelationGetIndexAttrBitmap(t->rel, kind);
+	Bitmapset  *modified = PaxColumnsModified(t, slot, attrs, true);
+	bool		changed = modified != NULL;
+
+	bms_free(modified);
+	bms_free(attrs);
 	return changed;
+}
+
+/*
+ * PaxUpdateColumns compares the slot's new values with the target row's
+ * once, for the index attribute sets an UPDATE asks about, as heap_update
+ * does: whether a "key" column changes (INDEX_ATTR_BITMAP_KEY, the columns
+ * some unique index or foreign key could reference: the update then takes
+ * LockTupleExclusive, else LockTupleNoKeyExclusive), whether a column of
+ * an index that blocks HOT changes (*hot_blocked), and (16 on) whether a
+ * summarizing index's column changes (*summarized).
+ */
+static bool
+PaxUpdateColumns(PaxTarget *t, TupleTableSlot *slot, bool *hot_blocked,
+				 bool *summarized)
+{
+	Relation	rel = t->rel;
+	Bitmapset  *key = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	Bitmapset  *hotb = RelationGetIndexAttrBitmap(rel, PAX_INDEX_ATTR_HOT_BLOCKING);
+	Bitmapset  *summ = NULL;
+	Bitmapset  *attrs;
+	Bitmapset  *modified;
+	bool		key_changed;
+
+#if PG_VERSION_NUM >= 160000
+	summ = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_SUMMARIZED);
+#endif
+	attrs = bms_union(key, hotb);
+	attrs = bms_add_members(attrs, summ);
+	modified = PaxColumnsModified(t, slot, attrs, false);
+	key_changed = bms_overlap(modified, key);
+	*hot_blocked = bms_overlap(modified, hotb);
+	*summarized = bms_overlap(modified, summ);
+	bms_free(modified);
+	bms_free(attrs);
+	bms_free(summ);
+	bms_free(hotb);
+	bms_free(key);
+	return key_changed;
 }
 
 /*
@@ -350,9 +406,11 @@ pax_tuple_delete(Relation relation, ItemPointer tid, CommandId cid,
  * new version needs no TOAST work (which must not run under our buffer
  * lock) and it fits the page, as heap_update keeps a new version on its
  * old page whenever it fits (the fillfactor reserve included).  When no
- * column of a HOT-blocking index changes, the new version is heap-only and
- * the old one HEAP_HOT_UPDATED (*hot set); else it is a version of its own,
- * whose index entries the executor makes.  Then the target's page is
+ * column of a HOT-blocking index changes (*hot, as the caller found it:
+ * PaxUpdateColumns), the new version is heap-only and the old one
+ * HEAP_HOT_UPDATED; else it is a version of its own, whose index entries
+ * the executor makes (summarized: only a summarizing index's column
+ * changed, 16 on).  Then the target's page is
  * unlocked, *newtup (when asked) is the new version as a heap tuple for
  * logical decoding, *update_indexes says which indexes need entries, and
  * it returns true; else false, with nothing changed.  Adapted from the
@@ -362,7 +420,7 @@ static bool
 PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 				PaxRowInit *init, TransactionId xmax_old, uint16 im_old,
 				uint16 im2_old, CommandId cmax, bool iscombo, HeapTuple *newtup,
-				PaxUpdateIndexes *update_indexes, bool *hot)
+				PaxUpdateIndexes *update_indexes, bool *hot, bool summarized)
 {
 	Relation	rel = t->rel;
 	PaxRow		row;
@@ -373,7 +431,6 @@ PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 
 	if (PaxPageIsCompact(t->page) || PaxRowWouldToast(rel, slot))
 		return false;
-	*hot = !PaxColumnsChanged(t, slot, PAX_INDEX_ATTR_HOT_BLOCKING);
 	if (*hot ? !PaxPageHasHotSlot(t->page) : !PaxPageHasFreeSlot(t->page))
 		return false;
 	if (*hot)
@@ -396,7 +453,7 @@ PaxUpdateOnPage(PaxTarget *t, TupleTableSlot *slot, CommandId cid,
 	PaxChangeFinish(&chg);
 	*update_indexes = *hot ? PAX_UPDATE_NO_INDEXES : PAX_UPDATE_ALL_INDEXES;
 #if PG_VERSION_NUM >= 160000
-	if (*hot && PaxColumnsChanged(t, slot, INDEX_ATTR_BITMAP_SUMMARIZED))
+	if (*hot && summarized)
 		*update_indexes = TU_Summarizing;
 #endif
 	LockBuffer(t->buffer, BUFFER_LOCK_UNLOCK);
@@ -436,6 +493,8 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	newtup = NULL;
 	bool		logical = PaxLogicalWanted(relation, 0);
 	bool		hot;
+	bool		hot_blocked;
+	bool		summarized;
 	ItemPointerData newtid;
 
 	PaxBulkPlaceFor(relation);
@@ -446,8 +505,9 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 
 	slot_getallattrs(slot);
 	PaxTargetOpen(relation, otid, &t);
-	*lockmode = PaxColumnsChanged(&t, slot, INDEX_ATTR_BITMAP_KEY) ?
+	*lockmode = PaxUpdateColumns(&t, slot, &hot_blocked, &summarized) ?
 		LockTupleExclusive : LockTupleNoKeyExclusive;
+	hot = !hot_blocked;
 	if (*lockmode == LockTupleNoKeyExclusive)
 		MultiXactIdSetOldestMember();
 
@@ -490,7 +550,7 @@ pax_tuple_update(Relation relation, ItemPointer otid, TupleTableSlot *slot,
 	if (oldtup == NULL &&
 		PaxUpdateOnPage(&t, slot, cid, &init, xmax_old, im_old, im2_old, cmax,
 						iscombo, logical ? &newtup : NULL, update_indexes,
-						&hot))
+						&hot, summarized))
 	{
 		PaxTargetClose(&t);
 		if (logical)
