@@ -122,9 +122,9 @@ PaxReclaimTid(Page page, const PaxPageLayout *layout, int off, bool unused,
  * items and those of redirect_from REDIRECTs to redirect_to (pruning);
  * lowers pp_nrows past trailing UNUSED slots that are not items, and with
  * values compacts the value area and, with maps too, recomputes HASNULL,
- * ZONESET and the zone maps from the rows left; a live heap-only version listed in unused only
- * loses its stale-entries mark (PaxRowHasStaleEntries).  Returns the
- * value-area bytes freed.
+ * ZONESET and the zone maps from the rows left; a live heap-only version
+ * listed in unused only loses its stale-entries mark
+ * (PaxRowHasStaleEntries).  Returns the value-area bytes freed.
  *
  * The compaction is one linear pass without a sort: the page is copied to
  * a scratch block, then the values of the rows left are copied back in

@@ -479,8 +479,9 @@ PaxPruneMakeRoom(PaxPruneState *ps, Page copy, PaxPageLayout *layout,
 
 /*
  * PaxPruneGainsNothing tells whether a pruning is better left to VACUUM
- * than written and logged: it made only DEAD items, laid nothing out again, on an encoded page an
- * UPDATE hinted full because its encodings did not take the version, and
+ * than written and logged: it made only DEAD items, laid nothing out
+ * again, on an encoded page an UPDATE hinted full because its encodings
+ * did not take the version, and
  * none of whose columns keeps values in the value area (PaxInValueArea):
  * the DEAD rows' packed values free nothing a version could use, and the
  * next pruning judges the same rows again, when it may lay the page out

@@ -181,8 +181,9 @@ PaxChangeTidMapRow(PaxChange *chg, Page page, int s)
  * its replay takes the cleanup lock too: a standby's readers, like the
  * primary's, read values holding only a pin (invariant 3).  Slots freed
  * without moving values need no cleanup lock at replay: their rows were
- * dead to every snapshot that the conflict resolution leaves running.  horizon: the newest xid of the rows removed (PaxAdvanceConflict-
- * Horizon) or frozen, or invalid; replay first cancels the standby's
+ * dead to every snapshot that the conflict resolution leaves running.
+ * horizon: the newest xid of the rows removed (PaxAdvanceConflictHorizon)
+ * or frozen, or invalid; replay first cancels the standby's
  * queries whose snapshots could still see such a row, as heap's prune and
  * freeze records do.
  */
@@ -403,23 +404,25 @@ PaxRegisterHeapPrune(PaxChange *chg)
  * Under wal_consistency_checking of heap2 the image is kept (heap's redo
  * would check our page as a heap page).
  */
+#if PG_VERSION_NUM >= 170000
+#define PAX_HEAP2_CONFLICT	PAX_HEAP2_PRUNE
+#else
+#define PAX_HEAP2_CONFLICT	XLOG_HEAP2_FREEZE_PAGE
+#endif
+
 static void
 PaxLogConflict(PaxChange *chg)
 {
-#if PG_VERSION_NUM >= 170000
-	xl_heap_prune xlrec;
-	TransactionId horizon = chg->horizon;
-
-	xlrec.reason = PRUNE_ON_ACCESS;
-	xlrec.flags = XLHP_HAS_CONFLICT_HORIZON;
-	XLogBeginInsert();
-	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
-	XLogRegisterData((char *) &horizon, sizeof(TransactionId));
-	XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
-	(void) XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_PRUNE_ON_ACCESS);
-#else
+#if PG_VERSION_NUM < 170000
 	xl_heap_freeze_page xlrec;
+#endif
 
+	Assert(!chg->cleanup && TransactionIdIsValid(chg->horizon));
+	XLogBeginInsert();
+#if PG_VERSION_NUM >= 170000
+	/* the prune record's main data; without cleanup, no XLHP_CLEANUP_LOCK */
+	PaxRegisterHeapPrune(chg);
+#else
 #if PG_VERSION_NUM >= 160000
 	xlrec.snapshotConflictHorizon = chg->horizon;
 	xlrec.nplans = 0;
@@ -430,11 +433,10 @@ PaxLogConflict(PaxChange *chg)
 	TransactionIdAdvance(xlrec.cutoff_xid);
 	xlrec.ntuples = 0;
 #endif
-	XLogBeginInsert();
 	XLogRegisterData((char *) &xlrec, SizeOfHeapFreezePage);
-	XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
-	(void) XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_FREEZE_PAGE);
 #endif
+	XLogRegisterBuffer(0, chg->buffer, REGBUF_STANDARD);
+	(void) XLogInsert(RM_HEAP2_ID, PAX_HEAP2_CONFLICT);
 }
 
 /*
