@@ -885,6 +885,9 @@ PaxMultiInsert(Relation relation, TupleTableSlot **slots, int ntuples,
 	PaxRow	   *rows;
 	int			placed;
 
+	/* COPY may flush an empty batch (16's does): nothing to insert */
+	if (ntuples <= 0)
+		return 0;
 	if (!keep_tail)
 		PaxBulkPlaceFor(relation);
 	PaxLogicalCheckWrite(relation);

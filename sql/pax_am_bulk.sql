@@ -480,6 +480,24 @@ SELECT count(*), count(note) FROM bk_unl;
 CREATE TABLE bk_nodata USING pax AS SELECT * FROM bk_src WITH NO DATA;
 SELECT count(*) FROM bk_nodata;
 
+-- COPY into a partitioned table whose partitions got a column by ALTER TABLE:
+-- 16 and 17 then hand the table AM an empty batch (table_multi_insert with
+-- no rows), which must insert nothing, as heap's does
+CREATE TABLE bk_cp_p (id int4, a timestamptz, b int8, c int8, d timestamptz, e bpchar(6))
+	PARTITION BY RANGE (id);
+CREATE TABLE bk_cp_p1 PARTITION OF bk_cp_p FOR VALUES FROM (MINVALUE) TO (100);
+CREATE TABLE bk_cp_p2 PARTITION OF bk_cp_p FOR VALUES FROM (100) TO (300);
+CREATE TABLE bk_cp_p3 PARTITION OF bk_cp_p FOR VALUES FROM (300) TO (MAXVALUE);
+ALTER TABLE bk_cp_p ADD COLUMN f float4;
+CREATE TABLE bk_cp_h (LIKE bk_cp_p) USING heap;
+COPY bk_cp_p FROM PROGRAM $$seq 90 1589 | awk '{ t = ($1 % 7 == 0) ? "\\N" : "2020-01-10"; v = ($1 % 2 == 0) ? "\\N" : "4"; printf "%d\t%s\t\\N\t%s\t%s\t\\N\t%s\n", $1, t, v, t, v }'$$;
+COPY bk_cp_h FROM PROGRAM $$seq 90 1589 | awk '{ t = ($1 % 7 == 0) ? "\\N" : "2020-01-10"; v = ($1 % 2 == 0) ? "\\N" : "4"; printf "%d\t%s\t\\N\t%s\t%s\t\\N\t%s\n", $1, t, v, t, v }'$$;
+SELECT tableoid::regclass, count(*), count(a), count(c), sum(c), count(f), sum(f)
+	FROM bk_cp_p GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS rows_not_heaps FROM ((TABLE bk_cp_p EXCEPT ALL TABLE bk_cp_h)
+	UNION ALL (TABLE bk_cp_h EXCEPT ALL TABLE bk_cp_p)) d;
+DROP TABLE bk_cp_p, bk_cp_h;
+
 DROP TABLE bk_h, bk_p, bk_par, bk_par_h, bk_p1, bk_into, bk_into_h, bk_hx, bk_px, bk_t2, bk_seen_h,
 	bk_seen_p, bk_safe_h, bk_safe_p, bk_outer, bk_inner_1500, bk_inner_2500, bk_sub, bk_sub2,
 	bk_alt, bk_unl, bk_nodata, bk_short, bk_part_h, bk_part_p, bk_ins_h, bk_ins_p, bk_iseen_h, bk_iseen_p,
