@@ -2,7 +2,7 @@
  *
  * pg_compat.h
  *	  What differs between the PostgreSQL major versions the bundle builds
- *	  against (15 and 18), named once.
+ *	  against (15 to 18), named once.
  *
  * Each entry is a rename, a moved field or a changed signature of
  * PostgreSQL's internal API, wrapped so that the code of the three modules
@@ -14,8 +14,7 @@
  *
  * Include it after postgres.h.  The macros expand to calls of functions
  * whose headers the including file includes anyway.  An entry's version
- * test is the release that changed the API: 16 and 17 builds are not
- * tested, but each entry is written for the release it names.
+ * test is the release that changed the API.
  *
  * include/pg_compat.h
  *
@@ -25,7 +24,7 @@
 #define PG_COMPAT_H
 
 #if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000
-#error "the pax_am bundle supports PostgreSQL 15 and 18"
+#error "the pax_am bundle supports PostgreSQL 15 to 18"
 #endif
 
 #if PG_VERSION_NUM >= 160000
@@ -53,6 +52,30 @@ typedef RelFileLocator PaxFileLocator;
 #else
 typedef RelFileNode PaxFileLocator;
 #define PaxRelationFile(rel) ((rel)->rd_node)
+#endif
+
+/*
+ * PaxExecuteFreeze carries out a row's freeze plan (heap_prepare_freeze_tuple):
+ * xmax, xvac frozen or cleared by the plan's flags, then the infomasks.
+ * 15 exports heap_execute_freeze_tuple and 18 declares it static inline in
+ * heapam.h; in 16 and 17 it is static in heapam.c, so the bundle does what
+ * it does there.  The including file includes access/heapam_xlog.h.
+ */
+#if PG_VERSION_NUM >= 160000 && PG_VERSION_NUM < 180000
+#define PaxExecuteFreeze(tuple, frz) \
+	do { \
+		HeapTupleHeader pax_frz_tuple_ = (tuple); \
+		const HeapTupleFreeze *pax_frz_ = (frz); \
+		HeapTupleHeaderSetXmax(pax_frz_tuple_, pax_frz_->xmax); \
+		if (pax_frz_->frzflags & XLH_FREEZE_XVAC) \
+			HeapTupleHeaderSetXvac(pax_frz_tuple_, FrozenTransactionId); \
+		if (pax_frz_->frzflags & XLH_INVALID_XVAC) \
+			HeapTupleHeaderSetXvac(pax_frz_tuple_, InvalidTransactionId); \
+		pax_frz_tuple_->t_infomask = pax_frz_->t_infomask; \
+		pax_frz_tuple_->t_infomask2 = pax_frz_->t_infomask2; \
+	} while (0)
+#else
+#define PaxExecuteFreeze(tuple, frz) heap_execute_freeze_tuple((tuple), (frz))
 #endif
 
 /* xl_heap_visible's cutoff_xid became snapshotConflictHorizon in 16. */

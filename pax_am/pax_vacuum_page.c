@@ -854,7 +854,7 @@ PaxVacApplyRow(PaxVacState *vs, PaxVacPage *vp, HeapTupleHeader hdr, int r)
 {
 	if (vp->actions[r] == PAX_VAC_FREEZE)
 	{
-		heap_execute_freeze_tuple(hdr, &vp->frz[r]);
+		PaxExecuteFreeze(hdr, &vp->frz[r]);
 		vs->frozen += 1;
 
 		/*

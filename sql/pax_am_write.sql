@@ -114,9 +114,6 @@ ALTER TABLE big ALTER COLUMN t SET STORAGE EXTERNAL;
 INSERT INTO big VALUES (200, repeat('xyz', 3000), NULL);
 SELECT pg_column_compression(t), length(t) FROM big WHERE id = 200;
 ALTER TABLE big ALTER COLUMN t SET STORAGE EXTENDED;
-ALTER TABLE big ALTER COLUMN t SET COMPRESSION lz4;
-INSERT INTO big VALUES (300, repeat('pq', 5000), NULL);
-SELECT id, pg_column_compression(t) FROM big WHERE id = 300;
 -- a table without large columns has no TOAST table
 CREATE TABLE small (a int, b varchar(10)) USING pax;
 SELECT reltoastrelid = 0 AS no_toast FROM pg_class WHERE relname = 'small';
