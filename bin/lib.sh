@@ -3,13 +3,17 @@
 # The private cluster: owned by the postgres OS user (when we can become it),
 # on its own port and data directory, never the system cluster on 5432.
 #
-#   PAX_PG     the PostgreSQL major version to use: 15 is Debian's packages,
-#              any other is built from Debian's source package by bin/pgbuild
-#              (flavor PAX_PG_FLAVOR: assert, the default, or release);
-#              scripts also take it as --pg N                (15)
+#   PAX_PG     the PostgreSQL major version to use (pg_origin says where
+#              each comes from): this Debian's own packages (15 on Debian
+#              12), 16 assembled from binary packages by bin/pgwheel, 17
+#              from Debian 13's packages in a root of their own (bin/pgroot),
+#              18 built from Debian's source package by bin/pgbuild (flavor
+#              PAX_PG_FLAVOR: assert, the default, or release); scripts
+#              also take it as --pg N                         (15)
 #   PG_CONFIG  which PostgreSQL to build against; overrides PAX_PG
 #   PAX_HOME   where the cluster, its socket and logs live
-#              (/var/tmp/pax_am for 15, /var/tmp/pax_amN for N)
+#              (/var/tmp/pax_am for 15, /var/tmp/pax_amN for N, in its root
+#              for one that runs in a root of another Debian release)
 #              (/var/tmp/pax_amNr for a release build)
 #   PAX_PORT   its port     (5499 for 15, 5400+N for N, 5420+N for release)
 #   PAX_HUGEPAGES  reserve huge pages for shared memory       (1; 0 = no)
@@ -21,7 +25,45 @@
 set -euo pipefail
 
 PAX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PAX_DEBIAN_PG=15
+
+# This Debian release and the PostgreSQL and LLVM versions it packages:
+# Debian 12 (bookworm) 15 and 14, Debian 13 (trixie, in bin/pgroot's root)
+# 17 and 19.
+PAX_DEBIAN_SUITE=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+case "$PAX_DEBIAN_SUITE" in
+	trixie) PAX_DEBIAN_PG=17; PAX_DEBIAN_LLVM=19 ;;
+	*) PAX_DEBIAN_PG=15; PAX_DEBIAN_LLVM=14 ;;
+esac
+
+# pg_origin N: where PostgreSQL N comes from here: debian (this release's
+# packages), root:SUITE (Debian SUITE's packages in a root made by
+# bin/pgroot, which runs the command there), wheel (bin/pgwheel) or source
+# (bin/pgbuild).
+pg_origin() {
+	if [ "$1" = "$PAX_DEBIAN_PG" ]; then
+		echo debian
+	elif [ "$1" = 17 ]; then
+		echo root:trixie
+	elif [ "$1" = 16 ]; then
+		echo wheel
+	else
+		echo source
+	fi
+}
+
+# in_pg_root SCRIPT ARGS...: for a PostgreSQL that comes from another
+# Debian release's packages (pg_origin root:SUITE), run the script again
+# inside that release's root (bin/pgroot) and exit with its status;
+# otherwise return.  Scripts that take --pg N call it before select_pg.
+in_pg_root() {
+	local origin
+	[ -z "${PG_CONFIG:-}" ] || return 0
+	origin=$(pg_origin "${PAX_PG:-$PAX_DEBIAN_PG}")
+	case "$origin" in
+		root:*)
+			exec "$PAX_ROOT/bin/pgroot" "${origin#root:}" "$@" ;;
+	esac
+}
 
 # select_pg: resolve PG_CONFIG, PAX_HOME, PAX_PORT and the cluster's paths
 # from PAX_PG (or an explicit PG_CONFIG).  Scripts that take --pg N set
@@ -30,19 +72,24 @@ select_pg() {
 	local major
 	if [ -z "${PG_CONFIG:-}" ]; then
 		major=${PAX_PG:-$PAX_DEBIAN_PG}
-		if [ "$major" = "$PAX_DEBIAN_PG" ]; then
-			PG_CONFIG=/usr/lib/postgresql/$PAX_DEBIAN_PG/bin/pg_config
-			[ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config
-		else
-			PG_CONFIG=$("$PAX_ROOT/bin/pgbuild" "$major" "${PAX_PG_FLAVOR:-assert}")
-		fi
+		case "$(pg_origin "$major")" in
+			debian)
+				PG_CONFIG=/usr/lib/postgresql/$PAX_DEBIAN_PG/bin/pg_config
+				[ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config ;;
+			wheel)
+				PG_CONFIG=$("$PAX_ROOT/bin/pgwheel" "$major") ;;
+			root:*)
+				die "PostgreSQL $major comes from another Debian release: run bin/pgroot $(pg_origin "$major" | cut -d: -f2) $0 --pg $major" ;;
+			*)
+				PG_CONFIG=$("$PAX_ROOT/bin/pgbuild" "$major" "${PAX_PG_FLAVOR:-assert}") ;;
+		esac
 	fi
 	if [ -z "${major:-}" ]; then
 		major=$("$PG_CONFIG" --version 2>/dev/null | sed -E 's/^PostgreSQL ([0-9]+).*/\1/') ||
 			major=$PAX_DEBIAN_PG
 	fi
 	PAX_PG=$major
-	if [ "$major" = "$PAX_DEBIAN_PG" ]; then
+	if [ "$major" = 15 ]; then
 		PAX_HOME=${PAX_HOME:-/var/tmp/pax_am}
 		PAX_PORT=${PAX_PORT:-5499}
 	elif [ "${PAX_PG_FLAVOR:-assert}" = release ]; then
@@ -62,8 +109,8 @@ select_pg() {
 }
 
 # Debian packages a build and a test run need.
-PAX_PACKAGES="postgresql-15 postgresql-contrib postgresql-server-dev-15 clang-14 llvm-14 \
-make gcc libipc-run-perl rsync python3-psycopg2"
+PAX_PACKAGES="postgresql-$PAX_DEBIAN_PG postgresql-contrib postgresql-server-dev-$PAX_DEBIAN_PG \
+clang-$PAX_DEBIAN_LLVM llvm-$PAX_DEBIAN_LLVM libicu-dev make gcc libipc-run-perl rsync python3-psycopg2"
 
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -111,6 +158,16 @@ as_pg() {
 	fi
 }
 
+# apt_run ARGS...: apt-get ARGS as root, quiet unless it fails: then its
+# own last lines are printed before the script stops.
+apt_run() {
+	local out
+	if ! out=$(as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@" 2>&1); then
+		printf '%s\n' "$out" | tail -n 20 >&2
+		die "apt-get $* failed (apt's words above)"
+	fi
+}
+
 # ensure_packages: install the Debian packages that are missing.
 ensure_packages() {
 	local missing=() p
@@ -120,10 +177,13 @@ ensure_packages() {
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		say "installing packages: ${missing[*]}"
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+		apt_run update -qq
+		apt_run install -y -qq "${missing[@]}"
 	fi
-	PG_BINDIR=$("$PG_CONFIG" --bindir)
+	# (a script that installs what it needs before any PostgreSQL sets none)
+	if [ -n "${PG_CONFIG:-}" ] && command -v "$PG_CONFIG" >/dev/null; then
+		PG_BINDIR=$("$PG_CONFIG" --bindir)
+	fi
 }
 
 # ensure_deb_src SUITE: a deb-src entry for Debian's SUITE (source packages
@@ -143,7 +203,7 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 	fi
-	as_root apt-get update -qq
+	apt_run update -qq
 }
 
 # build_install: build the bundle with the compiler flags of PostgreSQL's own
