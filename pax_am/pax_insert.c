@@ -646,6 +646,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		int			first = next;
 		int			top;
 		int			rowidx[PAX_MAX_CAPACITY];
+		bool		fresh;
+		StringInfoData pagerows;
 
 		buffer = PaxExistingPageFor(rel, &rows[next], bistate, fillfactor,
 									&vmbuffer, cache, &layout);
@@ -660,6 +662,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		if (!BufferIsValid(buffer) && keep_tail &&
 			nrows - next < hints->bulk_capacity)
 			break;
+		fresh = !BufferIsValid(buffer);
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -708,14 +711,25 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 								 hints);
 		PaxPlaceGroupValues(tupdesc, &rows[first], rowidx, next - first, page,
 						   layout, top, &chg);
+
+		/*
+		 * For logical decoding, a new page logged whole carries its rows
+		 * (XLOG_PAX_PAGE_ROWS); else a record of the rows follows the
+		 * page's, as heap_multi_insert's follows its page's.
+		 */
+		if (logical && fresh && chg.full &&
+			!(rows[0].init && rows[0].init->spectoken != 0))
+			PaxLogicalPageRows(rel, &chg, &pagerows, next - first,
+							   next == nrows);
 		PaxChangeFinish(&chg);
+		if (chg.rows != NULL)
+			pfree(pagerows.data);
 
 		UnlockReleaseBuffer(buffer);
 		RelationSetTargetBlock(rel, blkno);
 		Assert(next > first);
 
-		/* a record per page, after the page's (as heap_multi_insert) */
-		if (logical)
+		if (logical && chg.rows == NULL)
 			PaxLogicalLogInserts(rel, &rows[first], next - first,
 								 rows[0].init && rows[0].init->spectoken != 0,
 								 next == nrows);

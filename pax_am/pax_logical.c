@@ -36,6 +36,16 @@
  * then the new row; for DELETE the old key (PAX_XL_HAS_OLD); CONFIRM
  * (speculative insertion confirmed) none.
  *
+ * A batch's new page (COPY, and the batches of pax_bulk.c) is logged whole,
+ * and holds exactly the rows the INSERT record would repeat: so its page
+ * record is an XLOG_PAX_PAGE_ROWS record instead, the page's image with
+ * main data saying how to read it (xl_pax_logical, then a uint16 column
+ * count and per column its type, length, by-value, alignment, storage and
+ * dropped flags: PaxColumnDesc), and no INSERT record follows.  Its decode
+ * callback restores the image, reads each row as PaxScan would, forms the
+ * heap tuple heap_form_tuple gives PaxLogicalLogInserts and queues the
+ * same changes; the rows are written once, not twice.
+ *
  * pax_am/pax_logical.c
  *
  *-------------------------------------------------------------------------
@@ -184,6 +194,64 @@ PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
 						   (last ? PAX_XL_LAST_IN_MULTI : 0),
 						   nrows, &buf);
 	pfree(buf.data);
+}
+
+/*
+ * PaxColumnDesc: what an XLOG_PAX_PAGE_ROWS record says of a column, so
+ * that decoding reads the page and forms its rows' tuples without the
+ * catalog (written field by field: SizeOfPaxColumnDesc bytes).
+ */
+typedef struct PaxColumnDesc
+{
+	Oid			typid;
+	int16		len;
+	bool		byval;
+	char		align;
+	char		storage;
+	bool		dropped;
+} PaxColumnDesc;
+
+#define SizeOfPaxColumnDesc	(offsetof(PaxColumnDesc, dropped) + sizeof(bool))
+
+/*
+ * PaxLogicalPageRows makes chg, a new page logged whole that holds just
+ * the nrows rows placed on it, an XLOG_PAX_PAGE_ROWS record: its main data,
+ * built in buf (the caller frees it after PaxChangeFinish), says how to
+ * decode the image's rows; last as for PaxLogicalLogInserts.  No INSERT
+ * record follows.
+ */
+void
+PaxLogicalPageRows(Relation rel, PaxChange *chg, StringInfo buf, int nrows,
+				   bool last)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	xl_pax_logical xlrec;
+	uint16		natts = (uint16) tupdesc->natts;
+
+	Assert(chg->full && pax_rmgr_registered);
+	Assert(PaxPageGetHeader((Page) chg->copy.data)->pp_nrows == nrows);
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.locator = PaxRelationFile(rel);
+	xlrec.ntuples = (uint16) nrows;
+	xlrec.flags = last ? PAX_XL_LAST_IN_MULTI : 0;
+	initStringInfo(buf);
+	appendBinaryStringInfo(buf, (char *) &xlrec, SizeOfPaxLogical);
+	appendBinaryStringInfo(buf, (char *) &natts, sizeof(natts));
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		PaxColumnDesc col;
+
+		memset(&col, 0, sizeof(col));
+		col.typid = att->atttypid;
+		col.len = att->attlen;
+		col.byval = att->attbyval;
+		col.align = att->attalign;
+		col.storage = att->attstorage;
+		col.dropped = att->attisdropped;
+		appendBinaryStringInfo(buf, (char *) &col, SizeOfPaxColumnDesc);
+	}
+	chg->rows = buf;
 }
 
 /*
@@ -350,6 +418,47 @@ PaxDecodeTuple(LogicalDecodingContext *ctx, const char **pos, const char *end)
 	return tuple;
 }
 
+/*
+ * PaxDecodeDesc reads an XLOG_PAX_PAGE_ROWS record's columns at *pos
+ * (ending at end) into a tuple descriptor of their own.
+ */
+static TupleDesc
+PaxDecodeDesc(const char **pos, const char *end)
+{
+	uint16		natts;
+	TupleDesc	desc;
+
+	if (end - *pos < (ptrdiff_t) sizeof(uint16))
+		elog(ERROR, "pax page rows record too short for its columns");
+	memcpy(&natts, *pos, sizeof(uint16));
+	*pos += sizeof(uint16);
+	if (natts == 0 || natts > MaxHeapAttributeNumber ||
+		end - *pos < (ptrdiff_t) natts * (ptrdiff_t) SizeOfPaxColumnDesc)
+		elog(ERROR, "pax page rows record too short for its columns");
+	desc = CreateTemplateTupleDesc(natts);
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		PaxColumnDesc col;
+
+		memcpy(&col, *pos, SizeOfPaxColumnDesc);
+		*pos += SizeOfPaxColumnDesc;
+		att->attrelid = InvalidOid;
+		att->attnum = i + 1;
+		att->atttypid = col.typid;
+		att->atttypmod = -1;
+		att->attlen = col.len;
+		att->attbyval = col.byval;
+		att->attalign = col.align;
+		att->attstorage = col.storage;
+		att->attisdropped = col.dropped;
+#if PG_VERSION_NUM >= 180000
+		populate_compact_attribute(desc, i);
+#endif
+	}
+	return desc;
+}
+
 /* PaxQueue queues a change of the record's relation. */
 static void
 PaxQueue(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
@@ -359,6 +468,79 @@ PaxQueue(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 	memcpy(&PaxChangeFile(change), &xlrec->locator, sizeof(PaxFileLocator));
 	ReorderBufferQueueChange(ctx->reorder, XLogRecGetXid(buf->record),
 							 buf->origptr, change, false);
+}
+
+/*
+ * PaxDecodePageRows queues the inserts of an XLOG_PAX_PAGE_ROWS record:
+ * the rows of the page image it carries, in their order on the page (that
+ * of their insertion), each formed as PaxLogicalLogInserts forms it.
+ */
+static void
+PaxDecodePageRows(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
+				  const xl_pax_logical *xlrec, const char *data,
+				  const char *end)
+{
+	XLogReaderState *r = buf->record;
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "pax page rows decoding",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+	TupleDesc	desc = PaxDecodeDesc(&data, end);
+	PGAlignedBlock page;
+	BlockNumber blkno;
+	PaxLayoutCache cache;
+	PaxPageLayout *layout;
+	Datum	   *values = palloc(desc->natts * sizeof(Datum));
+	bool	   *isnull = palloc(desc->natts * sizeof(bool));
+	char	   *cells = NULL;
+
+	if (!XLogRecGetBlockTagExtended(r, 0, NULL, NULL, &blkno, NULL) ||
+		!XLogRecHasBlockImage(r, 0) || !RestoreBlockImage(r, 0, page.data))
+		elog(ERROR, "pax page rows record without its page image");
+	PaxLayoutCacheInit(&cache, desc->natts, cxt);
+	layout = PaxPageGetLayout(NULL, desc, (Page) page.data, blkno, &cache);
+	if (PaxPageGetHeader((Page) page.data)->pp_nrows != xlrec->ntuples ||
+		layout->natts != desc->natts)
+		elog(ERROR, "pax page rows record: the page holds %u rows of %d columns, not %u of %d",
+			 PaxPageGetHeader((Page) page.data)->pp_nrows, layout->natts,
+			 xlrec->ntuples, desc->natts);
+	for (int i = 0; i < xlrec->ntuples; i++)
+	{
+		HeapTuple	tuple;
+		PaxRbTuple	rbtuple;
+		HeapTuple	htup;
+		ReorderBufferChange *change;
+
+		PaxPageFillValues(desc, (Page) page.data, layout, i, 0, desc->natts,
+						  NULL, 0, values, isnull,
+						  PaxDecodeCellsFor(&cells, layout, desc->natts, cxt));
+		tuple = heap_form_tuple(desc, values, isnull);
+
+		/* as PaxDecodeTuple reads what PaxAppendTuple wrote of it */
+		rbtuple = PaxRbAllocTupleBuf(ctx->reorder,
+									 tuple->t_len - SizeofHeapTupleHeader);
+		htup = PaxRbTupleHeap(rbtuple);
+		htup->t_len = tuple->t_len;
+		ItemPointerSetInvalid(&htup->t_self);
+		htup->t_tableOid = InvalidOid;
+		memset(htup->t_data, 0, SizeofHeapTupleHeader);
+		memcpy((char *) htup->t_data + SizeofHeapTupleHeader,
+			   (char *) tuple->t_data + SizeofHeapTupleHeader,
+			   tuple->t_len - SizeofHeapTupleHeader);
+		htup->t_data->t_infomask = tuple->t_data->t_infomask;
+		htup->t_data->t_infomask2 = tuple->t_data->t_infomask2;
+		htup->t_data->t_hoff = tuple->t_data->t_hoff;
+		heap_freetuple(tuple);
+
+		change = PaxRbAllocChange(ctx->reorder);
+		change->action = REORDER_BUFFER_CHANGE_INSERT;
+		change->data.tp.newtuple = rbtuple;
+		change->data.tp.clear_toast_afterwards =
+			(xlrec->flags & PAX_XL_LAST_IN_MULTI) && i + 1 == xlrec->ntuples;
+		PaxQueue(ctx, buf, xlrec, change);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextDelete(cxt);
 }
 
 /*
@@ -380,7 +562,10 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 
 	ReorderBufferProcessXid(ctx->reorder, xid, buf->origptr);
 
-	/* a page change carries nothing to decode (its logical record does) */
+	/*
+	 * a page change carries nothing to decode (its logical record does),
+	 * but a new page whose rows are read from its image
+	 */
 	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
 		return;
 
@@ -437,6 +622,9 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 				change->data.tp.oldtuple = PaxDecodeTuple(ctx, &data, end);
 			change->data.tp.clear_toast_afterwards = true;
 			PaxQueue(ctx, buf, &xlrec, change);
+			break;
+		case XLOG_PAX_PAGE_ROWS:
+			PaxDecodePageRows(ctx, buf, &xlrec, data, end);
 			break;
 		case XLOG_PAX_CONFIRM:
 			change = PaxRbAllocChange(ctx->reorder);

@@ -188,11 +188,17 @@ PaxPageLayoutUsable(Page page)
 }
 
 /*
- * PaxPageCorrupted reports block blkno of rel as an invalid pax page.
+ * PaxPageCorrupted reports block blkno of rel as an invalid pax page; rel
+ * is NULL for a page read from WAL (logical decoding's page images).
  */
 void
 PaxPageCorrupted(Relation rel, BlockNumber blkno, const char *detail)
 {
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid pax page image of block %u in WAL", blkno),
+				 errdetail_internal("%s", detail)));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
 			 errmsg("invalid pax page in block %u of relation \"%s\"",

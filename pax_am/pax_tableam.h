@@ -363,6 +363,8 @@ extern void PaxLogicalInit(void);
 extern bool PaxLogicalWanted(Relation rel, int options);
 extern void PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
 								 bool speculative, bool last);
+extern void PaxLogicalPageRows(Relation rel, PaxChange *chg, StringInfo buf,
+							   int nrows, bool last);
 extern void PaxLogicalLogUpdate(Relation rel, HeapTuple oldkey, HeapTuple newtup);
 extern void PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super);
 extern void PaxLogicalLogConfirm(Relation rel);

@@ -77,6 +77,7 @@ PaxChangeStart(PaxChange *chg, Relation rel, Buffer buffer, bool full)
 	chg->ndiffs = 0;
 	chg->maxranges = PAX_CHANGE_INLINE_RANGES;
 	chg->ranges = chg->inline_ranges;
+	chg->rows = NULL;
 	memcpy(chg->copy.data, BufferGetPage(buffer), BLCKSZ);
 	return (Page) chg->copy.data;
 }
@@ -554,6 +555,13 @@ PaxChangeFinish(PaxChange *chg)
 			xlrec.flags = chg->cleanup ? PAX_XL_CLEANUP_LOCK : 0;
 			XLogRegisterData((char *) &xlrec, SizeOfPaxPrune);
 		}
+		else if (chg->rows != NULL)
+		{
+			/* a new page whose image its rows are decoded from */
+			Assert(chg->full && pax_rmgr_registered);
+			XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
+			XLogRegisterData(chg->rows->data, chg->rows->len);
+		}
 		if (chg->full)
 			XLogRegisterBuffer(0, chg->buffer,
 							   REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
@@ -566,7 +574,9 @@ PaxChangeFinish(PaxChange *chg)
 			recptr = XLogInsert(RM_HEAP2_ID, PAX_HEAP2_PRUNE);
 		else if (pax_rmgr_registered)
 			recptr = XLogInsert(PAX_RMGR_ID,
-								removes ? XLOG_PAX_PRUNE : XLOG_PAX_PAGE);
+								removes ? XLOG_PAX_PRUNE :
+								chg->rows != NULL ? XLOG_PAX_PAGE_ROWS :
+								XLOG_PAX_PAGE);
 		else
 			recptr = XLogInsert(RM_GENERIC_ID, 0);
 		PageSetLSN(page, recptr);
@@ -749,15 +759,17 @@ PaxMask(char *page, BlockNumber blkno)
 bool		pax_rmgr_registered = false;
 
 /*
- * PaxRedo replays a page change (pax_wal.c); the logical records change
- * no page: the page records before them did.
+ * PaxRedo replays a page change (pax_wal.c; XLOG_PAX_PAGE_ROWS is one, a
+ * new page's image); the logical records change no page: the page records
+ * before them did.
  */
 static void
 PaxRedo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
 
-	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
+	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE ||
+		info == XLOG_PAX_PAGE_ROWS)
 		PaxRedoPage(record, info == XLOG_PAX_PRUNE);
 	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
 			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
@@ -781,6 +793,8 @@ PaxIdentify(uint8 info)
 			return "PAGE";
 		case XLOG_PAX_PRUNE:
 			return "PRUNE";
+		case XLOG_PAX_PAGE_ROWS:
+			return "PAGE_ROWS";
 	}
 	return NULL;
 }
@@ -815,6 +829,8 @@ PaxDesc(StringInfo buf, XLogReaderState *record)
 	appendStringInfo(buf, "rel %u/%u/%u ntuples %u flags 0x%02X",
 					 PaxLocatorSpc(xlrec.locator), PaxLocatorDb(xlrec.locator),
 					 PaxLocatorRel(xlrec.locator), xlrec.ntuples, xlrec.flags);
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE_ROWS)
+		appendStringInfoString(buf, ", whole page");
 }
 
 static RmgrData pax_rmgr = {

@@ -34,6 +34,8 @@
 #define XLOG_PAX_CONFIRM	0x30
 #define XLOG_PAX_PAGE		0x40
 #define XLOG_PAX_PRUNE		0x50
+#define XLOG_PAX_PAGE_ROWS	0x60	/* a new page's image whose rows decode
+									 * as inserts (pax_logical.c) */
 
 /*
  * PaxChange (pax_wal.c): a change of one page made on a private copy, with
@@ -109,6 +111,11 @@ typedef struct PaxChange
 	uint16	   *ranges;			/* offset, length pairs: inline_ranges
 								 * until they outgrow it */
 	uint16		inline_ranges[2 * PAX_CHANGE_INLINE_RANGES];
+	StringInfo	rows;			/* or NULL; the main data of an
+								 * XLOG_PAX_PAGE_ROWS record: the change
+								 * is a new page, logged whole, whose rows
+								 * logical decoding reads from its image
+								 * (PaxLogicalPageRows) */
 	PGAlignedBlock copy;		/* the page as changed */
 } PaxChange;
 

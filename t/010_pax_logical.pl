@@ -9,7 +9,10 @@
 #   NOTHING, a transaction larger than logical_decoding_work_mem (spilled
 #   to disk; and streamed, with stream-changes), TRUNCATE, a rolled-back
 #   transaction, two-phase commit; on a frozen table too (each change first
-#   clears the page's all-visible flag);
+#   clears the page's all-visible flag); COPY of thousands of rows of many
+#   types (encoded minipages, a dropped column, TOAST, NULLs), before and
+#   after a column is added, whose new pages decode from their images
+#   (XLOG_PAX_PAGE_ROWS);
 # - a streaming standby (pax_am preloaded) replays it all, every record
 #   checked by wal_consistency_checking = 'all,pax' (pax's page changes are pax
 #   records then, masked by PaxPageMask): the same rows, and index-only
@@ -137,6 +140,18 @@ VACUUM (FREEZE) t;
 DELETE FROM t WHERE id = 17;
 TRUNCATE t;
 INSERT INTO t VALUES (1, 1, 'after truncate', 0, NULL);
+CREATE TABLE b (id int, small int2, big int8, num numeric(12,3), f8 float8, f4 float4,
+	tag text, pre text, d date, ts timestamptz, gone int, toasty text) USING AM;
+ALTER TABLE b DROP COLUMN gone;
+ALTER TABLE b ALTER COLUMN toasty SET STORAGE EXTERNAL;
+COPY b FROM PROGRAM $$seq 1 3000 | awk -v OFS='	' '{ print $1, $1 % 7, sprintf("%d", $1 * 1000003), ($1 % 1000) / 8, $1 / 3, ($1 % 50) / 4, ($1 % 5 == 0) ? "\\N" : "tag" ($1 % 4), "https://example.com/a/long/path/" $1, "2024-01-" ($1 % 28 + 1), "2024-02-03 04:05:06+00", ($1 % 1000 == 7) ? sprintf("%4000d", $1) : "\\N" }'$$;
+ALTER TABLE b ADD COLUMN extra numeric DEFAULT 2.50;
+BEGIN;
+COPY b FROM PROGRAM $$seq 3001 3600 | awk -v OFS='	' '{ print $1, $1 % 7, -$1, ($1 % 100) / 4, $1 / 7, $1 % 9, "tag", "pre" $1, "2024-03-01", "\\N", "\\N", ($1 % 3) ".10" }'$$;
+SAVEPOINT c;
+COPY b (id) FROM PROGRAM 'seq 3601 4000';
+ROLLBACK TO c;
+COMMIT;
 };
 
 # decode(am, options): the workload's changes on AM through a new slot
@@ -159,13 +174,15 @@ sub decode
 }
 
 my $heap = decode('heap');
-$primary->safe_psql('postgres', 'DROP TABLE t');
+$primary->safe_psql('postgres', 'DROP TABLE t, b');
 my $pax = decode('pax');
 $primary->wait_for_catchup($standby);
 my %pax_rows = (
 	rows => $primary->safe_psql('postgres', 'SELECT * FROM t ORDER BY id'),
-	standby => $standby->safe_psql('postgres', 'SELECT * FROM t ORDER BY id'));
-$primary->safe_psql('postgres', 'DROP TABLE t');
+	standby => $standby->safe_psql('postgres', 'SELECT * FROM t ORDER BY id'),
+	b_rows => $primary->safe_psql('postgres', 'SELECT * FROM b ORDER BY id'),
+	b_standby => $standby->safe_psql('postgres', 'SELECT * FROM b ORDER BY id'));
+$primary->safe_psql('postgres', 'DROP TABLE t, b');
 
 # the workload touched what it is meant to
 like($heap, qr/UPDATE: old-key: id\[integer\]:3 new-tuple: id\[integer\]:102 /,
@@ -179,6 +196,11 @@ like($heap, qr/DELETE: id\[integer\]:10 k\[integer\]:10 v\[text\]:'v10'/,
 like($heap, qr/DELETE: k\[integer\]:13\n/, 'heap: REPLICA IDENTITY USING INDEX logs the index key');
 like($heap, qr/DELETE: \(no-tuple-data\)/, 'heap: REPLICA IDENTITY NOTHING');
 like($heap, qr/'prepared'/, 'heap: a prepared transaction');
+like($heap, qr/table public.b: INSERT: id\[integer\]:3000 .*toasty\[text\]:null/,
+	'heap: the bulk COPY');
+like($heap, qr/table public.b: INSERT: id\[integer\]:3600 .*extra\[numeric\]:0.10/,
+	'heap: the COPY after a column was added');
+unlike($heap, qr/id\[integer\]:3601 /, 'heap: the rolled back COPY decodes as nothing');
 like($heap, qr/table public.sa: INSERT: k\[integer\]:1 v\[text\]:'one'\n.*\n.*\ntable public.sa: INSERT: k\[integer\]:2 v\[text\]:'two'\n/,
 	'heap: a speculative insertion killed and retried decodes as one INSERT');
 is($pax, $heap, 'pax decodes as heap');
@@ -200,9 +222,9 @@ foreach my $am ('heap', 'pax')
 }
 
 my $heap_streamed = decode('heap', 'stream-changes', '1');
-$primary->safe_psql('postgres', 'DROP TABLE t');
+$primary->safe_psql('postgres', 'DROP TABLE t, b');
 my $pax_streamed = decode('pax', 'stream-changes', '1');
-$primary->safe_psql('postgres', 'DROP TABLE t');
+$primary->safe_psql('postgres', 'DROP TABLE t, b');
 $heap_streamed =~ s/transaction \d+/transaction X/g;
 $pax_streamed =~ s/transaction \d+/transaction X/g;
 like($heap_streamed, qr/streaming change for transaction/,
@@ -211,6 +233,8 @@ is($pax_streamed, $heap_streamed, 'pax streams as heap');
 
 is($pax_rows{standby}, $pax_rows{rows}, 'the standby has the same rows');
 is($pax_rows{rows}, "1|1|after truncate|0|", 'the workload left one row');
+is($pax_rows{b_standby}, $pax_rows{b_rows}, 'the standby has the bulk table\'s rows');
+like($pax_rows{b_rows}, qr/^3600\|/m, 'the bulk table has its rows');
 
 # a frozen table: each change first clears the page's all-visible bits,
 # which the standby replays (index-only scans there must not see old rows)
@@ -299,6 +323,24 @@ like($primary->safe_psql('postgres', qq{
 	 WHERE resource_manager = 'pax' AND record_type = 'PAGE'}),
 	qr/^\d+ fragments, \d+ bytes$/m,
 	'pg_walinspect describes the pax page records');
+
+# a COPY's new pages are logged once, as images its rows decode from
+$lsn = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+$primary->safe_psql('postgres', q{
+	CREATE TABLE cp (id int, v text) USING pax;
+	COPY cp (id) FROM PROGRAM 'seq 1 5000';
+});
+$end = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+# (each batch of 1,000 rows but the first tops up the page the last one
+# left part full: those rows are logged as an INSERT record, as heap's)
+is($primary->safe_psql('postgres', qq{
+	SELECT sum(substring(description FROM 'ntuples ([0-9]+)')::int)
+	         FILTER (WHERE record_type = 'PAGE_ROWS') > 4000,
+	       sum(substring(description FROM 'ntuples ([0-9]+)')::int)
+	         FILTER (WHERE record_type IN ('PAGE_ROWS', 'INSERT'))
+	  FROM pg_get_wal_records_info('$lsn', '$end')
+	 WHERE resource_manager = 'pax'}),
+	't|5000', 'a COPY\'s new pages carry their rows (PAGE_ROWS), the rest are INSERT records');
 
 $standby->stop;
 $primary->stop;
