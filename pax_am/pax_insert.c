@@ -572,6 +572,34 @@ PaxStartNewPage(Relation rel, const PaxRow *rows, int nrows, bool eager,
 }
 
 /*
+ * PaxInsertPageStats widens the zone maps of the page that rows [first,
+ * next) of rows were just added to, and updates the shape hints.  The hints
+ * count this page's rows where the next page may be shaped from them (no
+ * rows left, or too few to go by: the next page holds about as many rows
+ * as this one); else only the range of all rows placed, as the page's
+ * counts start afresh on the next page.
+ */
+static void
+PaxInsertPageStats(TupleDesc tupdesc, const PaxRow *rows, int first, int next,
+				   int nrows, Page page, const PaxPageLayout *layout,
+				   PaxRelCache *hints)
+{
+	for (int i = 0; i < layout->natts; i++)
+	{
+		const PaxColumnLayout *col = &layout->cols[i];
+
+		if (col->data != 0 && col->zone >= 0 && col->attlen > 0)
+			PaxZoneUpdateRows(page, layout, TupleDescAttr(tupdesc, i), i,
+							  &rows[first], next - first);
+	}
+	if (pax_encode_minipages)
+		PaxEncodeHintsUpdate(tupdesc, &rows[first], next - first,
+							 nrows - next >= PAX_SHAPE_SAMPLE_ROWS &&
+							 next - first >= PAX_SHAPE_SAMPLE_ROWS,
+							 hints);
+}
+
+/*
  * PaxInsertRows places prepared rows, in order, on the target page and on
  * as many new pages as they need, one generic WAL record per page, as rows
  * of transaction xid (InvalidTransactionId: the current one; rows keeping
@@ -689,26 +717,8 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		} while (next < nrows &&
 				 PaxRowFits(tupdesc, &rows[next], page, layout, &fits,
 							fillfactor));
-		for (int i = 0; i < layout->natts; i++)
-		{
-			const PaxColumnLayout *col = &layout->cols[i];
-
-			if (col->data != 0 && col->zone >= 0 && col->attlen > 0)
-				PaxZoneUpdateRows(page, layout, TupleDescAttr(tupdesc, i), i,
-								  &rows[first], next - first);
-		}
-
-		/*
-		 * The hints count this page's rows where the next page may be
-		 * shaped from them (no rows left, or too few to go by: the next page
-		 * holds about as many rows as this one); else only the range of all
-		 * rows placed, as the page's counts start afresh on the next page.
-		 */
-		if (pax_encode_minipages)
-			PaxEncodeHintsUpdate(tupdesc, &rows[first], next - first,
-								 nrows - next >= PAX_SHAPE_SAMPLE_ROWS &&
-								 next - first >= PAX_SHAPE_SAMPLE_ROWS,
-								 hints);
+		PaxInsertPageStats(tupdesc, rows, first, next, nrows, page, layout,
+						   hints);
 		PaxPlaceGroupValues(tupdesc, &rows[first], rowidx, next - first, page,
 						   layout, top, &chg);
 
