@@ -39,9 +39,13 @@
  *     no indexes, unless the caller is such an INSERT into a pax table:
  *     then the statement makes the rows' index entries, a batch at a time
  *     (pax_bulk_stmt.c);
- *   - it is not logically decoded (pax's decoding records are written
- *     under the current subtransaction, which may not be the rows' when
- *     they are placed: below).
+ *   - under logical decoding too: the rows' decoding records, written
+ *     when they are placed, name the subtransaction that inserted them
+ *     when another one is current then (below), and that subtransaction
+ *     first writes a record telling decoding its parent (PaxLogicalKeep).
+ *     Within a transaction, the rows are decoded where they are placed:
+ *     after changes to other tables that functions or triggers of their
+ *     own statement made, where heap's interleave with them.
  *
  * Anything that could look at the relation before the batch is placed
  * places it first: any query (the ExecutorStart hook: a volatile function
@@ -349,6 +353,7 @@ PaxBulkStart(Relation rel, CommandId cid, int options)
 	b->options = options;
 	b->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
 	MemoryContextSwitchTo(oldcxt);
+	PaxLogicalKeep(rel, options);
 	pax_bulk = b;
 	return b;
 }

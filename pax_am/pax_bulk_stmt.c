@@ -294,17 +294,17 @@ PaxBulkTriggersReadRows(Relation rel)
 /*
  * PaxBulkTableKeeps tells whether rel's new rows may be kept at all: it has
  * no trigger to read them by TID, and no index unless `indexed` (the
- * inserting statement makes their entries), is not logically decoded, and
- * has no fillfactor below 100, whose pages keep room for updates
- * (PaxPageInReserve) where kept rows would fill compact pages.
+ * inserting statement makes their entries), and has no fillfactor below
+ * 100, whose pages keep room for updates (PaxPageInReserve) where kept
+ * rows would fill compact pages.  Logically decoded tables keep rows too:
+ * their decoding records name the rows' subtransaction (pax_logical.c).
  */
 bool
 PaxBulkTableKeeps(Relation rel, int options, bool indexed)
 {
 	return RelationGetFillFactor(rel, HEAP_DEFAULT_FILLFACTOR) >= 100 &&
 		!PaxBulkTriggersReadRows(rel) &&
-		(indexed || !PaxBulkHasIndexes(rel)) &&
-		!PaxLogicalWanted(rel, options);
+		(indexed || !PaxBulkHasIndexes(rel));
 }
 
 /*
@@ -313,7 +313,7 @@ PaxBulkTableKeeps(Relation rel, int options, bool indexed)
  * a plain INSERT (no RETURNING, ON CONFLICT, view check options or
  * data-modifying WITH, whose rows share its command id and may return
  * their TIDs) of at least PAX_BULK_MIN_STATEMENT_ROWS rows by the
- * planner's estimate into one pax table without logical decoding or
+ * planner's estimate into one pax table without
  * triggers that read its rows by TID (PaxBulkTriggersReadRows), or into a
  * partitioned table without indexes or such triggers.  Its
  * CHECK and NOT NULL constraints are checked before a row is handed over.

@@ -730,7 +730,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		if (logical && fresh && chg.full &&
 			!(rows[0].init && rows[0].init->spectoken != 0))
 			PaxLogicalPageRows(rel, &chg, &pagerows, next - first,
-							   next == nrows);
+							   next == nrows, xid);
 		PaxChangeFinish(&chg);
 		if (chg.rows != NULL)
 			pfree(pagerows.data);
@@ -742,7 +742,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		if (logical && chg.rows == NULL)
 			PaxLogicalLogInserts(rel, &rows[first], next - first,
 								 rows[0].init && rows[0].init->spectoken != 0,
-								 next == nrows);
+								 next == nrows, xid);
 	}
 	if (BufferIsValid(vmbuffer))
 		ReleaseBuffer(vmbuffer);

@@ -148,10 +148,29 @@ PaxAppendTuple(StringInfo buf, HeapTuple tuple)
 						   datalen);
 }
 
-/* PaxLogicalInsertRecord writes a record of rel's built in buf. */
+/*
+ * PaxRowsXid: the xid a record of rows inserted by xid names besides its
+ * own (PAX_XL_XID), or InvalidTransactionId when they are the current
+ * transaction's: kept rows (pax_bulk.c) may be placed in a later
+ * subtransaction than the one that inserted them, whose abort must not
+ * take their decoded changes with it.
+ */
+static TransactionId
+PaxRowsXid(TransactionId xid)
+{
+	if (!TransactionIdIsValid(xid) ||
+		TransactionIdEquals(xid, GetCurrentTransactionIdIfAny()))
+		return InvalidTransactionId;
+	return xid;
+}
+
+/*
+ * PaxLogicalInsertRecord writes a record of rel's built in buf; rowsxid,
+ * when valid, is written after its header (PAX_XL_XID).
+ */
 static void
 PaxLogicalInsertRecord(Relation rel, uint8 info, uint8 flags, int ntuples,
-					   StringInfo buf)
+					   StringInfo buf, TransactionId rowsxid)
 {
 	xl_pax_logical xlrec;
 
@@ -159,23 +178,48 @@ PaxLogicalInsertRecord(Relation rel, uint8 info, uint8 flags, int ntuples,
 	memset(&xlrec, 0, sizeof(xlrec));
 	xlrec.locator = PaxRelationFile(rel);
 	xlrec.ntuples = ntuples;
-	xlrec.flags = flags;
+	xlrec.flags = flags | (TransactionIdIsValid(rowsxid) ? PAX_XL_XID : 0);
 	XLogBeginInsert();
 	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
 	XLogRegisterData((char *) &xlrec, SizeOfPaxLogical);
+	if (TransactionIdIsValid(rowsxid))
+		XLogRegisterData((char *) &rowsxid, sizeof(TransactionId));
 	if (buf != NULL && buf->len > 0)
 		XLogRegisterData(buf->data, buf->len);
 	(void) XLogInsert(PAX_RMGR_ID, info);
 }
 
 /*
+ * PaxLogicalKeep writes the record that tells decoding, before the current
+ * subtransaction keeps rows of rel to be placed maybe later, in another
+ * one, which transaction it belongs to: under wal_level = logical, a
+ * subtransaction's first record names its parent, and the changes of the
+ * kept rows are queued under its xid (PAX_XL_XID), which decoding must
+ * then know as a subtransaction, not take for a transaction of its own
+ * (which it could stream alone).  Nothing to do at the top level, nor
+ * when the rows are not decoded.
+ */
+void
+PaxLogicalKeep(Relation rel, int options)
+{
+	uint8		none = 0;
+
+	if (!PaxLogicalWanted(rel, options) || GetCurrentTransactionNestLevel() <= 1)
+		return;
+	(void) GetCurrentTransactionId();
+	XLogBeginInsert();
+	XLogRegisterData((char *) &none, sizeof(none));
+	(void) XLogInsert(PAX_RMGR_ID, XLOG_PAX_KEEP);
+}
+
+/*
  * PaxLogicalLogInserts logs rows just placed on one page (at most
  * PAX_MAX_CAPACITY): speculative when they are a speculative insertion,
- * last when no more rows of the statement's batch follow.
+ * last when no more rows of the statement's batch follow; xid, the rows'.
  */
 void
 PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
-					 bool speculative, bool last)
+					 bool speculative, bool last, TransactionId xid)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	StringInfoData buf;
@@ -192,7 +236,7 @@ PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
 	PaxLogicalInsertRecord(rel, XLOG_PAX_INSERT,
 						   (speculative ? PAX_XL_SPECULATIVE : 0) |
 						   (last ? PAX_XL_LAST_IN_MULTI : 0),
-						   nrows, &buf);
+						   nrows, &buf, PaxRowsXid(xid));
 	pfree(buf.data);
 }
 
@@ -217,25 +261,29 @@ typedef struct PaxColumnDesc
  * PaxLogicalPageRows makes chg, a new page logged whole that holds just
  * the nrows rows placed on it, an XLOG_PAX_PAGE_ROWS record: its main data,
  * built in buf (the caller frees it after PaxChangeFinish), says how to
- * decode the image's rows; last as for PaxLogicalLogInserts.  No INSERT
- * record follows.
+ * decode the image's rows; last and xid as for PaxLogicalLogInserts.  No
+ * INSERT record follows.
  */
 void
 PaxLogicalPageRows(Relation rel, PaxChange *chg, StringInfo buf, int nrows,
-				   bool last)
+				   bool last, TransactionId xid)
 {
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	xl_pax_logical xlrec;
 	uint16		natts = (uint16) tupdesc->natts;
+	TransactionId rowsxid = PaxRowsXid(xid);
 
 	Assert(chg->full && pax_rmgr_registered);
 	Assert(PaxPageGetHeader((Page) chg->copy.data)->pp_nrows == nrows);
 	memset(&xlrec, 0, sizeof(xlrec));
 	xlrec.locator = PaxRelationFile(rel);
 	xlrec.ntuples = (uint16) nrows;
-	xlrec.flags = last ? PAX_XL_LAST_IN_MULTI : 0;
+	xlrec.flags = (last ? PAX_XL_LAST_IN_MULTI : 0) |
+		(TransactionIdIsValid(rowsxid) ? PAX_XL_XID : 0);
 	initStringInfo(buf);
 	appendBinaryStringInfo(buf, (char *) &xlrec, SizeOfPaxLogical);
+	if (TransactionIdIsValid(rowsxid))
+		appendBinaryStringInfo(buf, (char *) &rowsxid, sizeof(TransactionId));
 	appendBinaryStringInfo(buf, (char *) &natts, sizeof(natts));
 	for (int i = 0; i < natts; i++)
 	{
@@ -272,7 +320,8 @@ PaxLogicalLogChange(Relation rel, uint8 info, uint8 flags, HeapTuple oldkey,
 	}
 	if (newtup)
 		PaxAppendTuple(&buf, newtup);
-	PaxLogicalInsertRecord(rel, info, flags, newtup ? 1 : 0, &buf);
+	PaxLogicalInsertRecord(rel, info, flags, newtup ? 1 : 0, &buf,
+						   InvalidTransactionId);
 	pfree(buf.data);
 }
 
@@ -298,7 +347,8 @@ PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super)
 void
 PaxLogicalLogConfirm(Relation rel)
 {
-	PaxLogicalInsertRecord(rel, XLOG_PAX_CONFIRM, 0, 0, NULL);
+	PaxLogicalInsertRecord(rel, XLOG_PAX_CONFIRM, 0, 0, NULL,
+						   InvalidTransactionId);
 }
 
 /*
@@ -462,12 +512,12 @@ PaxDecodeDesc(const char **pos, const char *end)
 /* PaxQueue queues a change of the record's relation. */
 static void
 PaxQueue(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
-		 const xl_pax_logical *xlrec, ReorderBufferChange *change)
+		 const xl_pax_logical *xlrec, TransactionId xid,
+		 ReorderBufferChange *change)
 {
 	change->origin_id = XLogRecGetOrigin(buf->record);
 	memcpy(&PaxChangeFile(change), &xlrec->locator, sizeof(PaxFileLocator));
-	ReorderBufferQueueChange(ctx->reorder, XLogRecGetXid(buf->record),
-							 buf->origptr, change, false);
+	ReorderBufferQueueChange(ctx->reorder, xid, buf->origptr, change, false);
 }
 
 /*
@@ -477,8 +527,8 @@ PaxQueue(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
  */
 static void
 PaxDecodePageRows(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
-				  const xl_pax_logical *xlrec, const char *data,
-				  const char *end)
+				  const xl_pax_logical *xlrec, TransactionId xid,
+				  const char *data, const char *end)
 {
 	XLogReaderState *r = buf->record;
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -537,7 +587,7 @@ PaxDecodePageRows(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 		change->data.tp.newtuple = rbtuple;
 		change->data.tp.clear_toast_afterwards =
 			(xlrec->flags & PAX_XL_LAST_IN_MULTI) && i + 1 == xlrec->ntuples;
-		PaxQueue(ctx, buf, xlrec, change);
+		PaxQueue(ctx, buf, xlrec, xid, change);
 	}
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextDelete(cxt);
@@ -566,20 +616,29 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 	 * a page change carries nothing to decode (its logical record does),
 	 * but a new page whose rows are read from its image
 	 */
-	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
+	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE ||
+		info == XLOG_PAX_KEEP)
 		return;
 
 	/* no snapshot yet, or only fast-forwarding: nothing to decode */
 	if (SnapBuildCurrentState(ctx->snapshot_builder) < SNAPBUILD_FULL_SNAPSHOT ||
 		ctx->fast_forward)
 		return;
-	if (!SnapBuildProcessChange(ctx->snapshot_builder, xid, buf->origptr))
-		return;
 
 	if (XLogRecGetDataLen(r) < SizeOfPaxLogical)
 		elog(ERROR, "pax WAL record too short");
 	memcpy(&xlrec, data, SizeOfPaxLogical);
 	data += SizeOfPaxLogical;
+	/* kept rows placed in a later subtransaction: theirs (PAX_XL_XID) */
+	if (xlrec.flags & PAX_XL_XID)
+	{
+		if (end - data < (ptrdiff_t) sizeof(TransactionId))
+			elog(ERROR, "pax WAL record too short");
+		memcpy(&xid, data, sizeof(TransactionId));
+		data += sizeof(TransactionId);
+	}
+	if (!SnapBuildProcessChange(ctx->snapshot_builder, xid, buf->origptr))
+		return;
 
 	/* only our database, and only origins the output plugin wants */
 	if (PaxLocatorDb(xlrec.locator) != ctx->slot->data.database)
@@ -601,7 +660,7 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 				/* reassembled TOAST values serve the statement's later rows */
 				change->data.tp.clear_toast_afterwards =
 					(xlrec.flags & PAX_XL_LAST_IN_MULTI) && i + 1 == xlrec.ntuples;
-				PaxQueue(ctx, buf, &xlrec, change);
+				PaxQueue(ctx, buf, &xlrec, xid, change);
 			}
 			break;
 		case XLOG_PAX_UPDATE:
@@ -611,7 +670,7 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 				change->data.tp.oldtuple = PaxDecodeTuple(ctx, &data, end);
 			change->data.tp.newtuple = PaxDecodeTuple(ctx, &data, end);
 			change->data.tp.clear_toast_afterwards = true;
-			PaxQueue(ctx, buf, &xlrec, change);
+			PaxQueue(ctx, buf, &xlrec, xid, change);
 			break;
 		case XLOG_PAX_DELETE:
 			change = PaxRbAllocChange(ctx->reorder);
@@ -621,16 +680,16 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 			if (xlrec.flags & PAX_XL_HAS_OLD)
 				change->data.tp.oldtuple = PaxDecodeTuple(ctx, &data, end);
 			change->data.tp.clear_toast_afterwards = true;
-			PaxQueue(ctx, buf, &xlrec, change);
+			PaxQueue(ctx, buf, &xlrec, xid, change);
 			break;
 		case XLOG_PAX_PAGE_ROWS:
-			PaxDecodePageRows(ctx, buf, &xlrec, data, end);
+			PaxDecodePageRows(ctx, buf, &xlrec, xid, data, end);
 			break;
 		case XLOG_PAX_CONFIRM:
 			change = PaxRbAllocChange(ctx->reorder);
 			change->action = REORDER_BUFFER_CHANGE_INTERNAL_SPEC_CONFIRM;
 			change->data.tp.clear_toast_afterwards = true;
-			PaxQueue(ctx, buf, &xlrec, change);
+			PaxQueue(ctx, buf, &xlrec, xid, change);
 			break;
 		default:
 			elog(ERROR, "unexpected pax WAL record type %u", info);

@@ -362,9 +362,11 @@ extern void pax_index_validate_scan(Relation tableRelation,
 extern void PaxLogicalInit(void);
 extern bool PaxLogicalWanted(Relation rel, int options);
 extern void PaxLogicalLogInserts(Relation rel, const PaxRow *rows, int nrows,
-								 bool speculative, bool last);
+								 bool speculative, bool last,
+								 TransactionId xid);
 extern void PaxLogicalPageRows(Relation rel, PaxChange *chg, StringInfo buf,
-							   int nrows, bool last);
+							   int nrows, bool last, TransactionId xid);
+extern void PaxLogicalKeep(Relation rel, int options);
 extern void PaxLogicalLogUpdate(Relation rel, HeapTuple oldkey, HeapTuple newtup);
 extern void PaxLogicalLogDelete(Relation rel, HeapTuple oldkey, bool super);
 extern void PaxLogicalLogConfirm(Relation rel);

@@ -772,7 +772,8 @@ PaxRedo(XLogReaderState *record)
 		info == XLOG_PAX_PAGE_ROWS)
 		PaxRedoPage(record, info == XLOG_PAX_PRUNE);
 	else if (info != XLOG_PAX_INSERT && info != XLOG_PAX_UPDATE &&
-			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM)
+			 info != XLOG_PAX_DELETE && info != XLOG_PAX_CONFIRM &&
+			 info != XLOG_PAX_KEEP)
 		elog(PANIC, "PaxRedo: unknown op code %u", info);
 }
 
@@ -795,6 +796,8 @@ PaxIdentify(uint8 info)
 			return "PRUNE";
 		case XLOG_PAX_PAGE_ROWS:
 			return "PAGE_ROWS";
+		case XLOG_PAX_KEEP:
+			return "KEEP";
 	}
 	return NULL;
 }
@@ -820,6 +823,8 @@ PaxDesc(StringInfo buf, XLogReaderState *record)
 		PaxDescPage(buf, record);
 		return;
 	}
+	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_KEEP)
+		return;
 	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
 	{
 		appendStringInfoString(buf, "(truncated)");

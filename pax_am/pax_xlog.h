@@ -36,6 +36,9 @@
 #define XLOG_PAX_PRUNE		0x50
 #define XLOG_PAX_PAGE_ROWS	0x60	/* a new page's image whose rows decode
 									 * as inserts (pax_logical.c) */
+#define XLOG_PAX_KEEP		0x70	/* nothing: a subtransaction starts
+									 * keeping rows (pax_bulk.c), so that
+									 * decoding knows its parent */
 
 /*
  * PaxChange (pax_wal.c): a change of one page made on a private copy, with
@@ -47,6 +50,9 @@
 #define PAX_XL_HAS_OLD			0x04	/* UPDATE, DELETE: an old key follows */
 #define PAX_XL_SUPER			0x08	/* DELETE: a speculative insertion's
 										 * row killed (ON CONFLICT) */
+#define PAX_XL_XID				0x10	/* INSERT, PAGE_ROWS: the rows' xid
+										 * follows xl_pax_logical (kept rows
+										 * placed in a later subtransaction) */
 
 /*
  * xl_pax_prune: the main data of an XLOG_PAX_PRUNE record, a page change
