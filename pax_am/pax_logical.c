@@ -204,7 +204,9 @@ PaxLogicalKeep(Relation rel, int options)
 {
 	uint8		none = 0;
 
-	if (!PaxLogicalWanted(rel, options) || GetCurrentTransactionNestLevel() <= 1)
+	/* (without the resource manager, such a write failed before this) */
+	if (!pax_rmgr_registered || !PaxLogicalWanted(rel, options) ||
+		GetCurrentTransactionNestLevel() <= 1)
 		return;
 	(void) GetCurrentTransactionId();
 	XLogBeginInsert();
