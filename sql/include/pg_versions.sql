@@ -1,7 +1,7 @@
 \set ECHO none
 --
 -- pg_versions: what makes a test's output the same on every supported
--- PostgreSQL (15 and 18), read with \i by the tests whose output depends on
+-- PostgreSQL (15 to 18), read with \i by the tests whose output depends on
 -- it.  Not echoed.
 --
 -- explain_analyze(query) runs EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF,
