@@ -1039,7 +1039,7 @@ class Side:
         self.conn = None
 
     def connect(self):
-        deadline = time.time() + 120
+        deadline = time.time() + self.args.connect_wait
         while True:
             try:
                 self.conn = psycopg2.connect(host=self.args.host, port=self.args.port,
@@ -1294,6 +1294,8 @@ def main():
     ap.add_argument("--skip-known", action="store_true", help="skip " + ",".join(sorted(KNOWN)))
     ap.add_argument("--keep-going", action="store_true", help="go on after a finding")
     ap.add_argument("--shrink-seconds", type=float, default=120)
+    ap.add_argument("--connect-wait", type=float, default=120,
+                    help="seconds a lost connection is retried (a crash's recovery)")
     ap.add_argument("--findings", default="pax_diff_findings")
     ap.add_argument("--host", default=os.environ.get("PGHOST"))
     ap.add_argument("--port", default=os.environ.get("PGPORT", "5432"))

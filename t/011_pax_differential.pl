@@ -36,6 +36,8 @@ my $ok = IPC::Run::run(
 		$python, $script, '--seed', '12', '--cases', '60', '--skip-known',
 		'--findings', $findings, '--summary', $summary,
 		'--shrink-seconds', '60',
+		# restart_after_crash is off here: a crash is final, not waited out
+		'--connect-wait', '5',
 		'--host', $node->host, '--port', $node->port,
 		'--user', scalar(getpwuid($<))
 	],
