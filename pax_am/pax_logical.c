@@ -484,7 +484,7 @@ PaxDecodeDesc(const char **pos, const char *end)
 		elog(ERROR, "pax page rows record too short for its columns");
 	memcpy(&natts, *pos, sizeof(uint16));
 	*pos += sizeof(uint16);
-	if (natts == 0 || natts > MaxHeapAttributeNumber ||
+	if (natts > MaxHeapAttributeNumber ||
 		end - *pos < (ptrdiff_t) natts * (ptrdiff_t) SizeOfPaxColumnDesc)
 		elog(ERROR, "pax page rows record too short for its columns");
 	desc = CreateTemplateTupleDesc(natts);

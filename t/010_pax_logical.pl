@@ -14,7 +14,8 @@
 #   after a column is added, whose new pages decode from their images
 #   (XLOG_PAX_PAGE_ROWS); CREATE TABLE AS and INSERT ... SELECT, whose rows
 #   pax keeps and places in batches, also when a subtransaction that rolls
-#   back places them (their records name the rows' subtransaction);
+#   back places them (their records name the rows' subtransaction); a COPY
+#   into a table of no columns;
 # - a streaming standby (pax_am preloaded) replays it all, every record
 #   checked by wal_consistency_checking = 'all,pax' (pax's page changes are pax
 #   records then, masked by PaxPageMask): the same rows, and index-only
@@ -176,6 +177,9 @@ INSERT INTO c SELECT g, 0, 'gone' || g FROM generate_series(4301, 4600) g;
 ROLLBACK TO k2;
 COMMIT;
 DROP FUNCTION peek_c();
+CREATE TABLE z () USING AM;
+COPY z FROM PROGRAM 'seq 1 1200 | sed "s/.*//"';
+DROP TABLE z;
 };
 
 # decode(am, options): the workload's changes on AM through a new slot
@@ -227,6 +231,7 @@ like($heap, qr/table public.b: INSERT: id\[integer\]:3000 .*toasty\[text\]:null/
 like($heap, qr/table public.b: INSERT: id\[integer\]:3600 .*extra\[numeric\]:0.10/,
 	'heap: the COPY after a column was added');
 unlike($heap, qr/table public.b: INSERT: id\[integer\]:3601 /, 'heap: the rolled back COPY decodes as nothing');
+like($heap, qr/table public.z: INSERT:\n/, 'heap: a COPY into a table of no columns');
 like($heap, qr/table public.c: INSERT: id\[integer\]:2500 k\[integer\]:0 v\[text\]:'c2500'/,
 	'heap: CREATE TABLE AS');
 like($heap, qr/table public.c: INSERT: id\[integer\]:4300 k\[integer\]:7 v\[text\]:'peek4300'/,
