@@ -43,9 +43,12 @@
  *     when they are placed, name the subtransaction that inserted them
  *     when another one is current then (below), and that subtransaction
  *     first writes a record telling decoding its parent (PaxLogicalKeep).
- *     Within a transaction, the rows are decoded where they are placed:
- *     after changes to other tables that functions or triggers of their
- *     own statement made, where heap's interleave with them.
+ *     The rows are decoded where they are placed.  Any query that the
+ *     statement's functions or triggers start places them first (below),
+ *     so they come before its changes as on heap; only a query inside a
+ *     subtransaction of its own (a PL/pgSQL block with an EXCEPTION
+ *     clause) does not, and its writes to other tables are decoded before
+ *     rows that heap's decoding would show first.
  *
  * Anything that could look at the relation before the batch is placed
  * places it first: any query (the ExecutorStart hook: a volatile function
