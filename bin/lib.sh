@@ -158,14 +158,28 @@ as_pg() {
 	fi
 }
 
-# apt_run ARGS...: apt-get ARGS as root, quiet unless it fails: then its
-# own last lines are printed before the script stops.
-apt_run() {
-	local out
-	if ! out=$(as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@" 2>&1); then
+# run_quiet WHAT CMD...: run CMD with its output kept back unless it
+# fails: then its own last lines are printed and the script stops, saying
+# that WHAT failed.
+run_quiet() {
+	local what=$1 out
+	shift
+	if ! out=$("$@" 2>&1); then
 		printf '%s\n' "$out" | tail -n 20 >&2
-		die "apt-get $* failed (apt's words above)"
+		die "$what failed (its own words above)"
 	fi
+}
+
+# die_with_log LOG WHAT: WHAT, which wrote LOG, failed: print the log's
+# last lines and stop.
+die_with_log() {
+	tail -n 30 "$1" >&2
+	die "$2 failed (its last lines above; whole log: $1)"
+}
+
+# apt_run ARGS...: apt-get ARGS as root, quiet unless it fails.
+apt_run() {
+	run_quiet "apt-get $*" as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@"
 }
 
 # ensure_packages: install the Debian packages that are missing.
