@@ -630,6 +630,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 	bool		logical = rows[0].srchdr == NULL &&
 		!(rows[0].init && (rows[0].init->infomask & HEAP_UPDATED)) &&
 		PaxLogicalWanted(rel, options);
+	bool		speculative = rows[0].init && rows[0].init->spectoken != 0;
 
 	if (rows[0].srchdr)
 		xid = InvalidTransactionId;
@@ -674,7 +675,6 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		int			first = next;
 		int			top;
 		int			rowidx[PAX_MAX_CAPACITY];
-		bool		fresh;
 		StringInfoData pagerows;
 
 		buffer = PaxExistingPageFor(rel, &rows[next], bistate, fillfactor,
@@ -690,7 +690,6 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		if (!BufferIsValid(buffer) && keep_tail &&
 			nrows - next < hints->bulk_capacity)
 			break;
-		fresh = !BufferIsValid(buffer);
 		if (BufferIsValid(buffer))
 		{
 			/* a page VACUUM marked all-visible stops being so */
@@ -723,12 +722,12 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 						   layout, top, &chg);
 
 		/*
-		 * For logical decoding, a new page logged whole carries its rows
-		 * (XLOG_PAX_PAGE_ROWS); else a record of the rows follows the
-		 * page's, as heap_multi_insert's follows its page's.
+		 * For logical decoding, a new page (the one kind logged whole
+		 * here: PaxStartNewPage) carries its rows (XLOG_PAX_PAGE_ROWS); else
+		 * a record of the rows follows the page's, as heap_multi_insert's
+		 * follows its page's.
 		 */
-		if (logical && fresh && chg.full &&
-			!(rows[0].init && rows[0].init->spectoken != 0))
+		if (logical && chg.full && !speculative)
 			PaxLogicalPageRows(rel, &chg, &pagerows, next - first,
 							   next == nrows, xid);
 		PaxChangeFinish(&chg);
@@ -740,8 +739,7 @@ PaxInsertRows(Relation rel, PaxRow *rows, int nrows, CommandId cid,
 		Assert(next > first);
 
 		if (logical && chg.rows == NULL)
-			PaxLogicalLogInserts(rel, &rows[first], next - first,
-								 rows[0].init && rows[0].init->spectoken != 0,
+			PaxLogicalLogInserts(rel, &rows[first], next - first, speculative,
 								 next == nrows, xid);
 	}
 	if (BufferIsValid(vmbuffer))

@@ -165,6 +165,20 @@ PaxRowsXid(TransactionId xid)
 }
 
 /*
+ * PaxLogicalHeader fills the header of a record of rel's: PAX_XL_XID added
+ * to flags when rowsxid, written after the header, is valid.
+ */
+static void
+PaxLogicalHeader(xl_pax_logical *xlrec, Relation rel, int ntuples,
+				 uint8 flags, TransactionId rowsxid)
+{
+	memset(xlrec, 0, sizeof(*xlrec));
+	xlrec->locator = PaxRelationFile(rel);
+	xlrec->ntuples = (uint16) ntuples;
+	xlrec->flags = flags | (TransactionIdIsValid(rowsxid) ? PAX_XL_XID : 0);
+}
+
+/*
  * PaxLogicalInsertRecord writes a record of rel's built in buf; rowsxid,
  * when valid, is written after its header (PAX_XL_XID).
  */
@@ -175,10 +189,7 @@ PaxLogicalInsertRecord(Relation rel, uint8 info, uint8 flags, int ntuples,
 	xl_pax_logical xlrec;
 
 	Assert(pax_rmgr_registered);
-	memset(&xlrec, 0, sizeof(xlrec));
-	xlrec.locator = PaxRelationFile(rel);
-	xlrec.ntuples = ntuples;
-	xlrec.flags = flags | (TransactionIdIsValid(rowsxid) ? PAX_XL_XID : 0);
+	PaxLogicalHeader(&xlrec, rel, ntuples, flags, rowsxid);
 	XLogBeginInsert();
 	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
 	XLogRegisterData((char *) &xlrec, SizeOfPaxLogical);
@@ -277,11 +288,8 @@ PaxLogicalPageRows(Relation rel, PaxChange *chg, StringInfo buf, int nrows,
 
 	Assert(chg->full && pax_rmgr_registered);
 	Assert(PaxPageGetHeader((Page) chg->copy.data)->pp_nrows == nrows);
-	memset(&xlrec, 0, sizeof(xlrec));
-	xlrec.locator = PaxRelationFile(rel);
-	xlrec.ntuples = (uint16) nrows;
-	xlrec.flags = (last ? PAX_XL_LAST_IN_MULTI : 0) |
-		(TransactionIdIsValid(rowsxid) ? PAX_XL_XID : 0);
+	PaxLogicalHeader(&xlrec, rel, nrows, last ? PAX_XL_LAST_IN_MULTI : 0,
+					 rowsxid);
 	initStringInfo(buf);
 	appendBinaryStringInfo(buf, (char *) &xlrec, SizeOfPaxLogical);
 	if (TransactionIdIsValid(rowsxid))
@@ -436,6 +444,29 @@ PaxLogicalRefuseWrite(Relation rel)
  */
 
 /*
+ * PaxRbTupleOf makes a reorder buffer tuple of a tuple's header fields and
+ * its bytes after the fixed header (datalen of them), as heap's decoder
+ * makes one of what its records carry: the rest of the header zero.
+ */
+static PaxRbTuple
+PaxRbTupleOf(LogicalDecodingContext *ctx, const xl_heap_header *xlhdr,
+			 const char *data, uint32 datalen)
+{
+	PaxRbTuple	tuple = PaxRbAllocTupleBuf(ctx->reorder, datalen);
+	HeapTuple	htup = PaxRbTupleHeap(tuple);
+
+	htup->t_len = datalen + SizeofHeapTupleHeader;
+	ItemPointerSetInvalid(&htup->t_self);
+	htup->t_tableOid = InvalidOid;
+	memset(htup->t_data, 0, SizeofHeapTupleHeader);
+	memcpy((char *) htup->t_data + SizeofHeapTupleHeader, data, datalen);
+	htup->t_data->t_infomask = xlhdr->t_infomask;
+	htup->t_data->t_infomask2 = xlhdr->t_infomask2;
+	htup->t_data->t_hoff = xlhdr->t_hoff;
+	return tuple;
+}
+
+/*
  * PaxDecodeTuple reads one tuple at *pos of a record's data (ending at
  * end) into a reorder buffer tuple.  Adapted from DecodeXLogTuple() in
  * decode.c, PostgreSQL 15.
@@ -446,7 +477,6 @@ PaxDecodeTuple(LogicalDecodingContext *ctx, const char **pos, const char *end)
 	uint32		datalen;
 	xl_heap_header xlhdr;
 	PaxRbTuple	tuple;
-	HeapTuple	htup;
 
 	if (end - *pos < (ptrdiff_t) (sizeof(uint32) + SizeOfHeapHeader))
 		elog(ERROR, "pax WAL record too short for its tuples");
@@ -456,16 +486,7 @@ PaxDecodeTuple(LogicalDecodingContext *ctx, const char **pos, const char *end)
 	if (datalen > (uint32) (end - *pos))
 		elog(ERROR, "pax WAL record too short for its tuples");
 
-	tuple = PaxRbAllocTupleBuf(ctx->reorder, datalen);
-	htup = PaxRbTupleHeap(tuple);
-	htup->t_len = datalen + SizeofHeapTupleHeader;
-	ItemPointerSetInvalid(&htup->t_self);
-	htup->t_tableOid = InvalidOid;
-	memset(htup->t_data, 0, SizeofHeapTupleHeader);
-	memcpy((char *) htup->t_data + SizeofHeapTupleHeader, *pos, datalen);
-	htup->t_data->t_infomask = xlhdr.t_infomask;
-	htup->t_data->t_infomask2 = xlhdr.t_infomask2;
-	htup->t_data->t_hoff = xlhdr.t_hoff;
+	tuple = PaxRbTupleOf(ctx, &xlhdr, *pos, datalen);
 	*pos += datalen;
 	return tuple;
 }
@@ -559,8 +580,7 @@ PaxDecodePageRows(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 	for (int i = 0; i < xlrec->ntuples; i++)
 	{
 		HeapTuple	tuple;
-		PaxRbTuple	rbtuple;
-		HeapTuple	htup;
+		xl_heap_header xlhdr;
 		ReorderBufferChange *change;
 
 		PaxPageFillValues(desc, (Page) page.data, layout, i, 0, desc->natts,
@@ -568,25 +588,16 @@ PaxDecodePageRows(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 						  PaxDecodeCellsFor(&cells, layout, desc->natts, cxt));
 		tuple = heap_form_tuple(desc, values, isnull);
 
-		/* as PaxDecodeTuple reads what PaxAppendTuple wrote of it */
-		rbtuple = PaxRbAllocTupleBuf(ctx->reorder,
-									 tuple->t_len - SizeofHeapTupleHeader);
-		htup = PaxRbTupleHeap(rbtuple);
-		htup->t_len = tuple->t_len;
-		ItemPointerSetInvalid(&htup->t_self);
-		htup->t_tableOid = InvalidOid;
-		memset(htup->t_data, 0, SizeofHeapTupleHeader);
-		memcpy((char *) htup->t_data + SizeofHeapTupleHeader,
-			   (char *) tuple->t_data + SizeofHeapTupleHeader,
-			   tuple->t_len - SizeofHeapTupleHeader);
-		htup->t_data->t_infomask = tuple->t_data->t_infomask;
-		htup->t_data->t_infomask2 = tuple->t_data->t_infomask2;
-		htup->t_data->t_hoff = tuple->t_data->t_hoff;
-		heap_freetuple(tuple);
-
+		/* what PaxDecodeTuple makes of PaxAppendTuple's copy of it */
+		xlhdr.t_infomask2 = tuple->t_data->t_infomask2;
+		xlhdr.t_infomask = tuple->t_data->t_infomask;
+		xlhdr.t_hoff = tuple->t_data->t_hoff;
 		change = PaxRbAllocChange(ctx->reorder);
 		change->action = REORDER_BUFFER_CHANGE_INSERT;
-		change->data.tp.newtuple = rbtuple;
+		change->data.tp.newtuple =
+			PaxRbTupleOf(ctx, &xlhdr, (char *) tuple->t_data + SizeofHeapTupleHeader,
+						 tuple->t_len - SizeofHeapTupleHeader);
+		heap_freetuple(tuple);
 		change->data.tp.clear_toast_afterwards =
 			(xlrec->flags & PAX_XL_LAST_IN_MULTI) && i + 1 == xlrec->ntuples;
 		PaxQueue(ctx, buf, xlrec, xid, change);
@@ -616,7 +627,8 @@ pax_rm_decode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 
 	/*
 	 * a page change carries nothing to decode (its logical record does),
-	 * but a new page whose rows are read from its image
+	 * but a new page whose rows are read from its image; KEEP is only its
+	 * header, which decoding read before this
 	 */
 	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE ||
 		info == XLOG_PAX_KEEP)

@@ -805,9 +805,10 @@ PaxIdentify(uint8 info)
 static void
 PaxDesc(StringInfo buf, XLogReaderState *record)
 {
+	uint8		info = XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK;
 	xl_pax_logical xlrec;
 
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PRUNE &&
+	if (info == XLOG_PAX_PRUNE &&
 		XLogRecGetDataLen(record) >= SizeOfPaxPrune)
 	{
 		xl_pax_prune prune;
@@ -817,13 +818,12 @@ PaxDesc(StringInfo buf, XLogReaderState *record)
 						 (prune.flags & PAX_XL_CLEANUP_LOCK) ?
 						 " cleanup lock" : "");
 	}
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE ||
-		(XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PRUNE)
+	if (info == XLOG_PAX_PAGE || info == XLOG_PAX_PRUNE)
 	{
 		PaxDescPage(buf, record);
 		return;
 	}
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_KEEP)
+	if (info == XLOG_PAX_KEEP)
 		return;
 	if (XLogRecGetDataLen(record) < SizeOfPaxLogical)
 	{
@@ -834,7 +834,7 @@ PaxDesc(StringInfo buf, XLogReaderState *record)
 	appendStringInfo(buf, "rel %u/%u/%u ntuples %u flags 0x%02X",
 					 PaxLocatorSpc(xlrec.locator), PaxLocatorDb(xlrec.locator),
 					 PaxLocatorRel(xlrec.locator), xlrec.ntuples, xlrec.flags);
-	if ((XLogRecGetInfo(record) & XLR_RMGR_INFO_MASK) == XLOG_PAX_PAGE_ROWS)
+	if (info == XLOG_PAX_PAGE_ROWS)
 		appendStringInfoString(buf, ", whole page");
 }
 
