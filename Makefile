@@ -24,7 +24,7 @@ REGRESS = \
 	pax_am_factor pax_am_fillfactor pax_am_tidmap pax_am_roomy \
 	pax_am_const \
 	pax_am_write pax_am_lz4 \
-	pax_am_bulk pax_am_bulk_index pax_am_index_delete \
+	pax_am_bulk pax_am_bulk_index pax_am_index_delete pax_am_indexcost \
 	pax_am_vacuum \
 	pax_am_scan \
 	pax_am_buffers \

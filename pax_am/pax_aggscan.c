@@ -452,7 +452,7 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		!pax_enable_aggpushdown || !pax_enable_pushdown ||
 		!PaxAggRelation(root, input_rel))
 		return;
-	PaxSplitClauses(input_rel->baserestrictinfo, input_rel->relid,
+	PaxSplitClauses(NULL, input_rel->baserestrictinfo, input_rel->relid,
 					&pushed, &rest);
 	if (rest != NIL)
 		return;

@@ -478,16 +478,20 @@ extern Node *(*PaxScanCreateUpper) (CustomScan *cscan);
 extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
-extern double PaxParallelDivisor(int workers);
-extern double pax_cached_page_cost;
-extern void PaxScanPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk,
-						 Cost *cached);
 extern Cost PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel,
 								 List *pushed);
 extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
 extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
 								 List *rest, int jf_keys, double jf_share);
 extern bool PaxIsPaxRelation(Oid relid);
+
+/* pax_pagecost.c */
+extern double pax_cached_page_cost;
+extern double PaxCachedShare(PlannerInfo *root);
+extern void PaxScanPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk,
+							 Cost *cached);
+extern double PaxParallelDivisor(int workers);
+extern void PaxCostIndexPathsCached(PlannerInfo *root, RelOptInfo *rel);
 
 /* pax_customscan_exec.c */
 extern void PaxScanBeginPreds(PaxScanState *state, List *clauses,

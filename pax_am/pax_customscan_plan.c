@@ -42,9 +42,6 @@
 /* GUC pax.enable_customscan, defined in _PG_init */
 bool		pax_enable_customscan = true;
 
-/* GUC pax.cached_page_cost */
-double		pax_cached_page_cost = PAX_CACHED_PAGE_COST;
-
 /*
  * PaxScanCreateUpper makes the executor state of a PaxScan plan that scans
  * no relation of its own: the aggregate mode's, which pax_aggscan.c sets
@@ -163,48 +160,6 @@ PaxNeededByteShare(PlannerInfo *root, RelOptInfo *rel)
 			needed += widths[attno];
 	bms_free(attrs);
 	return all > 0 ? needed / all : 1.0;
-}
-
-/*
- * PaxParallelDivisor is the share of a parallel scan's rows each of its
- * processes is expected to handle, as get_parallel_divisor() in costsize.c
- * (PostgreSQL 15) computes it: the workers, and the leader's share.
- */
-double
-PaxParallelDivisor(int workers)
-{
-	double		divisor = workers;
-	double		leader = 1.0 - (PAX_LEADER_SHARE_PER_WORKER * workers);
-
-	if (parallel_leader_participation && leader > 0)
-		divisor += leader;
-	return divisor;
-}
-
-/*
- * PaxScanPageCosts sets what a PaxScan is charged per page of rel: *disk for
- * reading it, *cached for visiting it in memory.  cost_seqscan() charges
- * every page as read from disk (seq_page_cost), which is what a page costs
- * a pax scan too when it is not in memory; a page in memory costs a scan
- * that reads a few of its minipages far less (pax.cached_page_cost), where
- * heap's scan still forms every row.  As index_pages_fetched() in
- * costsize.c does for repeated index scans, the query's tables
- * (root->total_table_pages) are taken to be in memory as far as
- * effective_cache_size holds them: a lower effective_cache_size charges
- * more of each page as a disk read.  The disk share is I/O, which parallel
- * workers do not divide (cost_seqscan()); the cached share is CPU work,
- * which they do.
- */
-void
-PaxScanPageCosts(PlannerInfo *root, RelOptInfo *rel, Cost *disk, Cost *cached)
-{
-	double		spc_seq_page_cost;
-	double		total = Max(root->total_table_pages, 1.0);
-	double		share = Min(1.0, (double) effective_cache_size / total);
-
-	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
-	*disk = (1.0 - share) * spc_seq_page_cost;
-	*cached = share * Min(pax_cached_page_cost, spc_seq_page_cost);
 }
 
 /*
@@ -361,7 +316,7 @@ PaxMakePath(PlannerInfo *root, RelOptInfo *rel, Relids required_outer,
 
 	if (cpath->path.param_info)
 		clauses = list_concat_copy(clauses, cpath->path.param_info->ppi_clauses);
-	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
+	PaxSplitClauses(root, clauses, rel->relid, &pushed, &rest);
 	PaxCostPath(root, rel, cpath, pushed, rest, 0, 1.0);
 	return cpath;
 }
@@ -523,6 +478,7 @@ PaxSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	required_outer = rel->lateral_relids;
 	if (required_outer == NULL && PaxIndexPathWins(root, rel))
 		return;
+	PaxCostIndexPathsCached(root, rel);
 	add_path(rel, &PaxMakePath(root, rel, required_outer, 0)->path);
 
 	if (rel->consider_parallel && required_outer == NULL)
@@ -555,7 +511,7 @@ PaxScanPlan(PlannerInfo *root, RelOptInfo *rel, struct CustomPath *best_path,
 	ListCell   *lc;
 	int			natts;
 
-	PaxSplitClauses(clauses, rel->relid, &pushed, &rest);
+	PaxSplitClauses(root, clauses, rel->relid, &pushed, &rest);
 
 	/*
 	 * Zone maps, and the counters of rows and pages PaxScan removes, see

@@ -191,7 +191,7 @@ PaxJfJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		return;
 
 	/* where the plan would take a filter */
-	PaxSplitClauses(outerrel->baserestrictinfo, outerrel->relid, &pushed, &rest);
+	PaxSplitClauses(root, outerrel->baserestrictinfo, outerrel->relid, &pushed, &rest);
 	if (!PaxJoinFilterAllowed(outerrel->baserestrictinfo, rest))
 		return;
 

@@ -24,6 +24,8 @@
 #include "pax_encoding.h"
 #include "pax_page.h"
 
+struct PlannerInfo;
+
 typedef enum PaxPredKind
 {
 	PAX_PRED_CMP,				/* column op value */
@@ -205,8 +207,8 @@ PaxSelIsValid(const uint16 *sel, int n, int nrows)
 extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
 extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
-extern void PaxSplitClauses(List *clauses, Index relid, List **pushed,
-							List **rest);
+extern void PaxSplitClauses(struct PlannerInfo *root, List *clauses,
+							Index relid, List **pushed, List **rest);
 extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
 						  TupleDesc tupdesc, PlanState *ps, bool *secure);
 extern bool PaxPredsLazyPending(List *preds);

@@ -46,10 +46,12 @@
 #include "catalog/pg_type_d.h"
 #include "executor/executor.h"
 #include "mb/pg_wchar.h"
+#include "access/sysattr.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/restrictinfo.h"
 #include "utils/fmgroids.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -584,6 +586,114 @@ PaxClauseMayFail(Node *clause)
 }
 
 /*
+ * An OR's implied clause (PaxImpliedOrClauses) is pushed when it is
+ * expected to remove at least this share of the rows.
+ */
+#define PAX_IMPLIED_OR_MIN_REMOVED	0.5
+
+/*
+ * PaxImpliedOrColumn returns, for an OR whose every arm (a clause, or an AND
+ * of clauses) has a pushable conjunct on column attno, the OR of one such
+ * conjunct of each arm, the one of least selectivity; else NULL.  A row
+ * that fails it fails every arm, so fails the OR (or makes it NULL).
+ */
+static Expr *
+PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
+{
+	List	   *picked = NIL;
+	ListCell   *lc;
+
+	foreach(lc, arms)
+	{
+		Node	   *arm = lfirst(lc);
+		List	   *conjuncts = is_andclause(arm) ?
+			((BoolExpr *) arm)->args : list_make1(arm);
+		Node	   *best = NULL;
+		Selectivity best_sel = 2.0;
+		ListCell   *lc2;
+
+		foreach(lc2, conjuncts)
+		{
+			Node	   *conj = lfirst(lc2);
+			PaxPred		pred;
+			Selectivity sel;
+
+			if (!PaxAnalyzeClause(conj, relid, &pred) || pred.attno != attno ||
+				pred.kind == PAX_PRED_OR || PaxPredIsLazy(&pred))
+				continue;
+			sel = clause_selectivity(root, conj, relid, JOIN_INNER, NULL);
+			if (sel < best_sel)
+			{
+				best = conj;
+				best_sel = sel;
+			}
+		}
+		if (best == NULL)
+			return NULL;
+		picked = lappend(picked, best);
+	}
+	return make_orclause(picked);
+}
+
+/*
+ * PaxImpliedOrClauses returns pushable clauses implied by the ORs among
+ * rest (RestrictInfos left to the executor, in their order): for each
+ * column on which every arm of an OR has a pushable conjunct, the OR of
+ * those conjuncts (PaxImpliedOrColumn), when it is expected to remove at
+ * least PAX_IMPLIED_OR_MIN_REMOVED of the rows.  TPC-H Q19's ORs of brands,
+ * containers and sizes of part become p_brand's and p_container's ORs of
+ * values, evaluated on the minipages, and the executor's OR meets the few
+ * rows that pass them.  The OR stays with the executor, which decides.
+ *
+ * The implied clauses run before every clause left to the executor, and
+ * drop rows the OR would drop: only an OR that cannot raise an error
+ * (PaxClauseMayFail), after no clause left to the executor that can, gives
+ * them, so that heap's errors come from the same rows.  Being leakproof,
+ * they may run ahead of security quals (PaxSplitClauses), at the OR's
+ * security level (which keeps zone maps from skipping pages for them
+ * above the lowest level: PaxScanPlan).
+ */
+static List *
+PaxImpliedOrClauses(PlannerInfo *root, List *rest, Index relid)
+{
+	List	   *implied = NIL;
+	ListCell   *lc;
+
+	foreach(lc, rest)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Bitmapset  *attnos = NULL;
+		int			x = -1;
+
+		if (ri->pseudoconstant || PaxClauseMayFail((Node *) ri->clause))
+			break;
+		if (!is_orclause(ri->clause))
+			continue;
+		pull_varattnos((Node *) ri->clause, relid, &attnos);
+		while ((x = bms_next_member(attnos, x)) >= 0)
+		{
+			int			attno = x + FirstLowInvalidHeapAttributeNumber - 1;
+			Expr	   *or;
+			RestrictInfo *iri;
+
+			if (attno < 0)
+				continue;
+			or = PaxImpliedOrColumn(root, ((BoolExpr *) ri->clause)->args,
+									relid, attno);
+			if (or == NULL || !PaxAnalyzeClause((Node *) or, relid, NULL) ||
+				clause_selectivity(root, (Node *) or, relid, JOIN_INNER, NULL) >
+				1.0 - PAX_IMPLIED_OR_MIN_REMOVED)
+				continue;
+			iri = make_simple_restrictinfo(root, or);
+			iri->security_level = ri->security_level;
+			iri->leakproof = true;
+			implied = lappend(implied, iri);
+		}
+	}
+	return implied;
+}
+
+/*
  * PaxSplitClauses splits RestrictInfos into those PaxScan evaluates on the
  * minipages and the others, keeping the order of each.
  *
@@ -597,7 +707,8 @@ PaxClauseMayFail(Node *clause)
  * heap's.
  */
 void
-PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
+PaxSplitClauses(PlannerInfo *root, List *clauses, Index relid, List **pushed,
+				List **rest)
 {
 	int			n = list_length(clauses);
 	bool	   *push = palloc(sizeof(bool) * Max(n, 1));
@@ -665,6 +776,8 @@ PaxSplitClauses(List *clauses, Index relid, List **pushed, List **rest)
 	}
 	pfree(push);
 	pfree(lazy);
+	if (root != NULL && *rest != NIL && pax_enable_pushdown)
+		*pushed = list_concat(*pushed, PaxImpliedOrClauses(root, *rest, relid));
 }
 
 /* ----------------------------------------------------------------
