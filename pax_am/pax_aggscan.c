@@ -438,6 +438,8 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	ListCell   *lc;
 	CustomPath *cpath;
 	double		ntuples;
+	double		rows;
+	Cost		having_cost;
 	double		npass;
 	double		ngroups;
 	Cost		disk;
@@ -517,9 +519,27 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (!enable_seqscan)
 		disk += disable_cost;
 
+	/*
+	 * HAVING runs as the plan's qual, once per group: its cost, and the
+	 * groups it passes, as cost_agg() in costsize.c (PostgreSQL 15)
+	 * estimates them for an Agg node's HAVING.
+	 */
+	rows = ngroups;
+	having_cost = 0;
+	if (having != NIL)
+	{
+		QualCost	qc;
+
+		cost_qual_eval(&qc, having, root);
+		having_cost = qc.startup + ngroups * qc.per_tuple;
+		rows = clamp_row_est(ngroups *
+							 clauselist_selectivity(root, having, 0,
+													JOIN_INNER, NULL));
+	}
+
 	/* with the relation's index, as planning knows it */
-	cpath = PaxAggMakePath(output_rel, output_rel->reltarget, disk + cpu,
-						   ngroups, 0,
+	cpath = PaxAggMakePath(output_rel, output_rel->reltarget,
+						   disk + cpu + having_cost, rows, 0,
 						   list_make5(aggspec, pushed, aggrefs,
 									  list_make1_int(input_rel->relid),
 									  list_make3(gcols, gvars, having)));
