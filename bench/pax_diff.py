@@ -364,8 +364,33 @@ class Gen:
             return r.choice([f"'{{}}'::{col.base}[]", f"ARRAY[]::{col.base}[]"])
         return f"ARRAY[{', '.join(elems)}]::{col.base}[]"
 
+    def pred_cols(self, t):
+        # two columns of a row (pushed to PaxScan), or arithmetic over them
+        # (left to the executor; integer overflow raises as heap's does)
+        r = self.r
+        col = r.choice(t.cols)
+        kind = TYPES[col.base][2]
+        peers = [c2 for c2 in t.cols if c2 is not col and
+                 (c2.base == col.base or c2.base in TYPES[col.base][3])]
+        if not peers:
+            return None
+        c2 = r.choice(peers)
+        ops = ["=", "<>"] if kind in ("bool", "other") else ["=", "<>", "<", "<=", ">", ">="]
+        op = r.choice(ops)
+        a, b = col.name, c2.name
+        if kind == "txt" and r.random() < 0.3:
+            a += ' COLLATE "C"'
+        if col.base in ("int2", "int4", "int8", "dint") and r.random() < 0.3:
+            return r.choice([f"{a} + {b} {op} {self.literal(col)}",
+                             f"{a} * 2 {op} {b}", f"{a} - {b} {op} 0"])
+        return f"{a} {op} {b}"
+
     def pred1(self, t):
         r = self.r
+        if r.random() < 0.1:
+            p = self.pred_cols(t)
+            if p:
+                return p
         col = r.choice(t.cols)
         c = col.name
         kind = TYPES[col.base][2]

@@ -146,6 +146,7 @@ typedef struct PaxScanState
 	List	   *preds;			/* PaxPred * */
 	bool		has_early;		/* some of them are early (PaxPred.early) */
 	bool		has_late;		/* some are not */
+	bool		has_last;		/* some run after the join filters */
 	bool		lazy_pending;	/* a lazy predicate has no value yet */
 	ExprState  *recheck;		/* the pushed clauses, for EvalPlanQual */
 	int		   *projected;		/* zero-based columns to read, ascending */

@@ -77,11 +77,15 @@ PaxScanBeginPreds(PaxScanState *state, List *clauses, Index varno,
 										   ALLOCSET_SMALL_SIZES);
 	state->preds = PaxPredsInit(clauses, varno, zone_ok, tupdesc,
 								&state->css.ss.ps, &state->secure);
-	state->has_early = state->has_late = false;
+	state->has_early = state->has_late = state->has_last = false;
 	foreach(lc, state->preds)
 	{
-		if (((PaxPred *) lfirst(lc))->early)
+		PaxPred    *pred = lfirst(lc);
+
+		if (pred->early)
 			state->has_early = true;
+		else if (pred->last)
+			state->has_last = true;
 		else
 			state->has_late = true;
 	}
@@ -275,18 +279,19 @@ PaxScanPrefetchNext(PaxScanState *state)
 }
 
 /*
- * PaxScanFilter applies the early (or the late) pushed predicates to the
+ * PaxScanFilter applies the pushed predicates of one phase to the
  * selection vector sel[0..n) of the current page and returns how many rows
- * are left.  It is called twice a page: it does not call out when there is
- * nothing to do.
+ * are left.  It is called for each phase on each page: it does not call out
+ * when there is nothing to do.
  */
 static inline int
 PaxScanFilter(PaxScanState *state, Page page, TupleDesc tupdesc, int n,
-			  bool early)
+			  PaxPredPhase phase)
 {
-	if (n == 0 || !(early ? state->has_early : state->has_late))
+	if (n == 0 || !(phase == PAX_PHASE_EARLY ? state->has_early :
+					phase == PAX_PHASE_LATE ? state->has_late : state->has_last))
 		return n;
-	return PaxPredsFilter(state->preds, early, page, state->layout, tupdesc,
+	return PaxPredsFilter(state->preds, phase, page, state->layout, tupdesc,
 						  state->sel, n, state->css.ss.ps.ps_ExprContext,
 						  state->predcxt);
 }
@@ -473,7 +478,7 @@ PaxScanNextPage(PaxScanState *state)
 		 */
 		exact = state->css.ss.ps.instrument != NULL;
 		if (!exact)
-			n = PaxScanFilter(state, page, tupdesc, n, true);
+			n = PaxScanFilter(state, page, tupdesc, n, PAX_PHASE_EARLY);
 		if (n > 0)
 			PaxTableScanCollectVisible(scan, page, state->layout->rowhdrs,
 								  state->sel, n);
@@ -489,7 +494,7 @@ PaxScanNextPage(PaxScanState *state)
 			state->sel[k] = scan->rs_vis[k];
 		ncand = n;
 		if (exact)
-			n = PaxScanFilter(state, page, tupdesc, n, true);
+			n = PaxScanFilter(state, page, tupdesc, n, PAX_PHASE_EARLY);
 		if (n > 0 && state->lazy_pending)
 		{
 			/*
@@ -503,7 +508,7 @@ PaxScanNextPage(PaxScanState *state)
 							 state->sel[0] : state->sel[n - 1],
 							 ScanDirectionIsForward(state->dir));
 		}
-		n = PaxScanFilter(state, page, tupdesc, n, false);
+		n = PaxScanFilter(state, page, tupdesc, n, PAX_PHASE_LATE);
 		if (state->lazy_pending)
 			state->lazy_pending = PaxPredsLazyPending(state->preds);
 		if (exact && !state->secure)
@@ -512,6 +517,15 @@ PaxScanNextPage(PaxScanState *state)
 			InstrCountFiltered1(&state->css.ss.ps, ncand - n);
 		if (state->joinfilters != NIL && n > 0)
 			n = PaxJoinFiltersApply(state, page, tupdesc, n);
+		if (state->has_last && n > 0)
+		{
+			ncand = n;
+			n = PaxScanFilter(state, page, tupdesc, n, PAX_PHASE_LAST);
+			if (exact && !state->secure)
+				state->rows_removed += ncand - n;
+			else if (exact)
+				InstrCountFiltered1(&state->css.ss.ps, ncand - n);
+		}
 		if (n == 0)
 			continue;
 		Assert(PaxSelIsValid(state->sel, n, PaxPageGetHeader(page)->pp_nrows));

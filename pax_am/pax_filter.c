@@ -34,30 +34,6 @@
  */
 
 /*
- * PaxStrategyHolds tells whether a three-way comparison result satisfies a
- * btree strategy (or PAX_STRATEGY_NE).
- */
-static inline bool
-PaxStrategyHolds(int strategy, int cmp)
-{
-	switch (strategy)
-	{
-		case BTLessStrategyNumber:
-			return cmp < 0;
-		case BTLessEqualStrategyNumber:
-			return cmp <= 0;
-		case BTEqualStrategyNumber:
-			return cmp == 0;
-		case BTGreaterEqualStrategyNumber:
-			return cmp >= 0;
-		case BTGreaterStrategyNumber:
-			return cmp > 0;
-		default:				/* PAX_STRATEGY_NE */
-			return cmp != 0;
-	}
-}
-
-/*
  * PaxFilterIntCmp keeps the rows of sel whose integer value satisfies
  * "value strategy c"; one loop per width and strategy, so the compiler
  * gets a tight loop without branches on either.  The loop does not branch
@@ -466,20 +442,6 @@ PaxPredAcceptsNull(PaxPred *pred)
 }
 
 /*
- * PaxColumnNulls returns the null bitmap of column attno's minipage on the
- * page, or NULL when the page has no NULL in it: no bitmap, or a bitmap
- * without a NULL in it (HASNULL covers every stored row).
- */
-static inline const bits8 *
-PaxColumnNulls(Page page, const PaxColumnLayout *col, int attno)
-{
-	if (col->nullmap == 0 ||
-		!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), attno))
-		return NULL;
-	return (const bits8 *) page + col->nullmap;
-}
-
-/*
  * PaxFilterFloat is PaxFilter's loop for a float comparison
  * (PAX_VC_FLOAT) on column col of the page.
  */
@@ -617,6 +579,8 @@ PaxFilter(PaxPred *pred, Page page, const PaxPageLayout *layout,
 
 	Assert(pred->attno >= 0 && pred->attno < tupdesc->natts);
 	Assert(PaxSelIsValid(sel, n, PaxPageGetHeader(page)->pp_nrows));
+	if (pred->kind == PAX_PRED_COLS)
+		return PaxFilterColumns(pred, page, layout, tupdesc, sel, n);
 	if (pred->attno >= layout->natts)
 	{
 		/* a column added after the page was laid out: one value for all */
@@ -845,20 +809,23 @@ PaxFilterRange(const PaxPred *lower, const PaxPred *upper, Page page,
 }
 
 /*
- * PaxPredsFilter applies the early (or the late) predicates to the
- * selection vector sel[0..n) of a page and returns how many rows are left.
+ * PaxPredsFilter applies the predicates of one phase (early, late or last)
+ * to the selection vector sel[0..n) of a page and returns how many rows
+ * are left.
  * Early predicates run with the page locked, on any stored row; a lazy
  * predicate is late and computes its value here, when the first row
  * reaches it, with the page only pinned.
  */
 int
-PaxPredsFilter(List *preds, bool early, Page page,
+PaxPredsFilter(List *preds, PaxPredPhase phase, Page page,
 			   const PaxPageLayout *layout, TupleDesc tupdesc,
 			   uint16 *sel, int n, ExprContext *econtext, MemoryContext mcxt)
 {
 	ListCell   *lc;
 	PaxPred    *fused[PAX_MAX_FUSED];	/* upper bounds taken with a lower */
 	int			nfused = 0;
+	bool		early = phase == PAX_PHASE_EARLY;
+	bool		last = phase == PAX_PHASE_LAST;
 
 	foreach(lc, preds)
 	{
@@ -868,7 +835,7 @@ PaxPredsFilter(List *preds, bool early, Page page,
 
 		if (n == 0)
 			break;
-		if (pred->early != early)
+		if (pred->early != early || pred->last != last)
 			continue;
 		for (int f = 0; f < nfused; f++)
 			done |= (fused[f] == pred);

@@ -98,6 +98,23 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 	pred->vclass = PAX_VC_FMGR;
 	if (pred->kind == PAX_PRED_LIKE)
 		return;
+	if (pred->kind == PAX_PRED_COLS)
+	{
+		/*
+		 * Two integer-like columns compare as int64 where the operator is
+		 * their type's default family's (integer_ops is cross-type); any
+		 * other pair through the operator's function.  valtype becomes the
+		 * other column's base type, which the filter converts by.
+		 */
+		pred->valtype = valtype;
+		tc = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY);
+		if (OidIsValid(tc->btree_opf) && pred->opfamily == tc->btree_opf &&
+			(((coltype == INT2OID || coltype == INT4OID || coltype == INT8OID) &&
+			  (valtype == INT2OID || valtype == INT4OID || valtype == INT8OID)) ||
+			 (valtype == coltype && PaxSameTypeClass(coltype) == PAX_VC_INT)))
+			pred->vclass = PAX_VC_INT;
+		return;
+	}
 	tc = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY);
 	if (!OidIsValid(tc->btree_opf) || pred->opfamily != tc->btree_opf)
 		return;
@@ -349,7 +366,8 @@ PaxPredEvaluate(PaxPred *pred, ExprContext *econtext, MemoryContext mcxt)
 		PaxPredsEvaluate(pred->args, econtext, mcxt);
 		return;
 	}
-	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
+	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL ||
+		pred->kind == PAX_PRED_COLS)
 		return;
 
 	base = getBaseType(pred->valtype);
@@ -468,6 +486,9 @@ PaxPredIsEarly(PaxPred *pred)
 	}
 	if (pred->kind == PAX_PRED_ISNULL || pred->kind == PAX_PRED_NOTNULL)
 		return true;
+	/* two columns' values are read by PaxPageGetValue: among the late */
+	if (pred->kind == PAX_PRED_COLS)
+		return false;
 	return pred->vclass == PAX_VC_INT || pred->vclass == PAX_VC_UINT ||
 		pred->vclass == PAX_VC_FLOAT;
 }

@@ -34,8 +34,9 @@ typedef enum PaxPredKind
 	PAX_PRED_ISNULL,
 	PAX_PRED_NOTNULL,
 	PAX_PRED_OR,				/* any of args, all on one column */
-	PAX_PRED_LIKE				/* column [NOT] LIKE a constant pattern of
+	PAX_PRED_LIKE,				/* column [NOT] LIKE a constant pattern of
 								 * literal characters and % only */
+	PAX_PRED_COLS				/* column op another column of the row */
 } PaxPredKind;
 
 typedef enum PaxValClass
@@ -63,6 +64,7 @@ typedef struct PaxPred
 {
 	PaxPredKind kind;
 	int			attno;			/* zero-based column */
+	int			attno2;			/* PAX_PRED_COLS: the other column */
 	int			strategy;		/* BT*StrategyNumber or PAX_STRATEGY_NE */
 	Oid			opfamily;		/* btree family of the operator */
 	PaxValClass vclass;
@@ -123,8 +125,48 @@ typedef struct PaxPred
 	/* set by PaxPredsInit */
 	bool		lazy;			/* value computed at its first use */
 	bool		early;			/* safe on any stored row (PaxPredIsEarly) */
+	bool		last;			/* runs after the join filters (two columns:
+								 * a hash probe is cheaper) */
 	bool		zone_ok;		/* may skip pages by zone maps */
 } PaxPred;
+
+/*
+ * PaxStrategyHolds tells whether a three-way comparison result satisfies a
+ * btree strategy (or PAX_STRATEGY_NE).
+ */
+static inline bool
+PaxStrategyHolds(int strategy, int cmp)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmp < 0;
+		case BTLessEqualStrategyNumber:
+			return cmp <= 0;
+		case BTEqualStrategyNumber:
+			return cmp == 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmp >= 0;
+		case BTGreaterStrategyNumber:
+			return cmp > 0;
+		default:				/* PAX_STRATEGY_NE */
+			return cmp != 0;
+	}
+}
+
+/*
+ * PaxColumnNulls returns the null bitmap of column attno's minipage on the
+ * page, or NULL when the page has no NULL in it: no bitmap, or a bitmap
+ * without a NULL in it (HASNULL covers every stored row).
+ */
+static inline const bits8 *
+PaxColumnNulls(Page page, const PaxColumnLayout *col, int attno)
+{
+	if (col->nullmap == 0 ||
+		!PaxBitIsSet(PaxPageGetDirMap(page, PAX_DIR_HASNULL), attno))
+		return NULL;
+	return (const bits8 *) page + col->nullmap;
+}
 
 /* PaxToInt64 converts a value of an integer-like type to int64. */
 static inline int64
@@ -228,8 +270,24 @@ extern bool PaxPredsRefutePage(List *preds, Page page,
 							   const PaxPageLayout *layout,
 							   TupleDesc tupdesc);
 
+/*
+ * When a page's predicates run (PaxPredsFilter): the early ones on every
+ * stored row, the late ones on visible rows, the last ones (two-column
+ * predicates, PaxPred.last) after the scan's runtime join filters
+ */
+typedef enum PaxPredPhase
+{
+	PAX_PHASE_EARLY,
+	PAX_PHASE_LATE,
+	PAX_PHASE_LAST
+} PaxPredPhase;
+
+/* pax_filter_cols.c */
+extern int	PaxFilterColumns(PaxPred *pred, Page page, const PaxPageLayout *layout,
+							 TupleDesc tupdesc, uint16 *sel, int n);
+
 /* pax_filter.c */
-extern int	PaxPredsFilter(List *preds, bool early, Page page,
+extern int	PaxPredsFilter(List *preds, PaxPredPhase phase, Page page,
 						   const PaxPageLayout *layout, TupleDesc tupdesc,
 						   uint16 *sel, int n, ExprContext *econtext,
 						   MemoryContext mcxt);

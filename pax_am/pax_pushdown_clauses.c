@@ -339,6 +339,8 @@ PaxAnalyzeLike(OpExpr *op, Index varno, PaxPred *pred)
 }
 
 /* PaxAnalyzeOpExpr is PaxAnalyzeClause for "column op value". */
+static bool PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred);
+
 static bool
 PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 {
@@ -355,6 +357,8 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 		return PaxAnalyzeLike(op, varno, pred);
 	left = linitial(op->args);
 	right = lsecond(op->args);
+	if (PaxVarAttno(left, varno) != 0 && PaxVarAttno(right, varno) != 0)
+		return PaxAnalyzeColumns(op, varno, pred);
 	if ((attno = PaxVarAttno(left, varno)) == 0)
 	{
 		if ((attno = PaxVarAttno(right, varno)) == 0)
@@ -376,6 +380,35 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 	pred->varonleft = varonleft;
 	pred->valtype = exprType(right);
 	pred->valexpr = (Expr *) right;
+	return true;
+}
+
+/*
+ * PaxAnalyzeColumns is PaxAnalyzeClause for "column op column", two columns
+ * of the row (l_commitdate < l_receiptdate): a strict, non-volatile btree
+ * operator, evaluated on the page's values of both columns (PaxFilter-
+ * Columns) with no row formed.  The strategy is the left column's; the
+ * other column's type is the value type.
+ */
+static bool
+PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred)
+{
+	Node	   *right = lsecond(op->args);
+	AttrNumber	attno = PaxVarAttno(linitial(op->args), varno);
+	AttrNumber	attno2 = PaxVarAttno(right, varno);
+	int			strategy;
+	Oid			opfamily;
+
+	if (attno == attno2 ||
+		!PaxCheckOperator(op->opno, op->opfuncid, &strategy, &opfamily))
+		return false;
+	if (pred == NULL)
+		return true;
+
+	PaxPredSetOperator(pred, PAX_PRED_COLS, attno - 1, strategy, opfamily,
+					   op->inputcollid, op->opfuncid);
+	pred->attno2 = attno2 - 1;
+	pred->valtype = exprType(right);
 	return true;
 }
 
@@ -465,7 +498,7 @@ PaxAnalyzeOr(BoolExpr *clause, Index varno, PaxPred *pred)
 		PaxPred		sub;
 
 		if (!PaxAnalyzeClause(lfirst(lc), varno, &sub) ||
-			sub.kind == PAX_PRED_OR ||
+			sub.kind == PAX_PRED_OR || sub.kind == PAX_PRED_COLS ||
 			(attno >= 0 && sub.attno != attno))
 			return false;
 		attno = sub.attno;
@@ -619,7 +652,8 @@ PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
 			Selectivity sel;
 
 			if (!PaxAnalyzeClause(conj, relid, &pred) || pred.attno != attno ||
-				pred.kind == PAX_PRED_OR || PaxPredIsLazy(&pred))
+				pred.kind == PAX_PRED_OR || pred.kind == PAX_PRED_COLS ||
+				PaxPredIsLazy(&pred))
 				continue;
 			sel = clause_selectivity(root, conj, relid, JOIN_INNER, NULL);
 			if (sel < best_sel)
@@ -808,6 +842,7 @@ PaxPredsInit(List *clauses, Index varno, List *zone_ok, TupleDesc tupdesc,
 		PaxResolveClass(pred, tupdesc);
 		pred->lazy = PaxPredIsLazy(pred);
 		pred->early = PaxPredIsEarly(pred);
+		pred->last = pred->kind == PAX_PRED_COLS;
 		/* the aggregate mode is never planned under security quals */
 		pred->zone_ok = zone_ok == NIL ||
 			list_nth_int(zone_ok, foreach_current_index(lc));
@@ -829,6 +864,7 @@ PaxPredsInit(List *clauses, Index varno, List *zone_ok, TupleDesc tupdesc,
 			pred->valstate = ExecInitExpr(pred->valexpr, ps);
 		preds = lappend(preds, pred);
 	}
+
 	return preds;
 }
 

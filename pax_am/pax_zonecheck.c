@@ -69,7 +69,8 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	PaxZone    *zone;
 	Oid			type;
 
-	if (pred->attno >= layout->natts)
+	/* two columns' zones bound no comparison between a row's values */
+	if (pred->attno >= layout->natts || pred->kind == PAX_PRED_COLS)
 		return false;
 	col = &layout->cols[pred->attno];
 	if (col->dropped)

@@ -384,6 +384,10 @@ SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4 WHERE 10 / f.v >
 SELECT f.id FROM jf_heap.fact f JOIN jf_heap.dim d ON f.k4 = d.k4 WHERE 10 / f.v > 1;
 -- a leakproof one keeps the filter
 EXPLAIN (COSTS OFF)
+SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4 WHERE f.v < f.k2 OR f.v = 0;
+SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE f.v < f.k2 OR f.v = 0$$);
+-- (a comparison of two columns alone is pushed, and runs after the filter)
+EXPLAIN (COSTS OFF)
 SELECT f.id FROM jf_pax.fact f JOIN jf_pax.dim d ON f.k4 = d.k4 WHERE f.v < f.k2;
 SELECT * FROM jf_same($$SELECT f.id FROM fact f JOIN dim d ON f.k4 = d.k4 WHERE f.v < f.k2$$);
 
