@@ -28,7 +28,7 @@ REGRESS = \
 	pax_am_vacuum \
 	pax_am_scan \
 	pax_am_buffers \
-	pax_am_pushdown pax_am_colcmp \
+	pax_am_pushdown pax_am_colcmp pax_am_substr \
 	pax_am_aggregate \
 	pax_am_joinfilter \
 	pax_am_groupagg pax_am_costs \

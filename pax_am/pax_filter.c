@@ -21,6 +21,7 @@
 #include "access/nbtree.h"
 #include "common/int.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 
 #include "pax_encoding.h"
 #include "pax_minipage.h"
@@ -217,8 +218,10 @@ PaxStringBytes(const PaxPred *pred, Datum d, const char **data, int *len)
 {
 	if (!PaxTextBytes(d, data, len))
 		return false;
-	if (pred->blankpad)
+	if (pred->blankpad || pred->rtrimcol)
 		*len = PaxBlankTrimmedLen(*data, *len);
+	if (pred->prefix > 0)
+		*len = pg_mbcharcliplen(*data, *len, pred->prefix);
 	return true;
 }
 
@@ -380,19 +383,33 @@ PaxValueQualifies(PaxPred *pred, Datum value, int16 attlen)
 	{
 		const char *a;
 		int			alen;
+		text	   *detoasted = NULL;
 
+		if (pred->prefix > 0 && !PaxStringBytes(pred, value, &a, &alen))
+		{
+			/* a prefix is no operator's argument: detoasted and clipped */
+			detoasted = DatumGetTextPP(value);
+			value = PointerGetDatum(detoasted);
+		}
 		if (PaxStringBytes(pred, value, &a, &alen))
 		{
-			if (pred->kind == PAX_PRED_CMP)
-				return PaxStrategyHolds(pred->strategy,
-										PaxCmpBytes(a, alen, pred->sval, pred->slen));
+			bool		r;
 
-			/* = ANY, <> ALL: equality, which is bytewise */
-			for (int i = 0; i < pred->nvals; i++)
-				if (alen == pred->slens[i] &&
-					memcmp(a, pred->svals[i], alen) == 0)
-					return pred->kind == PAX_PRED_IN;
-			return pred->kind != PAX_PRED_IN;
+			if (pred->kind == PAX_PRED_CMP)
+				r = PaxStrategyHolds(pred->strategy,
+									 PaxCmpBytes(a, alen, pred->sval, pred->slen));
+			else
+			{
+				/* = ANY, <> ALL: equality, which is bytewise */
+				r = pred->kind != PAX_PRED_IN;
+				for (int i = 0; i < pred->nvals; i++)
+					if (alen == pred->slens[i] &&
+						memcmp(a, pred->svals[i], alen) == 0)
+						r = pred->kind == PAX_PRED_IN;
+			}
+			if (detoasted)
+				pfree(detoasted);
+			return r;
 		}
 		/* fall through to the operator for compressed or external values */
 	}

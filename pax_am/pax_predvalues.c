@@ -98,6 +98,12 @@ PaxResolveClass(PaxPred *pred, TupleDesc tupdesc)
 	pred->vclass = PAX_VC_FMGR;
 	if (pred->kind == PAX_PRED_LIKE)
 		return;
+	if (pred->prefix > 0)
+	{
+		/* text equality under a deterministic collation (PaxAnalyzePrefix) */
+		pred->vclass = PAX_VC_BYTES;
+		return;
+	}
 	if (pred->kind == PAX_PRED_COLS)
 	{
 		/*

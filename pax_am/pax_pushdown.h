@@ -71,6 +71,11 @@ typedef struct PaxPred
 	bool		varonleft;		/* FMGR: column is the operator's left arg */
 	bool		blankpad;		/* BYTES: bpchar, whose trailing spaces do
 								 * not count (bcTruelen() in varchar.c) */
+	int			prefix;			/* BYTES: the column's first prefix
+								 * characters compared (substring(col, 1,
+								 * n), left(col, n)), or 0 */
+	bool		rtrimcol;		/* BYTES: a bpchar column read as text, its
+								 * trailing spaces dropped (value kept) */
 	Oid			collation;
 	FmgrInfo	fn;				/* operator function (FMGR class) */
 	Oid			valtype;		/* type of the value side */
@@ -251,6 +256,8 @@ extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
 extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
 extern void PaxSplitClauses(struct PlannerInfo *root, List *clauses,
 							Index relid, List **pushed, List **rest);
+
+/* pax_preds.c */
 extern List *PaxPredsInit(List *clauses, Index varno, List *zone_ok,
 						  TupleDesc tupdesc, PlanState *ps, bool *secure);
 extern bool PaxPredsLazyPending(List *preds);

@@ -27,10 +27,10 @@
  * PaxPredIsEarly).
  *
  * Nothing here knows the executor node: pax_customscan_plan.c calls
- * PaxSplitClauses, PaxPredsInit and PaxPredsStart at the end of this file
- * (for the aggregate mode too, through PaxScanBeginPreds and PaxScanStart),
- * pax_aggscan.c PaxSplitClauses, and pax_filter.c PaxPredEvaluate
- * (pax_predvalues.c) for a lazy predicate's first use.
+ * PaxSplitClauses, pax_customscan_exec.c PaxPredsInit and PaxPredsStart
+ * (pax_preds.c; for the aggregate mode too, through PaxScanBeginPreds and
+ * PaxScanStart), pax_aggscan.c PaxSplitClauses, and pax_filter.c
+ * PaxPredEvaluate (pax_predvalues.c) for a lazy predicate's first use.
  *
  * pax_am/pax_pushdown_clauses.c
  *
@@ -41,12 +41,12 @@
 #include <math.h>
 
 #include "access/nbtree.h"
+#include "access/sysattr.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_proc_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/executor.h"
 #include "mb/pg_wchar.h"
-#include "access/sysattr.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -340,6 +340,9 @@ PaxAnalyzeLike(OpExpr *op, Index varno, PaxPred *pred)
 
 /* PaxAnalyzeOpExpr is PaxAnalyzeClause for "column op value". */
 static bool PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred);
+static bool PaxAnalyzePrefix(Node *colside, Node *valside, Oid opno,
+							 Oid opfuncid, Oid collid, PaxPredKind kind,
+							 Index varno, PaxPred *pred);
 
 static bool
 PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
@@ -359,6 +362,9 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
 	right = lsecond(op->args);
 	if (PaxVarAttno(left, varno) != 0 && PaxVarAttno(right, varno) != 0)
 		return PaxAnalyzeColumns(op, varno, pred);
+	if (IsA(left, FuncExpr))
+		return PaxAnalyzePrefix(left, right, op->opno, op->opfuncid,
+								op->inputcollid, PAX_PRED_CMP, varno, pred);
 	if ((attno = PaxVarAttno(left, varno)) == 0)
 	{
 		if ((attno = PaxVarAttno(right, varno)) == 0)
@@ -388,7 +394,8 @@ PaxAnalyzeOpExpr(OpExpr *op, Index varno, PaxPred *pred)
  * of the row (l_commitdate < l_receiptdate): a strict, non-volatile btree
  * operator, evaluated on the page's values of both columns (PaxFilter-
  * Columns) with no row formed.  The strategy is the left column's; the
- * other column's type is the value type.
+ * other column's type is the value type.  Pushed clauses cannot fail on a
+ * row: comparisons of two columns of conflicting collations are not pushed.
  */
 static bool
 PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred)
@@ -399,7 +406,13 @@ PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred)
 	int			strategy;
 	Oid			opfamily;
 
+	/*
+	 * Two collatable columns of different collations leave the operator
+	 * none: it raises an error on the first row it meets, which must be
+	 * the row heap's qual meets first (the executor keeps the clause)
+	 */
 	if (attno == attno2 ||
+		(!OidIsValid(op->inputcollid) && type_is_collatable(exprType(right))) ||
 		!PaxCheckOperator(op->opno, op->opfuncid, &strategy, &opfamily))
 		return false;
 	if (pred == NULL)
@@ -409,6 +422,89 @@ PaxAnalyzeColumns(OpExpr *op, Index varno, PaxPred *pred)
 					   op->inputcollid, op->opfuncid);
 	pred->attno2 = attno2 - 1;
 	pred->valtype = exprType(right);
+	return true;
+}
+
+/*
+ * PaxPrefixAttno returns the column of "substring(col FROM 1 FOR n)",
+ * "substr(col, 1, n)" or "left(col, n)" with a constant n > 0, col a text
+ * or varchar column of relation varno (under binary-compatible
+ * relabelling), or a bpchar column cast to text (*rtrim: the cast drops its
+ * trailing spaces), n in *nchars; 0 if expr is not one.
+ */
+static AttrNumber
+PaxPrefixAttno(Node *expr, Index varno, int *nchars, bool *rtrim)
+{
+	FuncExpr   *f = (FuncExpr *) expr;
+	Node	   *arg;
+	Node	   *len;
+	Node	   *start;
+	Oid			type;
+
+	if (f->funcid == F_LEFT && list_length(f->args) == 2)
+		len = lsecond(f->args);
+	else if ((f->funcid == F_SUBSTR_TEXT_INT4_INT4 ||
+			  f->funcid == F_SUBSTRING_TEXT_INT4_INT4) &&
+			 list_length(f->args) == 3 &&
+			 IsA((start = lsecond(f->args)), Const) &&
+			 !((Const *) start)->constisnull &&
+			 DatumGetInt32(((Const *) start)->constvalue) == 1)
+		len = lthird(f->args);
+	else
+		return 0;
+	if (!IsA(len, Const) || ((Const *) len)->constisnull ||
+		DatumGetInt32(((Const *) len)->constvalue) <= 0)
+		return 0;
+	*nchars = DatumGetInt32(((Const *) len)->constvalue);
+	arg = linitial(f->args);
+	*rtrim = IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == F_TEXT_BPCHAR;
+	if (*rtrim)
+		arg = linitial(((FuncExpr *) arg)->args);
+	while (IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	if (!IsA(arg, Var))
+		return 0;
+	type = getBaseType(((Var *) arg)->vartype);
+	if (*rtrim ? type != BPCHAROID : (type != TEXTOID && type != VARCHAROID))
+		return 0;
+	return PaxVarAttno(arg, varno);
+}
+
+/*
+ * PaxAnalyzePrefix is PaxAnalyzeClause for a column's prefix (PaxPrefix-
+ * Attno) compared by text's equality or inequality, = ANY or <> ALL, under
+ * a deterministic collation, where text equality is bytewise: the first n
+ * characters of the stored bytes compared with the values (TPC-H Q22's
+ * substring(c_phone FROM 1 FOR 2) IN ('13', '31', ...)).
+ */
+static bool
+PaxAnalyzePrefix(Node *colside, Node *valside, Oid opno, Oid opfuncid,
+				 Oid collid, PaxPredKind kind, Index varno, PaxPred *pred)
+{
+	int			nchars;
+	bool		rtrim;
+	AttrNumber	attno = PaxPrefixAttno(colside, varno, &nchars, &rtrim);
+	int			strategy;
+	Oid			opfamily;
+
+	if (attno == 0 || !PaxValueSideOk(valside, varno) ||
+		!PaxCheckOperator(opno, opfuncid, &strategy, &opfamily) ||
+		opfamily != lookup_type_cache(TEXTOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf ||
+		strategy != (kind == PAX_PRED_NOTIN ? PAX_STRATEGY_NE :
+					 kind == PAX_PRED_IN ? BTEqualStrategyNumber : strategy) ||
+		(strategy != BTEqualStrategyNumber && strategy != PAX_STRATEGY_NE) ||
+		!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+		return false;
+	if (pred == NULL)
+		return true;
+
+	PaxPredSetOperator(pred, kind, attno - 1, strategy, opfamily, collid,
+					   opfuncid);
+	pred->prefix = nchars;
+	pred->rtrimcol = rtrim;
+	pred->valtype = kind == PAX_PRED_CMP ? exprType(valside) :
+		get_element_type(exprType(valside));
+	pred->valexpr = (Expr *) valside;
 	return true;
 }
 
@@ -423,6 +519,12 @@ PaxAnalyzeArrayOp(ScalarArrayOpExpr *saop, Index varno, PaxPred *pred)
 	AttrNumber	attno = PaxVarAttno(linitial(saop->args), varno);
 	int			strategy;
 	Oid			opfamily;
+
+	if (IsA(linitial(saop->args), FuncExpr))
+		return PaxAnalyzePrefix(linitial(saop->args), arr, saop->opno,
+								saop->opfuncid, saop->inputcollid,
+								saop->useOr ? PAX_PRED_IN : PAX_PRED_NOTIN,
+								varno, pred);
 
 	if (attno == 0 || !PaxValueSideOk(arr, varno) ||
 		!PaxCheckOperator(saop->opno, saop->opfuncid, &strategy, &opfamily))
@@ -812,97 +914,4 @@ PaxSplitClauses(PlannerInfo *root, List *clauses, Index relid, List **pushed,
 	pfree(lazy);
 	if (root != NULL && *rest != NIL && pax_enable_pushdown)
 		*pushed = list_concat(*pushed, PaxImpliedOrClauses(root, *rest, relid));
-}
-
-/* ----------------------------------------------------------------
- * Lists of predicates: what the scan nodes call
- * ----------------------------------------------------------------
- */
-
-/*
- * PaxPredsInit turns the pushed clauses of a plan (Vars of relation varno)
- * into predicates, their value sides initialised as expressions of ps.
- * zone_ok, if not NIL, tells per clause whether it may skip pages by zone
- * maps (PaxScanPlan); *secure is set when one may not.
- */
-List *
-PaxPredsInit(List *clauses, Index varno, List *zone_ok, TupleDesc tupdesc,
-			 PlanState *ps, bool *secure)
-{
-	List	   *preds = NIL;
-	ListCell   *lc;
-
-	Assert(zone_ok == NIL || list_length(zone_ok) == list_length(clauses));
-	foreach(lc, clauses)
-	{
-		PaxPred    *pred = palloc(sizeof(PaxPred));
-
-		if (!PaxAnalyzeClause(lfirst(lc), varno, pred))
-			elog(ERROR, "PaxScan cannot evaluate a pushed clause");
-		PaxResolveClass(pred, tupdesc);
-		pred->lazy = PaxPredIsLazy(pred);
-		pred->early = PaxPredIsEarly(pred);
-		pred->last = pred->kind == PAX_PRED_COLS;
-		/* the aggregate mode is never planned under security quals */
-		pred->zone_ok = zone_ok == NIL ||
-			list_nth_int(zone_ok, foreach_current_index(lc));
-		if (!pred->zone_ok)
-			*secure = true;
-		if (pred->kind == PAX_PRED_OR)
-		{
-			ListCell   *lc2;
-
-			foreach(lc2, pred->args)
-			{
-				PaxPred    *sub = lfirst(lc2);
-
-				if (sub->valexpr)
-					sub->valstate = ExecInitExpr(sub->valexpr, ps);
-			}
-		}
-		else if (pred->valexpr)
-			pred->valstate = ExecInitExpr(pred->valexpr, ps);
-		preds = lappend(preds, pred);
-	}
-
-	return preds;
-}
-
-/*
- * PaxPredsLazyPending tells whether some lazy predicate (or lazy member of
- * an OR) has not computed its value yet in this scan.
- */
-bool
-PaxPredsLazyPending(List *preds)
-{
-	ListCell   *lc;
-
-	foreach(lc, preds)
-	{
-		PaxPred    *pred = lfirst(lc);
-
-		if (pred->kind == PAX_PRED_OR ? PaxPredsLazyPending(pred->args) :
-			(pred->lazy && !pred->evaluated))
-			return true;
-	}
-	return false;
-}
-
-/*
- * PaxPredsStart evaluates the value sides of the predicates that are not
- * lazy, in mcxt, which the caller has just reset: at scan start and rescan.
- */
-void
-PaxPredsStart(List *preds, ExprContext *econtext, MemoryContext mcxt)
-{
-	ListCell   *lc;
-
-	foreach(lc, preds)
-	{
-		PaxPred    *pred = lfirst(lc);
-
-		pred->evaluated = false;
-		if (!pred->lazy)
-			PaxPredEvaluate(pred, econtext, mcxt);
-	}
 }

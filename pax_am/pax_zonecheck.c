@@ -69,8 +69,12 @@ PaxZoneRefutes(PaxPred *pred, Page page, const PaxPageLayout *layout,
 	PaxZone    *zone;
 	Oid			type;
 
-	/* two columns' zones bound no comparison between a row's values */
-	if (pred->attno >= layout->natts || pred->kind == PAX_PRED_COLS)
+	/*
+	 * two columns' zones bound no comparison between a row's values, nor
+	 * do a column's bound its values' prefixes
+	 */
+	if (pred->attno >= layout->natts || pred->kind == PAX_PRED_COLS ||
+		pred->prefix > 0)
 		return false;
 	col = &layout->cols[pred->attno];
 	if (col->dropped)
