@@ -338,7 +338,7 @@ PaxJoinFilterAllowed(List *clauses, List *rest)
 	foreach(lc, clauses)
 		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
 			return false;
-	return !contain_leaked_vars((Node *) extract_actual_clauses(rest, false));
+	return !PaxMayFail((Node *) extract_actual_clauses(rest, false));
 }
 
 /*

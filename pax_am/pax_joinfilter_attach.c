@@ -41,6 +41,7 @@
 #include "utils/rel.h"
 
 #include "pax_customscan.h"
+#include "pax_pushdown.h"
 
 /*
  * A filter built from an outer side's keys: the outer side must have this
@@ -61,7 +62,7 @@ static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 /*
  * PaxJfTlistLeaky tells whether an entry of a target list could raise an
- * error that depends on the row (contain_leaked_vars takes expressions,
+ * error that depends on the row (PaxMayFail takes expressions,
  * not target entries).
  */
 static bool
@@ -70,7 +71,7 @@ PaxJfTlistLeaky(List *tlist)
 	ListCell   *lc;
 
 	foreach(lc, tlist)
-		if (contain_leaked_vars((Node *) lfirst_node(TargetEntry, lc)->expr))
+		if (PaxMayFail((Node *) lfirst_node(TargetEntry, lc)->expr))
 			return true;
 	return false;
 }
@@ -191,9 +192,9 @@ PaxJfPassesThrough(PlanState *ps, Expr *expr, Oid hashop, Oid collation,
 		default:
 			return false;
 	}
-	return !contain_leaked_vars(clauses) &&
-		!contain_leaked_vars((Node *) ((Join *) ps->plan)->joinqual) &&
-		!contain_leaked_vars((Node *) ps->plan->qual) &&
+	return !PaxMayFail(clauses) &&
+		!PaxMayFail((Node *) ((Join *) ps->plan)->joinqual) &&
+		!PaxMayFail((Node *) ps->plan->qual) &&
 		!PaxJfTlistLeaky(ps->plan->targetlist);
 }
 
@@ -537,7 +538,7 @@ PaxJfAttachPrescan(HashJoinState *hj)
 	if (PaxJfVaries((Node *) cscan->custom_exprs) ||
 		PaxJfVaries((Node *) cscan->scan.plan.qual) ||
 		PaxJfVaries((Node *) cscan->scan.plan.targetlist) ||
-		contain_leaked_vars((Node *) cscan->scan.plan.qual))
+		PaxMayFail((Node *) cscan->scan.plan.qual))
 		return;
 
 	jf = palloc0(sizeof(PaxJoinFilter));

@@ -254,6 +254,7 @@ PaxSelIsValid(const uint16 *sel, int n, int nrows)
 extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
 extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
+extern bool PaxMayFail(Node *node);
 extern void PaxSplitClauses(struct PlannerInfo *root, List *clauses,
 							Index relid, List **pushed, List **rest);
 

@@ -691,8 +691,50 @@ PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc)
 }
 
 /*
+ * PaxCollationConflictWalker finds a function or operator call with
+ * collatable arguments and no input collation (two columns of conflicting
+ * collations compared): however leakproof its function, it raises "could
+ * not determine which collation to use" at its first call, whatever the
+ * row.
+ */
+static bool
+PaxCollationConflictWalker(Node *node, void *context)
+{
+	List	   *args = NIL;
+	ListCell   *lc;
+
+	if (node == NULL)
+		return false;
+	if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr))
+		args = ((OpExpr *) node)->args;
+	else if (IsA(node, FuncExpr))
+		args = ((FuncExpr *) node)->args;
+	else if (IsA(node, ScalarArrayOpExpr))
+		args = ((ScalarArrayOpExpr *) node)->args;
+	if (args != NIL && !OidIsValid(exprInputCollation(node)))
+		foreach(lc, args)
+			if (type_is_collatable(exprType(lfirst(lc))))
+				return true;
+	return expression_tree_walker(node, PaxCollationConflictWalker, context);
+}
+
+/*
+ * PaxMayFail tells whether evaluating an expression on a row may raise an
+ * error: a function not leakproof (contain_leaked_vars), or a call with
+ * conflicting collations (PaxCollationConflictWalker).  What PaxScan runs
+ * ahead of heap's order (pushed clauses, join filters) must meet only
+ * quals that cannot.
+ */
+bool
+PaxMayFail(Node *node)
+{
+	return contain_leaked_vars(node) ||
+		PaxCollationConflictWalker(node, NULL);
+}
+
+/*
  * PaxClauseMayFail tells whether evaluating a clause on a row may raise an
- * error: unless it is leakproof (contain_leaked_vars), yes, but for LIKE
+ * error: unless it cannot (PaxMayFail), yes, but for LIKE
  * and NOT LIKE of a column with a constant pattern that does not end in an
  * escape character, under a deterministic collation: those compare bytes
  * (GenericMatchText() in like.c, PostgreSQL 15), whatever the pattern.
@@ -707,12 +749,12 @@ PaxClauseMayFail(Node *clause)
 	int			escapes = 0;
 
 	if (!IsA(clause, OpExpr) || (pat = PaxLikeConst((OpExpr *) clause)) == NULL)
-		return contain_leaked_vars(clause);
+		return PaxMayFail(clause);
 	arg = linitial(((OpExpr *) clause)->args);
 	while (IsA(arg, RelabelType))
 		arg = (Node *) ((RelabelType *) arg)->arg;
 	if (!IsA(arg, Var))
-		return contain_leaked_vars(clause);
+		return PaxMayFail(clause);
 	t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(pat->constvalue));
 	len = VARSIZE_ANY_EXHDR(t);
 	while (escapes < len && VARDATA_ANY(t)[len - 1 - escapes] == '\\')
