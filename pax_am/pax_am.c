@@ -94,8 +94,8 @@ PaxDefineGucs(void)
 								 NULL, PaxBoolGucs[i].variable, true,
 								 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("pax.cached_page_cost",
-							 "Sets the planner's estimate of the cost of a page a PaxScan finds in memory.",
-							 "The query's tables count as in memory as far as effective_cache_size holds them; other pages cost seq_page_cost.",
+							 "Sets the planner's estimate of the cost of a page of a pax table found in memory.",
+							 "A PaxScan's page and an index or bitmap path's page fetch; the query's tables count as in memory as far as effective_cache_size holds them; other pages cost seq_page_cost (scanned) or random_page_cost (fetched).",
 							 &pax_cached_page_cost, PAX_CACHED_PAGE_COST,
 							 0.0, DBL_MAX, PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pax");
