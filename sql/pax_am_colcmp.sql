@@ -8,6 +8,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pax_am;
 RESET client_min_messages;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pg_versions :abs_srcdir '/sql/include/pg_versions.sql'
+\i :pg_versions
 SET max_parallel_workers_per_gather = 0;
 SET pax.enable_aggpushdown = off;
 
@@ -103,16 +106,13 @@ SELECT (SELECT count(*) FROM cc_pax WHERE i4 <= i8 AND d1 <> d2) AS pax,
 
 -- EXPLAIN ANALYZE counts the rows the two columns' clause removes with
 -- the other pushed clauses', as heap's Filter counts them
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM cc_pax WHERE i4 < i8 AND x = 'k1';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM cc_heap WHERE i4 < i8 AND x = 'k1';
+SELECT explain_analyze($$SELECT count(*) FROM cc_pax WHERE i4 < i8 AND x = 'k1'$$);
+SELECT explain_analyze($$SELECT count(*) FROM cc_heap WHERE i4 < i8 AND x = 'k1'$$);
 -- under a hash join's runtime filter, which runs first
 CREATE TABLE cc_keys (k text) USING heap;
 INSERT INTO cc_keys VALUES ('k1'), ('k2');
 ANALYZE cc_keys;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM cc_pax p JOIN cc_keys k ON p.x = k.k WHERE p.i4 < p.i8;
+SELECT explain_analyze($$SELECT count(*) FROM cc_pax p JOIN cc_keys k ON p.x = k.k WHERE p.i4 < p.i8$$);
 SELECT (SELECT count(*) FROM cc_pax p JOIN cc_keys k ON p.x = k.k WHERE p.i4 < p.i8) AS pax,
        (SELECT count(*) FROM cc_heap p JOIN cc_keys k ON p.x = k.k WHERE p.i4 < p.i8) AS heap;
 DROP TABLE cc_keys;
