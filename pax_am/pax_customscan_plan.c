@@ -223,6 +223,10 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	Selectivity pushed_sel;
 	double		ntuples = rel->tuples;
 	double		npass;
+	double		nfirst;
+	List	   *first = NIL;
+	List	   *last = NIL;
+	ListCell   *lc;
 	Cost		form_cost;
 
 	/* a sequential scan, which enable_seqscan = off discourages */
@@ -241,10 +245,25 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 		cached_page *= PAX_PAGE_FIXED_SHARE +
 			(1.0 - PAX_PAGE_FIXED_SHARE) * PaxNeededByteShare(root, rel);
 
-	/* the RestrictInfos themselves: their selectivities are cached there */
+	/*
+	 * the RestrictInfos themselves: their selectivities are cached there.
+	 * Two-column clauses run last, after the join filter (PaxPredPhase):
+	 * charged for the rows that reach them.
+	 */
+	foreach(lc, pushed)
+	{
+		if (PaxClauseRunsLast((Node *) lfirst_node(RestrictInfo, lc)->clause,
+							  rel->relid))
+			last = lappend(last, lfirst(lc));
+		else
+			first = lappend(first, lfirst(lc));
+	}
 	pushed_sel = clauselist_selectivity(root, pushed, rel->relid, JOIN_INNER,
 										NULL);
 	npass = clamp_row_est(ntuples * pushed_sel);
+	nfirst = clamp_row_est(ntuples *
+						   clauselist_selectivity(root, first, rel->relid,
+												  JOIN_INNER, NULL));
 	cost_qual_eval(&rest_cost, extract_actual_clauses(rest, false), root);
 	startup_cost += rest_cost.startup + path->pathtarget->cost.startup;
 
@@ -258,14 +277,17 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
 	cpu_run_cost = cached_page * rel->pages +
-		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, pushed),
+		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, first),
 								   rel->allvisfrac);
 	if (jf_keys > 0)
 	{
-		cpu_run_cost += npass * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		cpu_run_cost += nfirst * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		nfirst = clamp_row_est(nfirst * jf_share);
 		npass = clamp_row_est(npass * jf_share);
 		path->rows = clamp_row_est(path->rows * jf_share);
 	}
+	if (last != NIL)
+		cpu_run_cost += nfirst * PaxPushedClausesCost(root, rel, last);
 	cpu_run_cost += npass * (form_cost + rest_cost.per_tuple) +
 		path->rows * path->pathtarget->cost.per_tuple;
 

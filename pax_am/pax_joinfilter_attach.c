@@ -34,6 +34,7 @@
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "port/pg_bitutils.h"
 #include "utils/fmgroids.h"
@@ -46,7 +47,8 @@
 /*
  * A filter built from an outer side's keys: the outer side must have this
  * many times fewer rows than the inner scan and cost this many times less
- * (and take at most PAX_JF_PRESCAN_MAX_ROWS rows, pax_joinfilter.c).
+ * than the inner scan and its hash table's build (and take at most
+ * PAX_JF_PRESCAN_MAX_ROWS rows, pax_joinfilter.c).
  */
 #define PAX_JF_PRESCAN_RATIO	4
 
@@ -579,9 +581,16 @@ PaxJfAttachPrescan(HashJoinState *hj)
 							  lfirst_oid(lcoll));
 	}
 
-	/* worth a scan of the outer side: far fewer rows, far cheaper */
+	/*
+	 * worth a scan of the outer side: far fewer rows, far cheaper than the
+	 * inner scan and the hash table's build of its rows (charged as
+	 * initial_cost_hashjoin() in costsize.c does), which the filter spares
+	 * the rows it removes
+	 */
 	if (outer->plan->plan_rows * PAX_JF_PRESCAN_RATIO > scan->plan->plan_rows ||
-		outer->plan->total_cost * PAX_JF_PRESCAN_RATIO > scan->plan->total_cost)
+		outer->plan->total_cost * PAX_JF_PRESCAN_RATIO >
+		scan->plan->total_cost + scan->plan->plan_rows *
+		(cpu_operator_cost * nkeys + cpu_tuple_cost))
 	{
 		PaxJfDiscard(jf);
 		return;

@@ -255,6 +255,7 @@ extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
 extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
 extern bool PaxMayFail(Node *node);
+extern bool PaxClauseRunsLast(Node *clause, Index varno);
 extern void PaxSplitClauses(struct PlannerInfo *root, List *clauses,
 							Index relid, List **pushed, List **rest);
 

@@ -691,6 +691,18 @@ PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc)
 }
 
 /*
+ * PaxClauseRunsLast tells whether a pushed clause's predicate runs in the
+ * last phase, after the scan's join filters (PaxPredsInit: two columns).
+ */
+bool
+PaxClauseRunsLast(Node *clause, Index varno)
+{
+	PaxPred		pred;
+
+	return PaxAnalyzeClause(clause, varno, &pred) && pred.kind == PAX_PRED_COLS;
+}
+
+/*
  * PaxCollationConflictWalker finds a function or operator call with
  * collatable arguments and no input collation (two columns of conflicting
  * collations compared): however leakproof its function, it raises "could
