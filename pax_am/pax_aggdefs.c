@@ -16,7 +16,7 @@
  * The fold functions are called once per page and aggregate and loop over
  * the page's selected rows themselves: without GROUP BY a typed loop over
  * the column's minipage into the one accumulator; with GROUP BY a loop
- * over the rows that reads each value (PaxAggValue) and folds it into its
+ * over the rows that reads each value (PaxPageColumnValue) and folds it into its
  * group's accumulator with an inlined step (PaxAggGroupLoop).  A new
  * accumulator is all zeroes, so each kind's state starts from zero.
  *
@@ -61,7 +61,7 @@ PaxAggGroupLoop(PAX_AGG_FOLD_ARGS, PaxAggRowFn row)
 	for (int r = 0; r < state->base.nsel; r++)
 	{
 		bool		isnull;
-		Datum		d = PaxAggValue(page, layout, tupdesc, sel[r], agg->attno,
+		Datum		d = PaxPageColumnValue(tupdesc, page, layout, sel[r], agg->attno,
 									&isnull);
 
 		if (!isnull)
@@ -419,7 +419,7 @@ PaxAggNumericSlow(PaxAggScanState *state, const PaxAgg *agg,
 	{
 		int			a = state->numattnos[i];
 
-		state->values[a] = PaxAggValue(page, state->base.layout, tupdesc,
+		state->values[a] = PaxPageColumnValue(tupdesc, page, state->base.layout,
 									   state->base.sel[r], a,
 									   &state->isnull[a]);
 	}

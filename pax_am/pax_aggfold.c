@@ -59,7 +59,7 @@ PaxAggParseNumeric(PaxAggScanState *state, Page page, TupleDesc tupdesc)
 				c->status[r] = PAX_NUM_OK;
 				continue;
 			}
-			d = PaxAggValue(page, layout, tupdesc, sel[r], a, &isnull);
+			d = PaxPageColumnValue(tupdesc, page, layout, sel[r], a, &isnull);
 			c->status[r] = PaxNumParseDatum(d, isnull, &c->v[r],
 											&c->scale[r]);
 		}

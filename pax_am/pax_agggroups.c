@@ -252,7 +252,7 @@ PaxGroupReadKey(PaxAggScanState *state, const PaxGroupCol *gc, Page page,
 	}
 	else
 	{
-		state->values[a] = PaxAggValue(page, layout, tupdesc, row, a,
+		state->values[a] = PaxPageColumnValue(tupdesc, page, layout, row, a,
 									   &state->isnull[a]);
 		if (state->isnull[a])
 			return false;

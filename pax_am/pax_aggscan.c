@@ -490,7 +490,8 @@ PaxUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	PaxScanPageCosts(root, input_rel, &disk_page, &cached_page);
 	disk = input_rel->pages * disk_page;
 	cpu = input_rel->pages * cached_page +
-		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed),
+		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, input_rel, pushed,
+														 NULL, NULL),
 								   input_rel->allvisfrac) +
 		npass * list_length(aggrefs) * PAX_AGG_FOLD_COST_SHARE * cpu_operator_cost;
 	ngroups = 1;

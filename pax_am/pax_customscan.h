@@ -56,7 +56,7 @@
 /*
  * Cost model (provisional, see "heuristics" in pax_am/README): per stored
  * row, a visibility check costs this share of cpu_tuple_cost, and each
- * pushed clause evaluated inline (a typed loop, PaxClauseIsInline) this
+ * pushed clause evaluated inline (a typed loop, PaxClauseRun) this
  * share of cpu_operator_cost; the others cost what the executor's qual
  * would pay.
  */
@@ -391,20 +391,6 @@ typedef struct PaxAggScanState
 	int32		gid[PAX_MAX_CAPACITY];	/* group of each selected row */
 } PaxAggScanState;
 
-/*
- * PaxAggValue reads one column of a row of the page (the caller holds a
- * pin), or its missing value for a column added after the page was laid
- * out.
- */
-static inline Datum
-PaxAggValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
-			int row, int attno, bool *isnull)
-{
-	if (attno < layout->natts)
-		return PaxPageGetValue(page, layout, row, attno, isnull);
-	return getmissingattr(tupdesc, attno + 1, isnull);
-}
-
 /* ----------------------------------------------------------------
  * Runtime join filters (pax_joinfilter.c, pax_joinfilter_attach.c)
  * ----------------------------------------------------------------
@@ -480,7 +466,7 @@ extern void PaxCustomScanInit(void);
 extern const CustomScanMethods PaxScanPlanMethods;
 extern bool PaxIsPlainScanPath(Path *path);
 extern Cost PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel,
-								 List *pushed);
+								 List *pushed, List **first, Cost *last_cost);
 extern bool PaxJoinFilterAllowed(List *clauses, List *rest);
 extern Path *PaxJoinFilteredPath(PlannerInfo *root, Path *base, List *pushed,
 								 List *rest, int jf_keys, double jf_share);

@@ -165,33 +165,50 @@ PaxNeededByteShare(PlannerInfo *root, RelOptInfo *rel)
 /*
  * PaxPushedClausesCost is the cost per stored row of rel's pushed clauses
  * (RestrictInfos or bare clauses): a share of an operator's cost for each
- * one PaxScan evaluates inline (PaxClauseIsInline), and for each other one
- * its own cost, its operator's function being called per row as the
- * executor's qual would call it.
+ * one PaxScan evaluates inline (PaxClauseRun), and for each other one its
+ * own cost, its operator's function being called per row as the executor's
+ * qual would call it.  With first not NULL, the clauses that run in the
+ * last phase, after the join filters, are split off: their cost goes to
+ * *last_cost, and the others are appended to *first.
  */
 Cost
-PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed)
+PaxPushedClausesCost(PlannerInfo *root, RelOptInfo *rel, List *pushed,
+					 List **first, Cost *last_cost)
 {
 	Relation	relation;
 	Cost		cost = 0;
 	ListCell   *lc;
 
+	if (last_cost != NULL)
+		*last_cost = 0;
 	if (pushed == NIL)
 		return 0;
 	relation = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
 	foreach(lc, pushed)
 	{
 		Node	   *clause = lfirst(lc);
-		QualCost	qc;
+		int			run;
+		Cost		one;
 
 		if (IsA(clause, RestrictInfo))
 			clause = (Node *) ((RestrictInfo *) clause)->clause;
-		if (PaxClauseIsInline(clause, rel->relid, RelationGetDescr(relation)))
-			cost += PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
+		run = PaxClauseRun(clause, rel->relid, RelationGetDescr(relation));
+		if (run & PAX_RUN_INLINE)
+			one = PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
 		else
 		{
+			QualCost	qc;
+
 			cost_qual_eval_node(&qc, clause, root);
-			cost += qc.per_tuple;
+			one = qc.per_tuple;
+		}
+		if (first != NULL && (run & PAX_RUN_LAST))
+			*last_cost += one;
+		else
+		{
+			cost += one;
+			if (first != NULL)
+				*first = lappend(*first, lfirst(lc));
 		}
 	}
 	table_close(relation, NoLock);
@@ -225,8 +242,8 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	double		npass;
 	double		nfirst;
 	List	   *first = NIL;
-	List	   *last = NIL;
-	ListCell   *lc;
+	Cost		first_cost;
+	Cost		last_cost;
 	Cost		form_cost;
 
 	/* a sequential scan, which enable_seqscan = off discourages */
@@ -246,18 +263,11 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 			(1.0 - PAX_PAGE_FIXED_SHARE) * PaxNeededByteShare(root, rel);
 
 	/*
-	 * the RestrictInfos themselves: their selectivities are cached there.
 	 * Two-column clauses run last, after the join filter (PaxPredPhase):
-	 * charged for the rows that reach them.
+	 * charged for the rows that reach them.  The selectivities use the
+	 * RestrictInfos themselves, which cache them.
 	 */
-	foreach(lc, pushed)
-	{
-		if (PaxClauseRunsLast((Node *) lfirst_node(RestrictInfo, lc)->clause,
-							  rel->relid))
-			last = lappend(last, lfirst(lc));
-		else
-			first = lappend(first, lfirst(lc));
-	}
+	first_cost = PaxPushedClausesCost(root, rel, pushed, &first, &last_cost);
 	pushed_sel = clauselist_selectivity(root, pushed, rel->relid, JOIN_INNER,
 										NULL);
 	npass = clamp_row_est(ntuples * pushed_sel);
@@ -277,8 +287,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	form_cost = cpu_tuple_cost * (PAX_FORM_FIXED_SHARE +
 								  PAX_FORM_COLUMN_SHARE * PaxNeededShare(rel));
 	cpu_run_cost = cached_page * rel->pages +
-		ntuples * PaxPushedRowCost(PaxPushedClausesCost(root, rel, first),
-								   rel->allvisfrac);
+		ntuples * PaxPushedRowCost(first_cost, rel->allvisfrac);
 	if (jf_keys > 0)
 	{
 		cpu_run_cost += nfirst * jf_keys * PAX_PUSHED_CLAUSE_COST_SHARE * cpu_operator_cost;
@@ -286,8 +295,7 @@ PaxCostPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 		npass = clamp_row_est(npass * jf_share);
 		path->rows = clamp_row_est(path->rows * jf_share);
 	}
-	if (last != NIL)
-		cpu_run_cost += nfirst * PaxPushedClausesCost(root, rel, last);
+	cpu_run_cost += nfirst * last_cost;
 	cpu_run_cost += npass * (form_cost + rest_cost.per_tuple) +
 		path->rows * path->pathtarget->cost.per_tuple;
 

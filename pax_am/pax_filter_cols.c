@@ -20,25 +20,6 @@
 #include "pax_minipage.h"
 #include "pax_pushdown.h"
 
-/*
- * PaxColumnValue is a row's value of column attno on the page: the
- * column's default for a page laid out before the column was added, NULL
- * where the page stores none (dropped, or NULL in every row).
- */
-static inline Datum
-PaxColumnValue(Page page, const PaxPageLayout *layout, TupleDesc tupdesc,
-			   int row, int attno, bool *isnull)
-{
-	if (attno >= layout->natts)
-		return getmissingattr(tupdesc, attno + 1, isnull);
-	if (layout->cols[attno].data == 0 || layout->cols[attno].dropped)
-	{
-		*isnull = true;
-		return (Datum) 0;
-	}
-	return PaxPageGetValue(page, layout, row, attno, isnull);
-}
-
 /* the second column's values of PaxFilterColumnsFixed (PaxDecodeScratch's twin) */
 static union
 {
@@ -117,13 +98,13 @@ PaxFilterColumns(PaxPred *pred, Page page, const PaxPageLayout *layout,
 		int			r = sel[k];
 		bool		null1;
 		bool		null2;
-		Datum		v1 = PaxColumnValue(page, layout, tupdesc, r, pred->attno, &null1);
+		Datum		v1 = PaxPageColumnValue(tupdesc, page, layout, r, pred->attno, &null1);
 		Datum		v2;
 		bool		keep;
 
 		if (null1)
 			continue;
-		v2 = PaxColumnValue(page, layout, tupdesc, r, pred->attno2, &null2);
+		v2 = PaxPageColumnValue(tupdesc, page, layout, r, pred->attno2, &null2);
 		if (null2)
 			continue;
 		if (pred->vclass == PAX_VC_INT)

@@ -416,9 +416,8 @@ typedef struct PaxLayoutCache
 } PaxLayoutCache;
 
 /*
- * The shape of a page to initialise: which columns get null bitmaps and
- * zone maps, which are encoded (widths, bases: NULL if none), and how many
- * rows.
+ * The shape of a page to initialise: which columns get null bitmaps and zone
+ * maps, which are encoded (widths, bases: NULL if none), and how many rows.
  */
 typedef struct PaxPageShape
 {
@@ -437,7 +436,6 @@ typedef struct PaxPageShape
 								 * NULL */
 	bool		compact;		/* compact rows (PAX_PAGE_COMPACT) */
 } PaxPageShape;
-
 
 /*
  * PaxRowInit: what a new row version starts with besides xmin and cmin
@@ -561,6 +559,9 @@ extern void PaxLayoutCacheInit(PaxLayoutCache *cache, int natts,
 extern void PaxLayoutCacheFree(PaxLayoutCache *cache);
 extern Datum PaxPageGetValue(Page page, const PaxPageLayout *layout,
 							 int row, int attno, bool *isnull);
+extern Datum PaxPageColumnValue(TupleDesc tupdesc, Page page,
+								const PaxPageLayout *layout, int row,
+								int attno, bool *isnull);
 extern void PaxPageFillValues(TupleDesc tupdesc, Page page,
 							  const PaxPageLayout *layout, int row, int from,
 							  int to, const int16 *needed, int nneeded,

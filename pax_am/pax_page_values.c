@@ -146,6 +146,19 @@ PaxPageGetValue(Page page, const PaxPageLayout *layout, int row, int attno,
 }
 
 /*
+ * PaxPageColumnValue is PaxPageGetValue for any column of the relation: a
+ * column added after the page was laid out reads as its missing value.
+ */
+Datum
+PaxPageColumnValue(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
+				   int row, int attno, bool *isnull)
+{
+	if (attno >= layout->natts)
+		return getmissingattr(tupdesc, attno + 1, isnull);
+	return PaxFetch(page, layout, row, attno, isnull, NULL);
+}
+
+/*
  * PaxDecodeCellsFor returns the decode cells PaxPageFillValues needs for a
  * page of the given layout: *cells, allocated in mcxt for natts columns
  * on first need; NULL when the layout has no prefix-encoded column.

@@ -6,7 +6,7 @@
  *	  computed for the typed loops (PaxPredEvaluate).
  *
  * A predicate's comparison class is resolved once its column's type is
- * known (PaxPredsInit, PaxClauseIsInline in pax_pushdown_clauses.c): a typed loop
+ * known (PaxPredsInit, PaxClauseRun in pax_pushdown_clauses.c): a typed loop
  * stands in for the operator only where the operator belongs to the
  * default btree operator family of the column's type.  Its value is
  * computed at scan start and rescan (PaxPredsStart), or, for a lazy

@@ -250,12 +250,15 @@ PaxSelIsValid(const uint16 *sel, int n, int nrows)
  * ----------------------------------------------------------------
  */
 
+/* How PaxScan runs a pushed clause (PaxClauseRun's bits) */
+#define PAX_RUN_INLINE		0x01	/* in a typed loop, not an fmgr call a row */
+#define PAX_RUN_LAST		0x02	/* after the join filters (PaxPredPhase) */
+
 /* pax_pushdown_clauses.c */
 extern bool pax_enable_pushdown;
 extern bool PaxAnalyzeClause(Node *clause, Index varno, PaxPred *pred);
-extern bool PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc);
+extern int	PaxClauseRun(Node *clause, Index varno, TupleDesc tupdesc);
 extern bool PaxMayFail(Node *node);
-extern bool PaxClauseRunsLast(Node *clause, Index varno);
 extern void PaxSplitClauses(struct PlannerInfo *root, List *clauses,
 							Index relid, List **pushed, List **rest);
 

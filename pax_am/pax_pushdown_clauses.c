@@ -674,32 +674,27 @@ PaxPredIsInline(PaxPred *pred)
 }
 
 /*
- * PaxClauseIsInline tells whether a pushable clause on relation varno, whose
- * columns tupdesc describes, is evaluated inline (PaxPredIsInline): the
- * planner charges those a share of an operator's cost per row, and the
- * others what the executor's qual would pay for them.
+ * PaxClauseRun tells how PaxScan runs a pushable clause on relation varno,
+ * whose columns tupdesc describes: PAX_RUN_INLINE if it is evaluated inline
+ * (PaxPredIsInline; the planner charges those a share of an operator's
+ * cost per row, the others what the executor's qual would pay for them),
+ * PAX_RUN_LAST if it runs in the last phase, after the scan's join filters
+ * (PaxPredsInit: two columns).
  */
-bool
-PaxClauseIsInline(Node *clause, Index varno, TupleDesc tupdesc)
+int
+PaxClauseRun(Node *clause, Index varno, TupleDesc tupdesc)
 {
 	PaxPred		pred;
+	int			run = 0;
 
 	if (!PaxAnalyzeClause(clause, varno, &pred))
-		return false;
+		return 0;
+	if (pred.kind == PAX_PRED_COLS)
+		run |= PAX_RUN_LAST;
 	PaxResolveClass(&pred, tupdesc);
-	return PaxPredIsInline(&pred);
-}
-
-/*
- * PaxClauseRunsLast tells whether a pushed clause's predicate runs in the
- * last phase, after the scan's join filters (PaxPredsInit: two columns).
- */
-bool
-PaxClauseRunsLast(Node *clause, Index varno)
-{
-	PaxPred		pred;
-
-	return PaxAnalyzeClause(clause, varno, &pred) && pred.kind == PAX_PRED_COLS;
+	if (PaxPredIsInline(&pred))
+		run |= PAX_RUN_INLINE;
+	return run;
 }
 
 /*
