@@ -192,9 +192,62 @@ def run_query(cl, suite, am, sql, gucs, keep):
     return ms, (hashlib.md5("\n".join(rows).encode()).hexdigest(), len(rows))
 
 
+def run_suite(cl, suite, queries, variants, runs, after_run=None):
+    """run_suite runs each query of suite for each access method in
+    alternation, runs times under each variant (after_run(am) is called after
+    each run); returns (results, [(variant, query) whose answers differ])."""
+    results = []
+    wrong = []
+    for v in variants:
+        for q in queries:
+            times = {am: [] for am in AMS}
+            answers = {}
+            for r in range(runs):
+                for am in AMS:
+                    ms, ans = run_query(cl, suite, am, suite.queries[q], VARIANTS[v],
+                                        r == 0)
+                    if after_run:
+                        after_run(am)
+                    times[am].append(ms)
+                    if ans:
+                        answers[am] = ans
+            same = answers["pax"] == answers["heap"]
+            if not same:
+                wrong.append((v, q))
+            results.append({"variant": v, "query": q, "times": times, "same": same,
+                            "rows": answers["heap"][1]})
+            print(f"{v:12} {q}  heap {median(times['heap']):9.1f} ms  "
+                  f"pax {median(times['pax']):9.1f} ms  "
+                  f"{'same' if same else 'DIFFERENT'} ({answers['heap'][1]} rows)",
+                  flush=True)
+    return results, wrong
+
+
 def geomean(xs):
     xs = [x for x in xs if x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def variant_tables(results, variants):
+    """variant_tables: the report's section of each variant (run_suite's
+    results): a table of medians and ratios, their geometric mean, and the
+    queries above 0.95x heap's time."""
+    lines = []
+    for v in variants:
+        rows = [r for r in results if r["variant"] == v]
+        ratios = [median(r["times"]["pax"]) / median(r["times"]["heap"]) for r in rows]
+        lines += ["", f"## {v} ({', '.join(f'{k}={x}' for k, x in VARIANTS[v].items())})",
+                  ""]
+        lines += md_table(
+            ["query", "heap ms", "pax ms", "pax / heap", "answer"], "lrrrl",
+            [[r["query"], f"{median(r['times']['heap']):,.1f}",
+              f"{median(r['times']['pax']):,.1f}", f"{x:.2f}",
+              "same" if r["same"] else "**DIFFERENT**"] for r, x in zip(rows, ratios)])
+        lines += ["", f"Geometric mean of pax / heap: **{geomean(ratios):.2f}** "
+                  f"({len(rows)} queries; < 1 means pax is faster); above 0.95: "
+                  + (", ".join(r["query"] for r, x in zip(rows, ratios) if x > 0.95)
+                     or "none") + "."]
+    return lines
 
 
 def main(argv=None):
@@ -230,31 +283,11 @@ def main(argv=None):
                       ).strip()
     resident = {}
 
-    results = []
-    wrong = []
-    for v in variants:
-        for q in queries:
-            times = {am: [] for am in AMS}
-            answers = {}
-            for r in range(a.runs):
-                for am in AMS:
-                    ms, ans = run_query(cl, suite, am, suite.queries[q], VARIANTS[v],
-                                        r == 0)
-                    if am not in resident:
-                        resident[am] = cl.resident(
-                            [f"{suite.prefix}_{am}.{t}" for t in suite.tables])
-                    times[am].append(ms)
-                    if ans:
-                        answers[am] = ans
-            same = answers["pax"] == answers["heap"]
-            if not same:
-                wrong.append((v, q))
-            results.append({"variant": v, "query": q, "times": times, "same": same,
-                            "rows": answers["heap"][1]})
-            print(f"{v:12} {q}  heap {median(times['heap']):9.1f} ms  "
-                  f"pax {median(times['pax']):9.1f} ms  "
-                  f"{'same' if same else 'DIFFERENT'} ({answers['heap'][1]} rows)",
-                  flush=True)
+    def first_run(am):
+        if am not in resident:
+            resident[am] = cl.resident([f"{suite.prefix}_{am}.{t}" for t in suite.tables])
+
+    results, wrong = run_suite(cl, suite, queries, variants, a.runs, first_run)
 
     lines = [f"# {suite.name}", "",
              f"{suite.title} scale factor {a.sf} (tpchgen-cli), heap against pax, "
@@ -272,18 +305,7 @@ def main(argv=None):
     lines += md_table(["am", "load ms", "size MB", "size / heap"], "lrrr",
                       [[am, f"{loads[am][0]:,.0f}", f"{loads[am][1] / 1048576:,.1f}",
                         f"{loads[am][1] / loads['heap'][1]:.2f}"] for am in AMS])
-    for v in variants:
-        rows = [r for r in results if r["variant"] == v]
-        ratios = [median(r["times"]["pax"]) / median(r["times"]["heap"]) for r in rows]
-        lines += ["", f"## {v} ({', '.join(f'{k}={x}' for k, x in VARIANTS[v].items())})",
-                  ""]
-        lines += md_table(
-            ["query", "heap ms", "pax ms", "pax / heap", "answer"], "lrrrl",
-            [[r["query"], f"{median(r['times']['heap']):,.1f}",
-              f"{median(r['times']['pax']):,.1f}", f"{x:.2f}",
-              "same" if r["same"] else "**DIFFERENT**"] for r, x in zip(rows, ratios)])
-        lines += ["", f"Geometric mean of pax / heap: **{geomean(ratios):.2f}** "
-                  f"({len(rows)} queries; < 1 means pax is faster)."]
+    lines += variant_tables(results, variants)
     write_report(os.path.join(out, f"{suite.name}.md"), lines, "\n")
     with open(os.path.join(out, f"{suite.name}.json"), "w") as f:
         json.dump({"sf": a.sf, "runs": a.runs, "version": version, "loads": loads,
