@@ -31,6 +31,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_statistic.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -40,6 +41,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "pax_customscan.h"
 #include "pax_pushdown.h"
@@ -51,6 +53,12 @@
  * PAX_JF_PRESCAN_MAX_ROWS rows, pax_joinfilter.c).
  */
 #define PAX_JF_PRESCAN_RATIO	4
+
+/*
+ * A filter expected to keep this share of its scan's rows or more
+ * (PaxJfKeepsAll) is not attached: it would check every row for nothing.
+ */
+#define PAX_JF_KEEPS_ALL		0.9
 
 /* GUC pax.enable_joinfilter, defined in _PG_init */
 bool		pax_enable_joinfilter = true;
@@ -406,6 +414,57 @@ PaxJfSetKey(PaxJoinKey *key, PlanState *scan, int attno, Oid hashfn,
 }
 
 /*
+ * PaxJfKeyDistinct is the number of distinct values of a filter's keys in
+ * its scan's relation, from the relation's statistics (pg_statistic's
+ * stadistinct of each key column, their product at most reltuples); 0
+ * when a column has none.
+ */
+static double
+PaxJfKeyDistinct(PaxJoinFilter *jf, PlanState *scan)
+{
+	Relation	rel = ((ScanState *) scan)->ss_currentRelation;
+	double		tuples = rel->rd_rel->reltuples;
+	double		distinct = 1;
+
+	if (tuples <= 0)
+		return 0;
+	for (int k = 0; k < jf->nkeys; k++)
+	{
+		HeapTuple	tup;
+		float4		stadistinct;
+
+		tup = SearchSysCache3(STATRELATTINH,
+							  ObjectIdGetDatum(RelationGetRelid(rel)),
+							  Int16GetDatum(jf->keys[k].attno + 1),
+							  BoolGetDatum(false));
+		if (!HeapTupleIsValid(tup))
+			return 0;
+		stadistinct = ((Form_pg_statistic) GETSTRUCT(tup))->stadistinct;
+		ReleaseSysCache(tup);
+		if (stadistinct == 0)
+			return 0;
+		distinct *= stadistinct > 0 ? stadistinct : -stadistinct * tuples;
+	}
+	return Min(distinct, tuples);
+}
+
+/*
+ * PaxJfKeepsAll tells whether the statistics say a filter of the scan's
+ * keys built from other_rows rows (at most that many distinct keys) would
+ * keep PAX_JF_KEEPS_ALL of the scan's rows or more: a hash table of every
+ * part under TPC-H Q14's lineitem, orders under all their order lines.
+ * The planner's row estimates decide, as they decide the join; with no
+ * statistics the filter is kept.
+ */
+static bool
+PaxJfKeepsAll(PaxJoinFilter *jf, PlanState *scan, double other_rows)
+{
+	double		distinct = PaxJfKeyDistinct(jf, scan);
+
+	return distinct > 0 && other_rows >= PAX_JF_KEEPS_ALL * distinct;
+}
+
+/*
  * PaxJfAttach gives the PaxScan every outer hash key of hj comes from a
  * filter on hj's hash table, if the join allows one.
  */
@@ -461,6 +520,11 @@ PaxJfAttach(HashJoinState *hj)
 	 * table that no parameter can change may filter through one.
 	 */
 	if (holds && !bms_is_empty(innerPlan(plan)->allParam))
+	{
+		PaxJfDiscard(jf);
+		return;
+	}
+	if (PaxJfKeepsAll(jf, scan, innerPlan(plan)->plan_rows))
 	{
 		PaxJfDiscard(jf);
 		return;
@@ -590,7 +654,8 @@ PaxJfAttachPrescan(HashJoinState *hj)
 	if (outer->plan->plan_rows * PAX_JF_PRESCAN_RATIO > scan->plan->plan_rows ||
 		outer->plan->total_cost * PAX_JF_PRESCAN_RATIO >
 		scan->plan->total_cost + scan->plan->plan_rows *
-		(cpu_operator_cost * nkeys + cpu_tuple_cost))
+		(cpu_operator_cost * nkeys + cpu_tuple_cost) ||
+		PaxJfKeepsAll(jf, scan, outer->plan->plan_rows))
 	{
 		PaxJfDiscard(jf);
 		return;
