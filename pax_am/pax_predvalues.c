@@ -25,6 +25,7 @@
 #include "access/nbtree.h"
 #include "catalog/pg_type_d.h"
 #include "executor/executor.h"
+#include "nodes/pathnodes.h"
 #include "utils/array.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -459,6 +460,41 @@ PaxPredIsLazy(PaxPred *pred)
 		value = (Node *) ((RelabelType *) value)->arg;
 	return !(IsA(value, Const) ||
 			 (IsA(value, Param) && ((Param *) value)->paramkind == PARAM_EXTERN));
+}
+
+/*
+ * PaxOuterParam tells whether a value is a parameter an outer query level
+ * sets before each scan of this level (a correlated or lateral subquery's
+ * reference to the outer row): reading it raises no error, unlike an
+ * InitPlan's output.  Paths see them in the parent levels' plan_params,
+ * the plan in root->outer_params, less outer InitPlans' and worktables'.
+ */
+bool
+PaxOuterParam(PlannerInfo *root, Expr *value)
+{
+	int			paramid;
+	bool		outer;
+
+	while (value != NULL && IsA(value, RelabelType))
+		value = ((RelabelType *) value)->arg;
+	if (value == NULL || !IsA(value, Param) ||
+		((Param *) value)->paramkind != PARAM_EXEC)
+		return false;
+	paramid = ((Param *) value)->paramid;
+	outer = bms_is_member(paramid, root->outer_params);
+	for (PlannerInfo *r = root->parent_root; r != NULL; r = r->parent_root)
+	{
+		ListCell   *lc;
+
+		foreach(lc, r->plan_params)
+			outer |= ((PlannerParamItem *) lfirst(lc))->paramId == paramid;
+		foreach(lc, r->init_plans)
+			if (list_member_int(lfirst_node(SubPlan, lc)->setParam, paramid))
+				return false;
+		if (r->wt_param_id == paramid)
+			return false;
+	}
+	return outer;
 }
 
 /*

@@ -274,6 +274,7 @@ extern void PaxResolveClass(PaxPred *pred, TupleDesc tupdesc);
 extern void PaxPredEvaluate(PaxPred *pred, ExprContext *econtext,
 							MemoryContext mcxt);
 extern bool PaxPredIsLazy(PaxPred *pred);
+extern bool PaxOuterParam(struct PlannerInfo *root, Expr *value);
 extern bool PaxPredIsEarly(PaxPred *pred);
 
 /* pax_zonecheck.c */

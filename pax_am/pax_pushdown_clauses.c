@@ -777,9 +777,11 @@ PaxClauseMayFail(Node *clause)
 
 /*
  * PaxImpliedOrColumn returns, for an OR whose every arm (a clause, or an AND
- * of clauses) has a pushable conjunct on column attno, the OR of one such
- * conjunct of each arm, the one of least selectivity; else NULL.  A row
- * that fails it fails every arm, so fails the OR (or makes it NULL).
+ * of clauses) has a pushable conjunct on column attno, the OR of the least
+ * selective such conjunct of each arm (equal ones once); else NULL.  A row
+ * that fails it fails every arm, so fails the OR (or makes it NULL).  A
+ * conjunct's value must be computable ahead of the OR (not lazy, but for
+ * a reference to the outer row: TPC-DS Q41's subquery).
  */
 static Expr *
 PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
@@ -804,7 +806,7 @@ PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
 
 			if (!PaxAnalyzeClause(conj, relid, &pred) || pred.attno != attno ||
 				pred.kind == PAX_PRED_OR || pred.kind == PAX_PRED_COLS ||
-				PaxPredIsLazy(&pred))
+				(PaxPredIsLazy(&pred) && !PaxOuterParam(root, pred.valexpr)))
 				continue;
 			sel = clause_selectivity(root, conj, relid, JOIN_INNER, NULL);
 			if (sel < best_sel)
@@ -815,9 +817,9 @@ PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
 		}
 		if (best == NULL)
 			return NULL;
-		picked = lappend(picked, best);
+		picked = list_append_unique(picked, best);
 	}
-	return make_orclause(picked);
+	return list_length(picked) == 1 ? linitial(picked) : make_orclause(picked);
 }
 
 /*
@@ -825,10 +827,8 @@ PaxImpliedOrColumn(PlannerInfo *root, List *arms, Index relid, int attno)
  * rest (RestrictInfos left to the executor, in their order): for each
  * column on which every arm of an OR has a pushable conjunct, the OR of
  * those conjuncts (PaxImpliedOrColumn), when it is expected to remove at
- * least PAX_IMPLIED_OR_MIN_REMOVED of the rows.  TPC-H Q19's ORs of brands,
- * containers and sizes of part become p_brand's and p_container's ORs of
- * values, evaluated on the minipages, and the executor's OR meets the few
- * rows that pass them.  The OR stays with the executor, which decides.
+ * least PAX_IMPLIED_OR_MIN_REMOVED of the rows (TPC-H Q19: p_brand's and
+ * p_container's ORs of values).  The OR stays with the executor.
  *
  * The implied clauses run before every clause left to the executor, and
  * drop rows the OR would drop: only an OR that cannot raise an error
@@ -919,7 +919,8 @@ PaxSplitClauses(PlannerInfo *root, List *clauses, Index relid, List **pushed,
 		 */
 		push[i] = pax_enable_pushdown && !ri->pseudoconstant && !failing_rest &&
 			PaxAnalyzeClause((Node *) ri->clause, relid, &pred);
-		lazy[i] = push[i] && PaxPredIsLazy(&pred);
+		lazy[i] = push[i] && PaxPredIsLazy(&pred) &&
+			!(root != NULL && PaxOuterParam(root, pred.valexpr));
 		if (!push[i])
 			min_rest = Min(min_rest, ri->security_level);
 		if (!push[i] && !ri->pseudoconstant)
@@ -941,10 +942,10 @@ PaxSplitClauses(PlannerInfo *root, List *clauses, Index relid, List **pushed,
 	/*
 	 * A lazy predicate computes its value when a row first reaches it, and
 	 * that may raise an error (a domain's check, an InitPlan's division by
-	 * zero).  Pushed, it runs before the executor's quals, on rows heap
-	 * would have filtered out first and never computed it for: with any
-	 * clause left to the executor, lazy clauses stay there too, and all run
-	 * in heap's order.
+	 * zero; not a reference to the outer row, PaxOuterParam).  Pushed, it
+	 * runs before the executor's quals, on rows heap would have filtered
+	 * out first and never computed it for: with any clause left to the
+	 * executor, lazy clauses stay there too, and all run in heap's order.
 	 */
 	for (int i = 0; i < n; i++)
 		any_rest |= !push[i];

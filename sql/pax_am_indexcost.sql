@@ -139,6 +139,57 @@ SELECT count(*) FROM ic_sb
  WHERE (p_brand = 'Brand#12' AND p_container = 'SM BOX') OR (p_brand = 'Brand#1' AND p_container = 'SM CASE');
 SELECT count(*) FROM ic_part WHERE p_size < 10 AND
  ((p_brand = 'Brand#12' AND p_container = 'SM BOX') OR (p_brand = 'Brand#1' AND p_container = 'SM CASE'));
+-- a correlated subquery's OR whose arms all compare a column with the
+-- outer row (TPC-DS Q41's shape): the planner takes the common conjunct
+-- out of the OR, and as a reference to the outer row, set before each scan
+-- of the subquery (PaxOuterParam), it runs on the minipages although a
+-- clause stays with the executor
+EXPLAIN (COSTS OFF)
+SELECT p.p_partkey FROM ic_part p
+ WHERE p.p_partkey % 1000 = 7 AND
+       (SELECT count(*) FROM ic_part q
+         WHERE (q.p_brand = p.p_brand AND q.p_size < 3)
+            OR (q.p_brand = p.p_brand AND q.p_container = 'SM BOX')) > 10;
+SELECT * FROM ic_same($$SELECT p.p_partkey, (SELECT count(*) FROM ic_part q
+         WHERE (q.p_brand = p.p_brand AND q.p_size < 3)
+            OR (q.p_brand = p.p_brand AND q.p_container = 'SM BOX')) FROM ic_part p
+ WHERE p.p_partkey % 1000 = 7$$);
+-- arms comparing the column with the outer row differently: their OR is
+-- implied, on the minipages
+EXPLAIN (COSTS OFF)
+SELECT p.p_partkey FROM ic_part p
+ WHERE p.p_partkey % 1000 = 7 AND
+       (SELECT count(*) FROM ic_part q
+         WHERE (q.p_brand = p.p_brand AND q.p_size < 3)
+            OR (q.p_brand < p.p_brand AND q.p_container = 'SM BOX')) > 10;
+SELECT * FROM ic_same($$SELECT p.p_partkey, (SELECT count(*) FROM ic_part q
+         WHERE (q.p_brand = p.p_brand AND q.p_size < 3)
+            OR (q.p_brand < p.p_brand AND q.p_container = 'SM BOX')) FROM ic_part p
+ WHERE p.p_partkey % 1000 = 7$$);
+-- with a NULL outer value the arms are NULL or false, as the pushed clause
+SELECT * FROM ic_same($$SELECT p.p_partkey, (SELECT count(*) FROM ic_part q
+         WHERE (q.p_brand = p.p_brand AND q.p_size < 3)
+            OR (q.p_brand = p.p_brand AND q.p_container = 'SM BOX')) FROM ic_part p
+ WHERE p.p_partkey > 20000$$);
+-- an InitPlan's value is computed on first use, and may fail: it is not
+-- pushed while a clause stays with the executor, nor implied (EXPLAIN's
+-- display of InitPlan values differs between versions: a count of the
+-- plan's Pax Filters)
+CREATE FUNCTION ic_pax_filters(q text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    j jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || q INTO j;
+    RETURN (SELECT count(*) FROM jsonb_path_query(j, 'strict $.**') n
+             WHERE jsonb_typeof(n) = 'object' AND n ? 'Pax Filter');
+END $$;
+SELECT ic_pax_filters($$SELECT count(*) FROM ic_part q
+ WHERE (q.p_brand = (SELECT max(p_brand) FROM ic_part) AND q.p_size < 3)
+    OR (q.p_brand = (SELECT max(p_brand) FROM ic_part) AND q.p_container = 'SM BOX')$$);
+SELECT * FROM ic_same($$SELECT p_partkey FROM ic_part q
+ WHERE (q.p_brand = (SELECT min(p_brand) FROM ic_part) AND q.p_size < 3)
+    OR (q.p_brand = (SELECT min(p_brand) FROM ic_part) AND q.p_container = 'SM BOX')$$);
 -- pax.enable_pushdown = off: heap's plan, nothing implied
 SET pax.enable_pushdown = off;
 EXPLAIN (COSTS OFF)
@@ -149,4 +200,5 @@ RESET pax.enable_pushdown;
 DROP VIEW ic_sb;
 DROP FUNCTION ic_check(int);
 DROP FUNCTION ic_same(text);
+DROP FUNCTION ic_pax_filters(text);
 DROP TABLE ic_part, ic_line, ic_part_heap, ic_line_heap;
