@@ -334,6 +334,15 @@ def md_table(header, align, rows):
     return [md_row(header), sep] + [md_row(r) for r in rows]
 
 
+def run_main(main):
+    """run_main runs a benchmark's main(argv) as a command: its return value
+    is the exit status, and a BenchError exits with its message."""
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as e:
+        sys.exit(str(e))
+
+
 def write_report(path, lines, end=""):
     """write_report writes lines to path (creating its folder) and prints
     them; end follows the last line in the file."""

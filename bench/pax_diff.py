@@ -741,6 +741,15 @@ class Gen:
                 else:
                     self.emit(f"SELECT count(*), sum(id) FROM {t.name} WHERE {c.name} IN "
                               f"(SELECT {d.name} FROM {u.name} WHERE {self.pred(u)})")
+            elif y < 0.82 and pairs:
+                # a correlated subquery comparing its rows with the outer row,
+                # in a clause and in an OR's arms (outer-row values pushed)
+                c, d = r.choice(pairs)
+                op = r.choice(["=", "=", "<", ">="])
+                self.emit(f"SELECT count(*), sum((SELECT count(*) FROM {u.name} b WHERE "
+                          f"(b.{d.name} {op} {t.name}.{c.name} AND {self.pred(u)}) OR "
+                          f"(b.{d.name} = {t.name}.{c.name} AND {self.pred(u)}))) "
+                          f"FROM {t.name}{where}")
             else:
                 neg = r.choice(["", "NOT "])
                 self.emit(f"SELECT count(*), sum(id) FROM {t.name}{where and where + ' AND'}"

@@ -31,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from benchlib import RESULTS, BenchError, Cluster, write_report  # noqa: E402
+from benchlib import RESULTS, Cluster, run_main, write_report  # noqa: E402
 import tpcc  # noqa: E402
 from tpch import Suite, run_suite, variant_tables  # noqa: E402
 from tpcc_queries import CH_TABLES, QUERIES, TABLES  # noqa: E402
@@ -101,7 +101,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BenchError as e:
-        sys.exit(str(e))
+    run_main(main)
