@@ -12,7 +12,8 @@ github.com/gregrahn/tpcds-kit), built here once (make OS=LINUX, with
 delimiter cut off) into schemas ds_heap and ds_pax of database pax_tpcds,
 with the kit's primary keys, then VACUUM (FREEZE, ANALYZE).  dsqgen
 writes the 99 queries from their templates (the netezza dialect, seed
-42), and "+ 14 days" becomes "+ interval '14 days'"; queries PostgreSQL
+42), and "+ 14 days" becomes "+ interval '14 days'"; a template of two
+statements (14, 23, 24, 39) gives queries qNNa and qNNb; queries PostgreSQL
 rejects as generated (subqueries in FROM without an alias) are reported
 as failing on both.  Each query then runs as bench/run tpch runs TPC-H
 (bench/tpch.py: access methods in alternation, each run in a new session
@@ -68,7 +69,8 @@ def generate(tools, sf):
 
 
 def queries(tools, sf):
-    """queries: {qNN: SQL} from the kit's templates."""
+    """queries: {qNN: SQL} from the kit's templates (qNNa, qNNb for a
+    template of two statements)."""
     res = {}
     outdir = os.path.join(PAX_HOME, "tpcds_queries")
     os.makedirs(outdir, exist_ok=True)
@@ -80,7 +82,9 @@ def queries(tools, sf):
         with open(os.path.join(outdir, "query_0.sql")) as f:
             sql = "\n".join(ln for ln in f.read().splitlines() if not ln.startswith("--"))
         sql = re.sub(r"([+-])\s*(\d+)\s+days", r"\1 interval '\2 days'", sql)
-        res["q%02d" % i] = sql.strip().rstrip(";")
+        parts = [p.strip() for p in sql.split(";") if p.strip()]
+        for k, part in enumerate(parts):
+            res["q%02d%s" % (i, "ab"[k] if len(parts) > 1 else "")] = part
     return res
 
 
