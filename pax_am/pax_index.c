@@ -162,8 +162,11 @@ pax_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		 * loading while we look at its header: the visibility check below and the
 		 * executor's reading of the columns then find them in cache.
 		 */
-		const PaxPageLayout *layout = PaxSlotPinPage(slot, rel, pscan->xs_cbuf,
-													 blkno);
+		const PaxPageLayout *layout;
+
+		/* fetches come back to pages: the slot's layouts may grow */
+		((PaxTupleTableSlot *) slot)->lcache.grows = true;
+		layout = PaxSlotPinPage(slot, rel, pscan->xs_cbuf, blkno);
 
 		rowhdrs = layout->rowhdrs;
 		row = PaxTidSlot(page, rowhdrs, ItemPointerGetOffsetNumber(tid));

@@ -379,15 +379,13 @@ typedef struct PaxPageLayout
 
 /*
  * PaxLayoutCache keeps the layouts of the last PAX_LAYOUT_CACHE_ENTRIES
- * page shapes seen, with the directory bitmaps each was computed from, so
- * pages of a recent shape skip the computation (variable-width rows give a
- * few capacities, a bulk load's encodings a few sets of widths, dozens for
- * many columns).  Set-associative: a shape's signature picks a set of
- * PAX_LAYOUT_CACHE_WAYS entries, the only ones looked at, entries of
- * another signature passed over unread; a miss takes a free way, else the
- * one a rotating counter picks, and copies the relation's layout
- * (PaxRelLayouts).  Sets are allocated on first use: every pax slot has a
- * cache, and sees one shape or few.
+ * page shapes seen (more when it grows: pax_page_layout.c), with the
+ * directory bitmaps each was computed from, so pages of a recent shape
+ * skip the computation.  Set-associative: a shape's signature picks a set
+ * of PAX_LAYOUT_CACHE_WAYS entries, the only ones looked at; a miss takes a
+ * free way, else the one a rotating counter picks, and copies the
+ * relation's layout (PaxRelLayouts).  Sets are allocated on first use:
+ * every pax slot has a cache, and sees one shape or few.
  */
 #define PAX_LAYOUT_CACHE_ENTRIES	128
 #define PAX_LAYOUT_CACHE_WAYS		4
@@ -412,7 +410,10 @@ typedef struct PaxLayoutCache
 	MemoryContext mcxt;			/* where entries are allocated, on first use */
 	int			victim;			/* the way a miss in a full set replaces */
 	bool		shared;			/* a relation's own (PaxRelLayouts) */
-	PaxLayoutCacheEntry *sets[PAX_LAYOUT_CACHE_SETS];
+	bool		grows;			/* may grow past PAX_LAYOUT_CACHE_SETS sets */
+	int			nsets;			/* sets (a power of two); 0 before first use */
+	uint32		misses;			/* since it last grew */
+	PaxLayoutCacheEntry **sets; /* nsets sets, each allocated on first use */
 } PaxLayoutCache;
 
 /*
@@ -431,9 +432,8 @@ typedef struct PaxPageShape
 	int64	   *factors;		/* natts factors of factored columns (for
 								 * init), or NULL */
 	uint8	   *prefixes;		/* natts prefix areas of PAX_PREFIX_AREA_MAX
-								 * bytes each (a length byte, the bytes) of
-								 * prefix-encoded columns (for init), or
-								 * NULL */
+								 * bytes (a length byte, the bytes) of
+								 * prefix-encoded columns (init), or NULL */
 	bool		compact;		/* compact rows (PAX_PAGE_COMPACT) */
 } PaxPageShape;
 

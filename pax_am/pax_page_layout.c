@@ -249,7 +249,7 @@ PaxLayoutCacheInit(PaxLayoutCache *cache, int natts, MemoryContext mcxt)
 void
 PaxLayoutCacheFree(PaxLayoutCache *cache)
 {
-	for (int i = 0; i < PAX_LAYOUT_CACHE_SETS; i++)
+	for (int i = 0; i < cache->nsets; i++)
 	{
 		PaxLayoutCacheEntry *set = cache->sets[i];
 
@@ -263,9 +263,87 @@ PaxLayoutCacheFree(PaxLayoutCache *cache)
 				pfree(set[k].dirmaps);
 		}
 		pfree(set);
-		cache->sets[i] = NULL;
 	}
+	if (cache->sets)
+		pfree(cache->sets);
+	cache->sets = NULL;
+	cache->nsets = 0;
+	cache->misses = 0;
 	cache->layout = NULL;
+}
+
+/*
+ * A cache that grows (a slot's fetching rows by TID through an index: its
+ * pages come back, PaxSlotPinPage) doubles its sets when it has missed
+ * PAX_LAYOUT_GROW_MISSES times its entries since it last grew, while its
+ * layouts would take at most PAX_LAYOUT_CACHE_MAX_BYTES: a table whose
+ * pages each have their own shape (TPC-DS catalog_sales) needs an entry a
+ * page for a nested loop's fetches to find their layouts (about 1.3 KB an
+ * entry for 34 columns).  Its memory is the query's.
+ */
+#define PAX_LAYOUT_GROW_MISSES		2
+#define PAX_LAYOUT_CACHE_MAX_BYTES	((Size) 32 * 1024 * 1024)
+
+static void
+PaxLayoutCacheGrow(PaxLayoutCache *cache)
+{
+	int			n = cache->nsets;
+	Size		entry = sizeof(PaxLayoutCacheEntry) +
+		SizeOfPaxPageLayout(Max(cache->maxatts, 1)) +
+		3 * PaxDirMapLen(Max(cache->maxatts, 1)) + Max(cache->maxatts, 1) +
+		PAX_SHAPE_PAD;
+	PaxLayoutCacheEntry **sets;
+
+	cache->misses = 0;
+	if ((Size) 2 * n * PAX_LAYOUT_CACHE_WAYS * entry > PAX_LAYOUT_CACHE_MAX_BYTES)
+	{
+		cache->grows = false;
+		return;
+	}
+	/* each set splits in two by the next bit of its entries' signatures */
+	sets = MemoryContextAllocZero(cache->mcxt, 2 * n * sizeof(PaxLayoutCacheEntry *));
+	for (int i = 0; i < n; i++)
+	{
+		PaxLayoutCacheEntry *set = cache->sets[i];
+
+		sets[i] = set;
+		for (int k = 0; set != NULL && k < PAX_LAYOUT_CACHE_WAYS; k++)
+		{
+			Assert(!set[k].valid || (set[k].sig & (n - 1)) == (uint32) i);
+			if (!set[k].valid || (set[k].sig & (2 * n - 1)) == (uint32) i)
+				continue;
+			if (sets[i + n] == NULL)
+				sets[i + n] = MemoryContextAllocZero(cache->mcxt, PAX_LAYOUT_CACHE_WAYS *
+													 sizeof(PaxLayoutCacheEntry));
+			sets[i + n][k] = set[k];
+			memset(&set[k], 0, sizeof(PaxLayoutCacheEntry));
+		}
+	}
+	pfree(cache->sets);
+	cache->sets = sets;
+	cache->nsets = 2 * n;
+}
+
+/*
+ * PaxLayoutCacheSet is the set of the cache a shape's signature picks,
+ * allocated on first use.
+ */
+static inline PaxLayoutCacheEntry *
+PaxLayoutCacheSet(PaxLayoutCache *cache, uint32 sig)
+{
+	PaxLayoutCacheEntry **set;
+
+	if (unlikely(cache->sets == NULL))
+	{
+		cache->nsets = PAX_LAYOUT_CACHE_SETS;
+		cache->sets = MemoryContextAllocZero(cache->mcxt, cache->nsets *
+											 sizeof(PaxLayoutCacheEntry *));
+	}
+	set = &cache->sets[sig & (cache->nsets - 1)];
+	if (unlikely(*set == NULL))
+		*set = MemoryContextAllocZero(cache->mcxt, PAX_LAYOUT_CACHE_WAYS *
+									  sizeof(PaxLayoutCacheEntry));
+	return *set;
 }
 
 static inline uint64
@@ -477,11 +555,7 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	widths = encoded ? PaxPageGetWidths(page) : NULL;
 	compact = PaxPageIsCompact(page);
 	sig = PaxShapeSignature(hdr, maps, maplen, widths) ^ (uint32) compact;
-	set = cache->sets[sig % PAX_LAYOUT_CACHE_SETS];
-	if (unlikely(set == NULL))
-		set = cache->sets[sig % PAX_LAYOUT_CACHE_SETS] =
-			MemoryContextAllocZero(cache->mcxt,
-								   PAX_LAYOUT_CACHE_WAYS * sizeof(PaxLayoutCacheEntry));
+	set = PaxLayoutCacheSet(cache, sig);
 	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS; k++)
 	{
 		e = &set[k];
@@ -504,6 +578,12 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	}
 
 	/* a miss: a free entry of the set, else its next victim */
+	if (cache->grows && ++cache->misses >
+		(uint32) (PAX_LAYOUT_GROW_MISSES * PAX_LAYOUT_CACHE_WAYS * cache->nsets))
+	{
+		PaxLayoutCacheGrow(cache);
+		set = PaxLayoutCacheSet(cache, sig);
+	}
 	e = NULL;
 	for (int k = 0; k < PAX_LAYOUT_CACHE_WAYS && e == NULL; k++)
 		if (!set[k].valid)

@@ -439,3 +439,46 @@ SELECT count(*) FILTER (WHERE encoded > 0) > 0 AS encoded FROM pax_page_stats('e
 
 DROP TABLE enc_heap, enc_copy, enc_ins, enc_one, enc_plain;
 DROP FUNCTION pax_same, enc_queries;
+
+-- a table of a shape per page (bit widths and row counts varying page to
+-- page) read by TID through an index, in a nested loop that comes back to
+-- its pages: the fetching slot's layout cache grows past its first 128
+-- entries, moving them as its sets split; the rows are heap's
+CREATE TABLE enc_shapes (id int, a int8, b int8, e int8, c text) USING pax;
+INSERT INTO enc_shapes
+SELECT g, (g::int8 * 40503) % (2::int8 ^ (1 + (g / 290) % 40))::int8,
+       (g::int8 * 7919) % (2::int8 ^ (1 + (g / 170) % 30))::int8,
+       (g::int8 * 104729) % (2::int8 ^ (1 + (g / 230) % 20))::int8,
+       repeat('y', (g / 410) % 30)
+  FROM generate_series(1, 200000) g;
+CREATE INDEX ON enc_shapes (id);
+CREATE TABLE enc_shapes_heap (LIKE enc_shapes) USING heap;
+INSERT INTO enc_shapes_heap SELECT * FROM enc_shapes;
+CREATE INDEX ON enc_shapes_heap (id);
+ANALYZE enc_shapes, enc_shapes_heap;
+SELECT count(DISTINCT s) > 400 AS many_shapes
+  FROM (SELECT string_agg(encoding || ':' || coalesce(value_width, 0) || ':' || has_nullmap,
+                          ',' ORDER BY attnum) AS s
+          FROM generate_series(0, pg_relation_size('enc_shapes') / 8192 - 1) b,
+               pax_page_columns('enc_shapes', b)
+         GROUP BY b) p;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_memoize = off;
+EXPLAIN (COSTS OFF)
+SELECT sum(s.a), sum(s.b), sum(s.e), sum(length(s.c))
+  FROM generate_series(1, 200000, 3) k JOIN enc_shapes s ON s.id = (k * 7919) % 200000 + 1;
+SELECT (SELECT row(sum(s.a), sum(s.b), sum(s.e), sum(length(s.c)))
+          FROM generate_series(1, 200000, 3) k
+          JOIN enc_shapes s ON s.id = (k * 7919) % 200000 + 1) =
+       (SELECT row(sum(s.a), sum(s.b), sum(s.e), sum(length(s.c)))
+          FROM generate_series(1, 200000, 3) k
+          JOIN enc_shapes_heap s ON s.id = (k * 7919) % 200000 + 1) AS same;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_memoize;
+DROP TABLE enc_shapes, enc_shapes_heap;
