@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from benchlib import (PAX_HOME, RESULTS, BenchError, Cluster,  # noqa: E402
                       run_main, write_report)
-from tpch import VARIANTS, Suite, run_suite, variant_tables  # noqa: E402
+from tpch import Suite, run_suite, variant_tables  # noqa: E402
 
 DB = "pax_tpcds"
 AMS = ["heap", "pax"]
@@ -136,14 +136,13 @@ def main(argv):
     cl.hold_in_buffers(["ds_%s.%s" % (am, t) for am in AMS for t in cl.psql(
         "SELECT string_agg(relname, ' ') FROM pg_class WHERE relkind = 'r' AND "
         "relnamespace = 'ds_heap'::regnamespace").split()])
-    for v in VARIANTS.values():
-        v["statement_timeout"] = "%ds" % a.timeout
     suite = Suite("tpcds", "ds", [], {}, "TPC-DS")
     results, wrong, failed = [], [], []
     for q in names:
         suite.queries = {q: sqls[q]}
         try:
-            res, bad = run_suite(cl, suite, [q], a.variants.split(","), a.runs)
+            res, bad = run_suite(cl, suite, [q], a.variants.split(","), a.runs,
+                                 extra={"statement_timeout": "%ds" % a.timeout})
         except BenchError as e:
             failed.append((q, str(e).strip().splitlines()[-1][:100]))
             print("%s failed: %s" % (q, failed[-1][1]), flush=True)

@@ -192,10 +192,11 @@ def run_query(cl, suite, am, sql, gucs, keep):
     return ms, (hashlib.md5("\n".join(rows).encode()).hexdigest(), len(rows))
 
 
-def run_suite(cl, suite, queries, variants, runs, after_run=None):
+def run_suite(cl, suite, queries, variants, runs, after_run=None, extra=None):
     """run_suite runs each query of suite for each access method in
-    alternation, runs times under each variant (after_run(am) is called after
-    each run); returns (results, [(variant, query) whose answers differ])."""
+    alternation, runs times under each variant and the settings in extra
+    (after_run(am) is called after each run); returns (results, [(variant,
+    query) whose answers differ])."""
     results = []
     wrong = []
     for v in variants:
@@ -204,8 +205,8 @@ def run_suite(cl, suite, queries, variants, runs, after_run=None):
             answers = {}
             for r in range(runs):
                 for am in AMS:
-                    ms, ans = run_query(cl, suite, am, suite.queries[q], VARIANTS[v],
-                                        r == 0)
+                    ms, ans = run_query(cl, suite, am, suite.queries[q],
+                                        dict(VARIANTS[v], **(extra or {})), r == 0)
                     if after_run:
                         after_run(am)
                     times[am].append(ms)

@@ -389,7 +389,6 @@ typedef struct PaxPageLayout
  */
 #define PAX_LAYOUT_CACHE_ENTRIES	128
 #define PAX_LAYOUT_CACHE_WAYS		4
-#define PAX_LAYOUT_CACHE_SETS	(PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)
 
 typedef struct PaxLayoutCacheEntry
 {
@@ -410,10 +409,11 @@ typedef struct PaxLayoutCache
 	MemoryContext mcxt;			/* where entries are allocated, on first use */
 	int			victim;			/* the way a miss in a full set replaces */
 	bool		shared;			/* a relation's own (PaxRelLayouts) */
-	bool		grows;			/* may grow past PAX_LAYOUT_CACHE_SETS sets */
+	bool		grows;			/* may grow past its first sets */
 	int			nsets;			/* sets (a power of two); 0 before first use */
 	uint32		misses;			/* since it last grew */
 	PaxLayoutCacheEntry **sets; /* nsets sets, each allocated on first use */
+	struct PaxColumnMemo *memo; /* a relation's own: its column memo, or NULL */
 } PaxLayoutCache;
 
 /*

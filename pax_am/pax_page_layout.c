@@ -270,6 +270,9 @@ PaxLayoutCacheFree(PaxLayoutCache *cache)
 	cache->nsets = 0;
 	cache->misses = 0;
 	cache->layout = NULL;
+	if (cache->memo)
+		pfree(cache->memo);
+	cache->memo = NULL;
 }
 
 /*
@@ -282,16 +285,33 @@ PaxLayoutCacheFree(PaxLayoutCache *cache)
  * entry for 34 columns).  Its memory is the query's.
  */
 #define PAX_LAYOUT_GROW_MISSES		2
+#define PAX_LAYOUT_CACHE_SETS	(PAX_LAYOUT_CACHE_ENTRIES / PAX_LAYOUT_CACHE_WAYS)
 #define PAX_LAYOUT_CACHE_MAX_BYTES	((Size) 32 * 1024 * 1024)
 
+/*
+ * The bytes of an entry's layout and of its direction maps, shape bytes
+ * and pad: what a miss allocates for the entry, and what growing counts.
+ */
+static inline Size
+PaxLayoutEntryLayoutBytes(const PaxLayoutCache *cache)
+{
+	return SizeOfPaxPageLayout(Max(cache->maxatts, 1));
+}
+
+static inline Size
+PaxLayoutEntryMapBytes(const PaxLayoutCache *cache)
+{
+	return 3 * PaxDirMapLen(Max(cache->maxatts, 1)) +
+		Max(cache->maxatts, 1) + PAX_SHAPE_PAD;
+}
+
+/* PaxLayoutCacheGrow doubles the cache's sets, or stops its growing */
 static void
 PaxLayoutCacheGrow(PaxLayoutCache *cache)
 {
 	int			n = cache->nsets;
 	Size		entry = sizeof(PaxLayoutCacheEntry) +
-		SizeOfPaxPageLayout(Max(cache->maxatts, 1)) +
-		3 * PaxDirMapLen(Max(cache->maxatts, 1)) + Max(cache->maxatts, 1) +
-		PAX_SHAPE_PAD;
+		PaxLayoutEntryLayoutBytes(cache) + PaxLayoutEntryMapBytes(cache);
 	PaxLayoutCacheEntry **sets;
 
 	cache->misses = 0;
@@ -445,7 +465,6 @@ typedef struct PaxSingleLayouts
 	bool		valid;
 	uint64		used;			/* when it was last returned */
 	PaxLayoutCache cache;
-	PaxColumnMemo *memo;		/* PAX_COLUMN_MEMO_SLOTS entries, or NULL */
 } PaxSingleLayouts;
 
 static PaxSingleLayouts *pax_single;
@@ -492,8 +511,6 @@ PaxRelLayouts(Relation rel)
 		return &e->cache;
 	if (OidIsValid(e->relid))
 		PaxLayoutCacheFree(&e->cache);
-	if (e->memo)
-		memset(e->memo, 0, PAX_COLUMN_MEMO_SLOTS * sizeof(PaxColumnMemo));
 	PaxLayoutCacheInit(&e->cache, natts, TopMemoryContext);
 	e->cache.shared = true;
 	e->relid = relid;
@@ -509,15 +526,12 @@ PaxRelLayouts(Relation rel)
 static PaxColumnMemo *
 PaxLayoutMemoOf(PaxLayoutCache *cache, Relation rel, TupleDesc tupdesc)
 {
-	PaxSingleLayouts *e;
-
 	if (!cache->shared || rel == NULL || tupdesc != RelationGetDescr(rel))
 		return NULL;
-	e = (PaxSingleLayouts *) ((char *) cache - offsetof(PaxSingleLayouts, cache));
-	if (e->memo == NULL)
-		e->memo = MemoryContextAllocZero(TopMemoryContext,
-										 PAX_COLUMN_MEMO_SLOTS * sizeof(PaxColumnMemo));
-	return e->memo;
+	if (cache->memo == NULL)
+		cache->memo = MemoryContextAllocZero(cache->mcxt,
+											 PAX_COLUMN_MEMO_SLOTS * sizeof(PaxColumnMemo));
+	return cache->memo;
 }
 
 /*
@@ -596,10 +610,9 @@ PaxPageGetLayout(Relation rel, TupleDesc tupdesc, Page page,
 	if (e->layout == NULL)
 	{
 		e->layout = MemoryContextAlloc(cache->mcxt,
-									   SizeOfPaxPageLayout(Max(cache->maxatts, 1)));
+									   PaxLayoutEntryLayoutBytes(cache));
 		e->dirmaps = MemoryContextAllocZero(cache->mcxt,
-											3 * PaxDirMapLen(Max(cache->maxatts, 1)) +
-											Max(cache->maxatts, 1) + PAX_SHAPE_PAD);
+											PaxLayoutEntryMapBytes(cache));
 	}
 
 	e->valid = false;			/* until the layout is whole */
