@@ -60,10 +60,14 @@
  * variable-length columns and its value-area bytes when placed below
  * *below, which it lowers past them.  False when the new layout, which
  * keeps the page's null bitmaps and absent columns, could not hold it.
+ * With measure, the rows are only measured for encodings to be chosen,
+ * which may hold them in far fewer bytes (a dictionary of one blank-padded
+ * filler, pgbench's accounts): each row's bytes are those it takes placed
+ * alone, and *below goes as low as their sum takes it, below zero too.
  */
 static bool
 PaxRegrowRow(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
-			 int r, char **cells, PaxRow *row, int *below)
+			 int r, char **cells, PaxRow *row, int *below, bool measure)
 {
 	int			natts = tupdesc->natts;
 	int			upper;
@@ -96,6 +100,16 @@ PaxRegrowRow(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 			row->nvar = -1;
 		else if (row->nvar >= 0)
 			row->var[row->nvar++] = (int16) i;
+	}
+	if (measure)
+	{
+		upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL,
+							0, false);
+		if (upper < 0)
+			return false;
+		row->varbytes = PAX_SPECIAL_START - upper;
+		*below -= row->varbytes;
+		return true;
 	}
 	upper = PaxRowPlace(tupdesc, row, *below, 0, NULL, NULL, 0, false);
 	if (upper < 0)
@@ -135,7 +149,7 @@ PaxRegrowMove(Relation rel, Page page, const PaxPageLayout *layout,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	int			below = PAX_SPECIAL_START;
 
-	if (!PaxRegrowRow(tupdesc, page, layout, r, cells, row, &below) ||
+	if (!PaxRegrowRow(tupdesc, page, layout, r, cells, row, &below, false) ||
 		PaxRowPlace(tupdesc, row, ((PageHeader) out)->pd_upper,
 					((PageHeader) out)->pd_lower, out, nl, s, false) < 0)
 		return false;
@@ -324,7 +338,7 @@ PaxPageRegrow(Relation rel, Page page, const PaxPageLayout *layout,
 	{
 		if (PaxRowUnused(page, layout->rowhdrs, r))
 			continue;
-		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below))
+		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, &row, &below, false))
 			goto done;
 		nlive++;
 	}
@@ -611,7 +625,8 @@ PaxPageRegrowMapped(Relation rel, Page page, const PaxPageLayout *layout,
 			pr->values = palloc(Max(natts, 1) * sizeof(Datum));
 			pr->isnull = palloc(Max(natts, 1) * sizeof(bool));
 		}
-		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, pr, &below))
+		if (!PaxRegrowRow(tupdesc, page, layout, r, &cells, pr, &below,
+						  encoded))
 			goto done;
 		for (int i = 0; i < natts && encoded; i++)
 			if (!pr->isnull[i] && !TupleDescAttr(tupdesc, i)->attbyval)

@@ -194,6 +194,38 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
 }
 
 /*
+ * PaxCompactKeepTids leaves TIDs free on a compact page that its bytes
+ * would fill with PAX_MAX_CAPACITY rows and more: a new version an UPDATE
+ * keeps on its page needs a TID there, which no byte freed can buy, and so
+ * does the REDIRECT slot its chain's root keeps.  A page of rows that
+ * narrow (pgbench's accounts: 291 rows in 1.3 kB of values) would take no
+ * heap-only version until VACUUM freed its dead rows' TIDs.  It keeps a
+ * TID for each version of its average row (its row header included) that
+ * the bytes its rows leave free hold, so that a page its bytes about fill
+ * keeps about all its rows, down to PAX_COMPACT_TID_ROWS rows: as many as
+ * heap's page holds of its narrowest rows (a header and one column of 4
+ * bytes, 32 bytes MAXALIGNed, and a line pointer: 226 on 8 kB pages).
+ * The TIDs are taken once pruning lays the page out again
+ * (PaxPruneCompact).
+ */
+#define PAX_COMPACT_TID_ROWS \
+	((int) ((BLCKSZ - SizeOfPageHeaderData) / \
+			(MAXALIGN(SizeofHeapTupleHeader + sizeof(int32)) + sizeof(ItemIdData))))
+
+static void
+PaxCompactKeepTids(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
+{
+	double		used = PaxLayoutSize(tupdesc, shape, NULL) +
+		shape->capacity * var_avg;
+	double		free = Max((double) PAX_SPECIAL_START - used, 0);
+	double		version = PAX_ROWHDR_SIZE + used / shape->capacity;
+	int			keep = (int) Min(free / version,
+								 PAX_MAX_CAPACITY - PAX_COMPACT_TID_ROWS);
+
+	shape->capacity -= keep;
+}
+
+/*
  * PaxKeepUsefulEncodings drops a shape's encodings unless the page holds
  * more rows with them than without (the encoding directory takes a byte a
  * column and 8 bytes an encoded column: with very many columns, or very
@@ -235,7 +267,8 @@ PaxKeepUsefulEncodings(TupleDesc tupdesc, PaxPageShape *shape,
  * capacity is the largest that fits.  When not even one row fits (very wide rows,
  * e.g. 1,600 columns), the zone maps go, and then the columns NULL in all
  * the given rows get no minipage either.  compact: the rows share one row
- * header (PaxCompactTakes); updatable: PaxChooseEncodings.  Maps are
+ * header (PaxCompactTakes), and TIDs are left for their new versions
+ * (PaxCompactKeepTids); updatable: PaxChooseEncodings.  Maps are
  * allocated in the current memory context.
  */
 void
@@ -300,7 +333,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	/* eager null bitmaps only while they stay cheap */
 	if (PaxShapeCapacity(tupdesc, shape, var_avg) &&
 		(!eager || nnullable * BITMAPLEN(shape->capacity) <= PAX_EAGER_BITMAP_BYTES))
-		return;
+		goto capped;
 	for (int i = 0; i < natts; i++)
 	{
 		bool		hasnull = false;
@@ -311,12 +344,12 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 			shape->nullmap[i >> 3] &= ~(1 << (i & 7));
 	}
 	if (PaxShapeCapacity(tupdesc, shape, var_avg))
-		return;
+		goto capped;
 
 	/* very wide rows: no zone maps, no minipages for all-NULL columns */
 	memset(shape->zone, 0, maplen);
 	if (PaxShapeCapacity(tupdesc, shape, var_avg))
-		return;
+		goto capped;
 	for (int i = 0; i < natts; i++)
 	{
 		bool		allnull = true;
@@ -330,6 +363,10 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 		}
 	}
 	(void) PaxShapeCapacity(tupdesc, shape, var_avg);
+
+capped:
+	if (compact && shape->capacity >= PAX_MAX_CAPACITY)
+		PaxCompactKeepTids(tupdesc, shape, var_avg);
 }
 
 /* PaxShapeIsPacked tells whether a shape bit-packs some column. */

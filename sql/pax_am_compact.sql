@@ -52,8 +52,9 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pageinspect;
 RESET client_min_messages;
 
--- a bulk load builds compact pages: up to 291 narrow rows a page (heap's
--- limit, MaxHeapTuplesPerPage), where row-form pages hold fewer
+-- a bulk load builds compact pages: up to 226 narrow rows a page, the TIDs
+-- up to heap's limit (MaxHeapTuplesPerPage, 291) kept for the rows' new
+-- versions (PaxCompactKeepTids), where row-form pages hold fewer
 SET pax.encode_minipages = off;
 CREATE TABLE c_pax (id int, v text, n int) USING pax WITH (autovacuum_enabled = off);
 CREATE TABLE c_heap (id int, v text, n int) USING heap WITH (autovacuum_enabled = off);

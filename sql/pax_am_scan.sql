@@ -72,7 +72,7 @@ RESET enable_mergejoin;
 RESET enable_material;
 
 -- TABLESAMPLE: repeatable, and near the requested fraction (SYSTEM samples
--- pages: some 18 of s's 180, of up to 291 rows each)
+-- pages: some 22 of s's 222, of up to 226 rows each)
 SELECT count(*) BETWEEN 3000 AND 7000 AS system_ok FROM s TABLESAMPLE SYSTEM (10) REPEATABLE (7);
 SELECT count(*) BETWEEN 4000 AND 6000 AS bernoulli_ok FROM s TABLESAMPLE BERNOULLI (10) REPEATABLE (7);
 SELECT (SELECT count(*) FROM s TABLESAMPLE BERNOULLI (10) REPEATABLE (3)) =

@@ -31,7 +31,7 @@ INSERT INTO tx SELECT a + 100, b FROM tx;
 SELECT count(*) FROM tx;
 
 -- COPY FROM packs whole pages; pages end up well filled: to the bytes, or
--- to the 291 rows a page holds at most (compact pages of narrow rows)
+-- to the 226 rows a compact page of narrow rows holds (PaxCompactKeepTids)
 CREATE TABLE cp (id int, v text, f float8) USING pax;
 COPY cp FROM PROGRAM 'seq 1 20000 | awk ''{print $1 "\tvalue " $1 "\t" $1/4}''';
 SELECT count(*), sum(id), count(DISTINCT v), sum(f) FROM cp;
