@@ -135,7 +135,10 @@ SELECT * FROM dml('cref', 'UPDATE {t} SET k = -k WHERE id < 400');
 VACUUM c_pax;
 SELECT * FROM cp_states('c_pax', 0);
 SELECT * FROM cp_states('c_pax', 1);
-SELECT * FROM cp_states('c_pax', 2);
+-- (page 2's rows are all live: from 16 on, VACUUM may freeze them when it
+-- logs the page's image anyway, after a checkpoint, and rows it froze keep
+-- their own headers this time; so only its rows are counted)
+SELECT shared + slot + overflow AS live_rows, unused FROM cp_states('c_pax', 2);
 SELECT * FROM same('c');
 VACUUM (FREEZE) c_pax;
 SELECT * FROM same('c');
