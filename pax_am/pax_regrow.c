@@ -70,6 +70,7 @@ PaxRegrowRow(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 			 int r, char **cells, PaxRow *row, int *below, bool measure)
 {
 	int			natts = tupdesc->natts;
+	int			base;
 	int			upper;
 
 	PaxPageFillValues(tupdesc, page, layout, r, 0, natts, NULL, 0,
@@ -101,21 +102,12 @@ PaxRegrowRow(TupleDesc tupdesc, Page page, const PaxPageLayout *layout,
 		else if (row->nvar >= 0)
 			row->var[row->nvar++] = (int16) i;
 	}
-	if (measure)
-	{
-		upper = PaxRowPlace(tupdesc, row, PAX_SPECIAL_START, 0, NULL, NULL,
-							0, false);
-		if (upper < 0)
-			return false;
-		row->varbytes = PAX_SPECIAL_START - upper;
-		*below -= row->varbytes;
-		return true;
-	}
-	upper = PaxRowPlace(tupdesc, row, *below, 0, NULL, NULL, 0, false);
+	base = measure ? PAX_SPECIAL_START : *below;
+	upper = PaxRowPlace(tupdesc, row, base, 0, NULL, NULL, 0, false);
 	if (upper < 0)
 		return false;
-	row->varbytes = *below - upper;
-	*below = upper;
+	row->varbytes = base - upper;
+	*below -= row->varbytes;
 	return true;
 }
 
