@@ -197,32 +197,49 @@ PaxRowsPerPageGuess(TupleDesc tupdesc, const PaxRow *row)
  * PaxCompactKeepTids leaves TIDs free on a compact page that its bytes
  * would fill with PAX_MAX_CAPACITY rows and more: a new version an UPDATE
  * keeps on its page needs a TID there, which no byte freed can buy, and so
- * does the REDIRECT slot its chain's root keeps.  A page of rows that
- * narrow (pgbench's accounts: 291 rows in 1.3 kB of values) would take no
- * heap-only version until VACUUM freed its dead rows' TIDs.  It keeps a
- * TID for each version of its average row (its row header included) that
- * the bytes its rows leave free hold, so that a page its bytes about fill
- * keeps about all its rows, down to PAX_COMPACT_TID_ROWS rows: as many as
- * heap's page holds of its narrowest rows (a header and one column of 4
- * bytes, 32 bytes MAXALIGNed, and a line pointer: 226 on 8 kB pages).
- * The TIDs are taken once pruning lays the page out again
- * (PaxPruneCompact).
+ * does the REDIRECT slot its chain's root keeps once pruned.  A page of
+ * rows that narrow (pgbench's accounts: 291 rows in 1.3 kB of values)
+ * would take no heap-only version until VACUUM freed its dead rows' TIDs.
+ * It keeps a TID for each version of its average row (its row header
+ * included) that the bytes its rows leave free hold, so that a page its
+ * bytes about fill keeps about all its rows, down to half the TIDs (every
+ * row then has a root and a version), but not below the rows the page
+ * would hold unencoded (encoding never makes a table larger) unless these
+ * are more than PAX_COMPACT_TID_ROWS: as many as heap's page holds of its
+ * narrowest rows (a header and one column of 4 bytes, 32 bytes MAXALIGNed,
+ * and a line pointer: 226 on 8 kB pages), so that every page keeps TIDs
+ * for a chain in four of its rows.  No table takes more pages than heap's
+ * for it: heap's rows carry a 24-byte header and a line pointer each.  The
+ * TIDs are taken once pruning lays the page out again (PaxPruneCompact).
  */
 #define PAX_COMPACT_TID_ROWS \
 	((int) ((BLCKSZ - SizeOfPageHeaderData) / \
 			(MAXALIGN(SizeofHeapTupleHeader + sizeof(int32)) + sizeof(ItemIdData))))
 
 static void
-PaxCompactKeepTids(TupleDesc tupdesc, PaxPageShape *shape, double var_avg)
+PaxCompactKeepTids(TupleDesc tupdesc, PaxPageShape *shape, double var_avg,
+				   double var_plain)
 {
 	double		used = PaxLayoutSize(tupdesc, shape, NULL) +
 		shape->capacity * var_avg;
 	double		free = Max((double) PAX_SPECIAL_START - used, 0);
 	double		version = PAX_ROWHDR_SIZE + used / shape->capacity;
-	int			keep = (int) Min(free / version,
-								 PAX_MAX_CAPACITY - PAX_COMPACT_TID_ROWS);
+	int			capacity = shape->capacity;
+	int			floor = PAX_COMPACT_TID_ROWS;
+	int			keep;
 
-	shape->capacity -= keep;
+	if (shape->widths != NULL)
+	{
+		uint8	   *widths = shape->widths;
+
+		shape->widths = NULL;
+		(void) PaxShapeCapacity(tupdesc, shape, var_plain);
+		floor = Min(shape->capacity, floor);
+		shape->widths = widths;
+	}
+	floor = Max(floor, PAX_MAX_CAPACITY / 2);
+	keep = (int) Min(free / version, capacity - floor);
+	shape->capacity = capacity - Max(keep, 0);
 }
 
 /*
@@ -281,6 +298,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 	int			nzones = 0;
 	int			nnullable = 0;
 	double		saved;
+	double		var_plain = var_avg;
 	bool		anynull = false;
 
 	/* most loads have no NULLs: then no column needs looking at for them */
@@ -366,7 +384,7 @@ PaxChooseShape(TupleDesc tupdesc, const PaxRow *rows, int nrows,
 
 capped:
 	if (compact && shape->capacity >= PAX_MAX_CAPACITY)
-		PaxCompactKeepTids(tupdesc, shape, var_avg);
+		PaxCompactKeepTids(tupdesc, shape, var_avg, var_plain);
 }
 
 /* PaxShapeIsPacked tells whether a shape bit-packs some column. */

@@ -102,7 +102,8 @@ DROP TABLE ry_pax, ry_heap CASCADE;
 
 -- A page of narrow rows (pgbench_accounts' shape: its batch's balances
 -- constant) keeps TIDs free for its rows' new versions (PaxCompactKeepTids):
--- 226 rows, not the 291 its bytes would hold.  Its first update moves its
+-- 147 rows, not the 291 its bytes would hold, so that each row can keep a
+-- chain's root and a version.  Its first update moves its
 -- row (a compact page takes no version) and hints the page full; the next
 -- reader's pruning lays it out again with room for updated balances and
 -- free slots, so that the next updates keep their versions on the page,
