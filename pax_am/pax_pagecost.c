@@ -165,8 +165,12 @@ PaxVisitSurcharge(PlannerInfo *root, RelOptInfo *rel, Path *path,
  * them to rel's path lists, where each replaces the core's path of the
  * same kind if cheaper.  It does nothing for a relation without indexes,
  * or whose tablespace sets page costs of its own (the core reads those,
- * not the variables this sets), or where nothing would be cheaper.  The
- * core's cost variables are restored on error too.
+ * not the variables this sets), or where nothing would be cheaper, nor for
+ * a relation of one page that is its query's only one (an UPDATE of
+ * pgbench's tellers, TPC-C's district): no index path reads fewer of its
+ * pages than PaxScan, and no join can use a parameterized one, so a
+ * second costing would change no page read.  The core's cost variables
+ * are restored on error too.
  */
 void
 PaxCostIndexPathsCached(PlannerInfo *root, RelOptInfo *rel)
@@ -185,7 +189,9 @@ PaxCostIndexPathsCached(PlannerInfo *root, RelOptInfo *rel)
 	List	   *fresh_partial;
 	ListCell   *lc;
 
-	if (rel->indexlist == NIL || rel->pages == 0)
+	if (rel->indexlist == NIL || rel->pages == 0 ||
+		(rel->pages == 1 &&
+		 bms_membership(root->all_baserels) == BMS_SINGLETON))
 		return;
 	get_tablespace_page_costs(rel->reltablespace, &spc_random, &spc_seq);
 	if (spc_random != random_page_cost || spc_seq != seq_page_cost)

@@ -104,7 +104,10 @@ INSERT INTO pw_pax SELECT g % 1000, repeat('x', 200) FROM generate_series(1, 200
 CREATE TABLE pw_dim (k int, g int);
 INSERT INTO pw_dim SELECT g, g % 50 FROM generate_series(1, 1000) g;
 VACUUM ANALYZE pw_pax, pw_dim;
-CREATE FUNCTION pw_scan_cost(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+-- the total cost of q's plan node whose field (Relation Name, Index Name)
+-- is name
+CREATE FUNCTION pc_node_cost(q text, field text, name text) RETURNS float8
+LANGUAGE plpgsql AS $$
 DECLARE
     plan json;
     cost float8;
@@ -112,7 +115,7 @@ BEGIN
     EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
     SELECT (n ->> 'Total Cost')::float8 INTO cost
       FROM jsonb_path_query(plan::jsonb, 'strict $.**') AS n
-     WHERE jsonb_typeof(n) = 'object' AND n ->> 'Relation Name' = 'pw_pax';
+     WHERE jsonb_typeof(n) = 'object' AND n ->> field = name;
     RETURN cost;
 END $$;
 CREATE FUNCTION pw_page_delta(q text) RETURNS numeric LANGUAGE plpgsql AS $$
@@ -120,9 +123,9 @@ DECLARE
     c0 float8;
 BEGIN
     PERFORM set_config('pax.cached_page_cost', '0', true);
-    c0 := pw_scan_cost(q);
+    c0 := pc_node_cost(q, 'Relation Name', 'pw_pax');
     PERFORM set_config('pax.cached_page_cost', '0.5', true);
-    RETURN round(((pw_scan_cost(q) - c0) /
+    RETURN round(((pc_node_cost(q, 'Relation Name', 'pw_pax') - c0) /
                   (SELECT relpages FROM pg_class WHERE relname = 'pw_pax'))::numeric, 2);
 END $$;
 SET enable_nestloop = off;
@@ -134,7 +137,34 @@ SELECT pw_page_delta('SELECT f.k FROM pw_pax f JOIN pw_dim d ON f.k = d.k WHERE 
 RESET enable_nestloop;
 RESET enable_mergejoin;
 DROP TABLE pw_pax, pw_dim;
-DROP FUNCTION pw_page_delta, pw_scan_cost;
+DROP FUNCTION pw_page_delta;
+
+-- a one-page table alone in its query (an UPDATE of pgbench's tellers):
+-- its index paths are not costed a second time, as no index path reads
+-- fewer of its pages than PaxScan; PaxScan reads it, as heap's Seq Scan
+-- does.  Joined, its parameterized index path is costed for cached pages
+-- (below one random page).
+CREATE TABLE op_pax (id int PRIMARY KEY, bal int) USING pax;
+INSERT INTO op_pax SELECT g, 0 FROM generate_series(1, 200) g;
+CREATE TABLE op_heap (LIKE op_pax INCLUDING ALL) USING heap;
+INSERT INTO op_heap SELECT * FROM op_pax;
+CREATE TABLE op_big (id int, t int) USING pax;
+INSERT INTO op_big SELECT g, g % 200 + 1 FROM generate_series(1, 10000) g;
+VACUUM ANALYZE op_pax, op_heap, op_big;
+SELECT relpages FROM pg_class WHERE relname = 'op_pax';
+EXPLAIN (COSTS OFF) UPDATE op_pax SET bal = bal + 1 WHERE id = 7;
+EXPLAIN (COSTS OFF) UPDATE op_heap SET bal = bal + 1 WHERE id = 7;
+UPDATE op_pax SET bal = bal + 1 WHERE id = 7;
+SELECT id, bal FROM op_pax WHERE id BETWEEN 6 AND 8 ORDER BY id;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT b.id, o.bal FROM op_big b JOIN op_pax o ON o.id = b.t WHERE b.id < 5;
+SELECT pc_node_cost('SELECT b.id, o.bal FROM op_big b JOIN op_pax o ON o.id = b.t WHERE b.id < 5',
+                    'Index Name', 'op_pax_pkey') < current_setting('random_page_cost')::float8 AS cached_cost;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+DROP TABLE op_pax, op_heap, op_big;
+DROP FUNCTION pc_node_cost;
 
 -- bad settings
 SET pax.cached_page_cost = -1;
