@@ -27,8 +27,9 @@ the run: sizes, update counts and the consistency conditions again.
 tpcb: pgbench -i -s SCALE (-F FILLFACTOR with --pgbench-fillfactor) with
 PGOPTIONS='-c default_table_access_method=<am>' into database pax_tpcb_<am>,
 then pgbench's TPC-B-like script with 1 and 2 clients, --pgbench-minutes
-each, the access methods in alternation; the share of pgbench_accounts'
-updates that were HOT is reported with its size.
+each, the access methods in alternation, each run followed by a VACUUM
+ANALYZE of its tables (as the TPC-C runs are); the share of
+pgbench_accounts' updates that were HOT is reported with its size.
 
 --preload runs the cluster with shared_preload_libraries = 'pax_am' (the
 configuration the README recommends for updated pax tables: pruning is then
@@ -517,6 +518,10 @@ def tpcb(cl, a, ams):
             failed = FAILED_RE.search(out)
             res[am]["c%d" % clients] = {"tps": float(m.group(1)),
                                         "failed": int(failed.group(1)) if failed else 0}
+            # the run's dead rows are not left to autovacuum, which would
+            # clean them up during the next access method's run (and heap,
+            # which runs first, would leave its work to pax's runs only)
+            cl.psql("".join("VACUUM ANALYZE %s;\n" % t for t in PGBENCH_TABLES), db)
             print("tpcb %s clients=%d tps=%.0f" % (am, clients, float(m.group(1))),
                   file=sys.stderr, flush=True)
     for am in ams:
